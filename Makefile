@@ -1,0 +1,90 @@
+# tritonc — GNU make. `make` builds the library, the command and the examples;
+# `make test` builds and runs every test; `make SAN=1 test` does it under ASan+UBSan.
+CC      ?= cc
+PREFIX  ?= /usr/local
+CSTD     = -std=c11 -D_GNU_SOURCE
+WARN     = -Wall -Wextra -Wno-unused-parameter
+OPT     ?= -O2 -g
+ifeq ($(SAN),1)
+  B      = build-san
+  OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
+  SANLD  = -fsanitize=address,undefined
+else
+  B      = build
+endif
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -fPIC -Iinclude
+LDLIBS   = -lm -ldl -lpthread
+
+SRCS     = $(wildcard src/*.c src/gpu/*.c)
+OBJS     = $(patsubst src/%.c,$(B)/obj/%.o,$(SRCS))
+HDRS     = $(wildcard include/*.h src/*.h src/gpu/*.h)
+TESTSRCS = $(wildcard tests/test_*.c)
+TESTOBJS = $(patsubst tests/%.c,$(B)/tests/%.o,$(TESTSRCS))
+EXAMPLES = $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+
+all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES)
+
+$(B)/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(B)/libtritonc.a: $(OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(B)/libtritonc.so: $(OBJS)
+	$(CC) -shared $(SANLD) -o $@ $^ $(LDLIBS)
+
+$(B)/tritonc: tools/tritonc.c $(B)/libtritonc.a include/tritonc.h
+	$(CC) $(CFLAGS) $(SANLD) -o $@ tools/tritonc.c $(B)/libtritonc.a $(LDLIBS)
+
+$(B)/examples/%: examples/%.c $(B)/libtritonc.a include/tritonc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(SANLD) -o $@ $< $(B)/libtritonc.a $(LDLIBS)
+
+$(B)/tritonc.pc: Makefile
+	@mkdir -p $(B)
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: tritonc\nDescription: Triton kernels, compiled and run from C\nVersion: 0.1.0\nLibs: -L$${libdir} -ltritonc\nLibs.private: -lm -ldl -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+
+# ---- tests -------------------------------------------------------------------------
+# Each tests/test_*.c defines TEST(name) functions; the list is generated from them.
+$(B)/tests/list.inc: $(TESTSRCS)
+	@mkdir -p $(dir $@)
+	grep -h '^TEST(' $(TESTSRCS) | sed 's/^TEST(\([A-Za-z0-9_]*\)).*/X(\1)/' > $@
+
+$(B)/tests/%.o: tests/%.c tests/test.h $(HDRS)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
+
+$(B)/tests/main.o: tests/main.c tests/test.h $(B)/tests/list.inc
+	$(CC) $(CFLAGS) -I$(B)/tests -c -o $@ $<
+
+$(B)/run_tests: $(B)/tests/main.o $(TESTOBJS) $(B)/libtritonc.a
+	$(CC) $(CFLAGS) $(SANLD) -o $@ $^ $(LDLIBS)
+
+# A fake libcuda.so.1 answering a handful of driver calls with H200-like values, so that
+# driver discovery is tested without a GPU. Variants via FAKE_CUDA_MODE at run time.
+$(B)/fake/libcuda.so.1: tests/fake_libcuda.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O1 -g -fPIC -shared -o $@ $<
+
+test: all $(B)/run_tests $(B)/fake/libcuda.so.1
+	TRITONC_BUILD=$(B) ./$(B)/run_tests
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
+	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
+	install -m 644 $(B)/libtritonc.a $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/libtritonc.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 644 include/tritonc.h $(DESTDIR)$(PREFIX)/include/
+	install -m 755 $(B)/tritonc $(DESTDIR)$(PREFIX)/bin/
+	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(B)/tritonc.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tritonc.pc
+
+# The chapter's standalone example, as the README's first command runs it.
+example: all
+	TRITON_INTERPRET=1 ./$(B)/examples/04_standalone_complete
+
+clean:
+	rm -rf build build-san
+
+.PHONY: all test install example clean

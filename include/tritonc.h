@@ -1,0 +1,231 @@
+/* tritonc — Triton kernels, compiled and run from C.
+ *
+ * A kernel file is a Python file written in Triton's own syntax. tritonc reads it,
+ * specializes each @triton.jit kernel for its arguments, and either runs it in a CPU
+ * interpreter or compiles it to PTX for the GPU the CUDA driver reports.
+ *
+ * Conventions: every function that can fail returns a tc_status; TC_OK is 0. The
+ * message of the last failure on a context is tc_errmsg(ctx); it names the kernel
+ * file, line and column where there is one. The library never exits and never prints.
+ */
+#ifndef TRITONC_H
+#define TRITONC_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define TRITONC_VERSION "0.1.0"
+
+typedef enum tc_status {
+    TC_OK = 0,
+    TC_ERR_SYNTAX,      /* the kernel file does not parse, or uses a construct Triton rejects */
+    TC_ERR_COMPILE,     /* type, shape or specialization error while tracing a kernel */
+    TC_ERR_RUNTIME,     /* the kernel failed while running (out-of-bounds access, device fault) */
+    TC_ERR_ARG,         /* bad argument to an API call or a launch */
+    TC_ERR_NOT_FOUND,   /* no such kernel, file, device or name */
+    TC_ERR_NO_DRIVER,   /* no active driver: "0 active drivers ([]). There should only be one." */
+    TC_ERR_DRIVER,      /* a CUDA driver call failed */
+    TC_ERR_RESOURCES,   /* out of resource (shared memory, registers, threads) */
+    TC_ERR_IO,          /* a file could not be read or written */
+    TC_ERR_NOMEM,       /* out of memory */
+    TC_ERR_LIMIT,       /* input beyond a documented limit (nesting, size, recursion) */
+    TC_ERR_UNSUPPORTED, /* valid Triton that tritonc does not implement yet */
+    TC_ERR_INTERNAL     /* a tritonc bug: an invariant failed */
+} tc_status;
+
+/* Element types, with Triton's names (tc_dtype_name gives "fp32", "i32", ...). */
+typedef enum tc_dtype {
+    TC_I1 = 1, TC_I8, TC_I16, TC_I32, TC_I64,
+    TC_U8, TC_U16, TC_U32, TC_U64,
+    TC_FP16, TC_BF16, TC_FP32, TC_FP64
+} tc_dtype;
+
+typedef struct tc_context tc_context;
+typedef struct tc_module tc_module;
+typedef struct tc_kernel tc_kernel;
+typedef struct tc_tensor tc_tensor;
+typedef struct tc_args tc_args;
+
+const char *tc_status_name(tc_status s);          /* "TC_ERR_SYNTAX" */
+const char *tc_dtype_name(tc_dtype t);             /* "fp32"; NULL if invalid */
+int tc_dtype_from_name(const char *name, tc_dtype *out); /* accepts fp32, float32, i32, int32, ... */
+size_t tc_dtype_size(tc_dtype t);                  /* bytes per element (i1 is stored as 1 byte) */
+
+/* ---- context -------------------------------------------------------------------- */
+
+typedef enum tc_backend { TC_BACKEND_AUTO = 0, TC_BACKEND_INTERPRET, TC_BACKEND_CUDA } tc_backend;
+
+/* A new context. The backend defaults to AUTO: the interpreter when TRITON_INTERPRET=1,
+ * else the active driver. tc_context_new never touches the driver. */
+tc_status tc_context_new(tc_context **out);
+void tc_context_free(tc_context *ctx);
+tc_status tc_context_set_backend(tc_context *ctx, tc_backend b);
+/* The backend launches will use (resolves AUTO; may fail with TC_ERR_NO_DRIVER). */
+tc_status tc_context_backend(tc_context *ctx, tc_backend *out);
+
+/* The last error: its status, full message (file:line:col, source line, caret) and location. */
+tc_status tc_errcode(const tc_context *ctx);
+const char *tc_errmsg(const tc_context *ctx);
+typedef struct tc_srcloc { const char *file; int line, col; } tc_srcloc;
+tc_srcloc tc_errloc(const tc_context *ctx);
+
+/* ---- hardware: driver, target, devices (the chapter's three questions) ------------- */
+
+/* The active driver's name ("cuda"). Fails with TC_ERR_NO_DRIVER and the message
+ * "0 active drivers ([]). There should only be one.\n<why>" when there is none. */
+tc_status tc_active_driver(tc_context *ctx, const char **name);
+
+typedef struct tc_target {
+    char backend[16];   /* "cuda" */
+    int arch;           /* major*10 + minor: 90 */
+    int warp_size;      /* 32 */
+    int arch_suffix_a;  /* 1 for sm_90a-style targets used for compilation */
+} tc_target;
+
+/* The target of the current device (TRITON_OVERRIDE_ARCH=sm80 overrides the arch). */
+tc_status tc_current_target(tc_context *ctx, tc_target *out);
+/* "cuda:90" and "GPUTarget(backend='cuda', arch=90, warp_size=32)" */
+void tc_target_str(const tc_target *t, char *buf, size_t n);
+void tc_target_triton_str(const tc_target *t, char *buf, size_t n);
+/* Parses "cuda:80", "cuda:90a", "sm_90a", "sm80". */
+tc_status tc_target_parse(const char *s, tc_target *out);
+
+typedef struct tc_device_props {
+    char name[256];
+    int major, minor;
+    int multiprocessor_count;
+    size_t total_memory;              /* bytes */
+    int l2_cache_size;                /* bytes */
+    int max_shared_memory_per_block_optin;
+    int max_shared_memory_per_multiprocessor;
+    int max_registers_per_block;
+    int warp_size;
+    int max_threads_per_block;
+    int sm_clock_khz;
+    int mem_clock_khz;
+    int mem_bus_width_bits;
+    double peak_bandwidth_gbs;        /* 2 * mem_clock * bus_width / 8 */
+} tc_device_props;
+
+tc_status tc_device_count(tc_context *ctx, int *count);
+tc_status tc_device_properties(tc_context *ctx, int device, tc_device_props *out);
+tc_status tc_set_device(tc_context *ctx, int device);
+int tc_current_device(const tc_context *ctx);
+
+/* ---- modules and kernels ---------------------------------------------------------- */
+
+tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out);
+/* name is used in error messages in place of a file path. */
+tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *source,
+                                tc_module **out);
+void tc_module_free(tc_module *m);
+int tc_module_kernel_count(const tc_module *m);
+const char *tc_module_kernel_name(const tc_module *m, int i);
+tc_status tc_module_kernel(tc_module *m, const char *name, tc_kernel **out);
+
+/* Parameters of a kernel, in order; is_constexpr marks `P: tl.constexpr`. */
+int tc_kernel_param_count(const tc_kernel *k);
+const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr);
+
+/* ---- tensors ---------------------------------------------------------------------- */
+
+#define TC_MAX_RANK 8
+
+/* A tensor in the memory of the context's backend (host memory for the interpreter,
+ * device memory under CUDA). New tensors are zero-filled. */
+tc_status tc_tensor_new(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
+                        tc_tensor **out);
+tc_status tc_tensor_from_host(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
+                              const void *data, tc_tensor **out);
+/* Copies numel*dtype_size bytes to dst (nbytes must be at least that). */
+tc_status tc_tensor_to_host(tc_tensor *t, void *dst, size_t nbytes);
+tc_status tc_tensor_copy_from_host(tc_tensor *t, const void *src, size_t nbytes);
+void tc_tensor_free(tc_tensor *t);
+tc_dtype tc_tensor_dtype(const tc_tensor *t);
+int tc_tensor_rank(const tc_tensor *t);
+const int64_t *tc_tensor_shape(const tc_tensor *t);
+int64_t tc_tensor_numel(const tc_tensor *t);
+size_t tc_tensor_nbytes(const tc_tensor *t);
+/* Marks a tensor's contents as never written (as torch.empty); `tritonc check` reports
+ * reads of such bytes. */
+void tc_tensor_mark_uninit(tc_tensor *t);
+
+/* ---- arguments and launch ---------------------------------------------------------- */
+
+typedef enum tc_value_kind {
+    TC_VAL_NONE = 0, TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_STR, TC_VAL_TENSOR
+} tc_value_kind;
+
+typedef struct tc_value {
+    tc_value_kind kind;
+    union { int64_t i; double f; int b; const char *s; tc_tensor *t; } u;
+} tc_value;
+
+tc_value tc_int(int64_t v);
+tc_value tc_float(double v);
+tc_value tc_bool(int v);
+tc_value tc_str(const char *s);    /* copied when set */
+tc_value tc_none(void);
+tc_value tc_tens(tc_tensor *t);
+
+/* An argument list for one kernel. Arguments may be set by name (runtime arguments and
+ * constexprs alike) or by position; setting one twice replaces it. */
+tc_status tc_args_new(tc_kernel *k, tc_args **out);
+void tc_args_free(tc_args *a);
+tc_status tc_args_set(tc_args *a, const char *name, tc_value v);
+tc_status tc_args_set_at(tc_args *a, int position, tc_value v);
+/* Reads a value back (used by grid callbacks: Triton's `lambda META: ...`). */
+tc_status tc_args_get(const tc_args *a, const char *name, tc_value *out);
+
+typedef tc_status (*tc_grid_fn)(const tc_args *meta, uint32_t grid[3], void *user);
+
+typedef struct tc_launch_opts {
+    uint32_t grid[3];       /* unused axes are 0 or 1 */
+    tc_grid_fn grid_fn;     /* if set, called to fill grid */
+    void *grid_user;
+    int num_warps;          /* 0 = default 4; must be a power of two */
+    int num_stages;         /* 0 = default 3 */
+    int check;              /* interpreter: record and report races/hazards (tritonc check) */
+    void *stream;           /* CUstream, or NULL for the default stream */
+} tc_launch_opts;
+
+tc_launch_opts tc_launch_defaults(void);
+
+tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
+
+/* What the last launch on this context did, for --verbose / --stats. */
+typedef struct tc_launch_report {
+    tc_backend backend;
+    int num_warps, num_stages;
+    int compiled;                    /* 1 if this launch compiled a new specialization */
+    char specialization[512];        /* "*fp32:16, *fp32:16, *fp32:16, i32, BLOCK=1024" */
+    char note[256];                  /* e.g. "the interpreter does not model num_warps/num_stages" */
+    double compile_ms, run_ms;
+} tc_launch_report;
+void tc_last_launch(const tc_context *ctx, tc_launch_report *out);
+
+typedef struct tc_stats { int specializations; int hits; int launches; } tc_stats;
+void tc_kernel_stats(const tc_kernel *k, tc_stats *out);
+
+/* Output of device_print/print/static_print goes to this callback (default: none, the
+ * text is kept and can be read with tc_take_output). */
+typedef void (*tc_print_fn)(const char *text, void *user);
+void tc_set_print(tc_context *ctx, tc_print_fn fn, void *user);
+
+/* ---- ahead of time ----------------------------------------------------------------- */
+
+/* Lowers a kernel to PTX for a target with no device: sig is Triton's signature string
+ * list, one per runtime parameter ("*fp32:16", "i32", "fp32"), constexprs come from a. */
+tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
+                         int nsig, tc_args *constexprs, int num_warps, char **ptx_out);
+
+void tc_free(void *p);  /* frees strings returned by the library */
+
+#ifdef __cplusplus
+}
+#endif
+#endif

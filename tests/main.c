@@ -1,0 +1,72 @@
+/* main.c — runs every TEST in the suite (optionally only those whose name contains argv[1])
+ * and ends with "N passed, N failed" (counting assertions). */
+#include "test.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <sys/wait.h>
+
+int test_passed, test_failed;
+const char *test_current;
+
+void test_fail(const char *file, int line, const char *fmt, ...) {
+    test_failed++;
+    fprintf(stderr, "FAIL %s (%s:%d): ", test_current, file, line);
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+const char *test_build_dir(void) {
+    const char *b = getenv("TRITONC_BUILD");
+    return b && *b ? b : "build";
+}
+
+int test_run(const char *cmd, char *out, size_t n) {
+    char full[8192];
+    snprintf(full, sizeof full, "(%s) 2>&1", cmd);
+    FILE *p = popen(full, "r");
+    if (!p) return -1;
+    size_t len = 0;
+    if (n) out[0] = 0;
+    char chunk[4096];
+    size_t got;
+    while ((got = fread(chunk, 1, sizeof chunk, p)) > 0) {
+        if (n && len + 1 < n) {
+            size_t take = got < n - 1 - len ? got : n - 1 - len;
+            memcpy(out + len, chunk, take);
+            len += take;
+            out[len] = 0;
+        }
+    }
+    int st = pclose(p);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
+}
+
+#define X(name) void test_##name(void);
+#include "list.inc"
+#undef X
+
+static const struct { const char *name; void (*fn)(void); } tests[] = {
+#define X(name) {#name, test_##name},
+#include "list.inc"
+#undef X
+};
+
+int main(int argc, char **argv) {
+    int ran = 0;
+    for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
+        if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+        test_current = tests[i].name;
+        int before = test_failed;
+        tests[i].fn();
+        ran++;
+        if (getenv("TEST_VERBOSE") || test_failed != before)
+            fprintf(stderr, "%s %s\n", test_failed != before ? "failed:" : "ok:", tests[i].name);
+    }
+    printf("%d tests run\n", ran);
+    printf("%d passed, %d failed\n", test_passed, test_failed);
+    return test_failed ? 1 : 0;
+}

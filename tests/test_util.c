@@ -1,0 +1,61 @@
+/* test_util.c — errors, arenas, float repr, dtypes and types (util.c). */
+#include "test.h"
+#include "tc.h"
+
+static const char *repr(double v) {
+    static char buf[64];
+    fmt_double_repr(v, buf, sizeof buf);
+    return buf;
+}
+
+/* Expected strings are Python 3's repr() of the same doubles. */
+TEST(float_repr) {
+    CHECK_STR("11.0", repr(11.0));
+    CHECK_STR("0.1", repr(0.1));
+    CHECK_STR("-0.0", repr(-0.0));
+    CHECK_STR("1e+16", repr(1e16));
+    CHECK_STR("1234567890123456.0", repr(1234567890123456.0));
+    CHECK_STR("0.0001", repr(0.0001));
+    CHECK_STR("1e-05", repr(0.00001));
+    CHECK_STR("inf", repr(INFINITY));
+    CHECK_STR("-inf", repr(-INFINITY));
+    CHECK_STR("nan", repr(NAN));
+    CHECK_STR("0.30000000000000004", repr(0.1 + 0.2));
+    CHECK_STR("3.4028234663852886e+38", repr(3.4028234663852886e+38));
+    CHECK_STR("1.100000023841858", repr((double)1.1f));
+    CHECK_STR("2.5", repr(2.5));
+    CHECK_STR("100.0", repr(100.0));
+    CHECK_STR("1.5e-07", repr(1.5e-7));
+}
+
+TEST(err_format) {
+    Source *s = source_new("k.py", "x = 1\n  y = foo(\n", 17);
+    Err e = {0};
+    err_set(&e, TC_ERR_SYNTAX, (SrcLoc){s, 2, 7}, "bad %s", "thing");
+    CHECK_STR("k.py:2:7: error: bad thing\n      y = foo(\n          ^", e.msg);
+    CHECK_INT(TC_ERR_SYNTAX, e.code);
+    source_free(s);
+}
+
+TEST(arena_and_types) {
+    Err e = {0};
+    Arena a;
+    arena_init(&a, &e);
+    int *arr = NULL, n = 0, cap = 0;
+    for (int i = 0; i < 1000; i++) ARENA_PUSH(&a, arr, n, cap, i);
+    CHECK_INT(1000, n);
+    CHECK_INT(999, arr[999]);
+    CHECK_STR("hi 3", arena_printf(&a, "hi %d", 3));
+    arena_free(&a);
+    char buf[64];
+    int32_t shape[2] = {4, 8};
+    type_str(type_block(DT_FP32, 2, shape), buf, sizeof buf);
+    CHECK_STR("<4x8xfp32>", buf);
+    type_str(type_ptr(DT_FP16), buf, sizeof buf);
+    CHECK_STR("*fp16", buf);
+    CHECK_INT(32, type_numel(type_block(DT_FP32, 2, shape)));
+    tc_dtype d;
+    CHECK(tc_dtype_from_name("bfloat16", &d) && d == TC_BF16);
+    CHECK(!tc_dtype_from_name("float7", &d));
+    CHECK_INT(2, tc_dtype_size(TC_FP16));
+}
