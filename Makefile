@@ -35,8 +35,10 @@ $(B)/libtritonc.a: $(OBJS)
 $(B)/libtritonc.so: $(OBJS)
 	$(CC) -shared $(SANLD) -o $@ $^ $(LDLIBS)
 
-$(B)/tritonc: tools/tritonc.c $(B)/libtritonc.a include/tritonc.h
-	$(CC) $(CFLAGS) $(SANLD) -o $@ tools/tritonc.c $(B)/libtritonc.a $(LDLIBS)
+# The command uses only the public API; each subcommand may live in its own tools/*.c.
+TOOLSRCS = $(wildcard tools/*.c)
+$(B)/tritonc: $(TOOLSRCS) $(wildcard tools/*.h) $(B)/libtritonc.a include/tritonc.h
+	$(CC) $(CFLAGS) $(SANLD) -o $@ $(TOOLSRCS) $(B)/libtritonc.a $(LDLIBS)
 
 $(B)/examples/%: examples/%.c $(B)/libtritonc.a include/tritonc.h
 	@mkdir -p $(dir $@)
