@@ -78,6 +78,9 @@ tc_srcloc tc_errloc(const tc_context *ctx);
 /* The active driver's name ("cuda"). Fails with TC_ERR_NO_DRIVER and the message
  * "0 active drivers ([]). There should only be one.\n<why>" when there is none. */
 tc_status tc_active_driver(tc_context *ctx, const char **name);
+/* The active driver's library as opened ("libcuda.so.1", or TRITONC_LIBCUDA_PATH) and its
+ * version as the driver reports it (13000 for CUDA 13.0). Fails as tc_active_driver. */
+tc_status tc_driver_version(tc_context *ctx, const char **library, int *version);
 
 typedef struct tc_target {
     char backend[16];   /* "cuda" */
@@ -215,6 +218,9 @@ void tc_kernel_stats(const tc_kernel *k, tc_stats *out);
  * text is kept and can be read with tc_take_output). */
 typedef void (*tc_print_fn)(const char *text, void *user);
 void tc_set_print(tc_context *ctx, tc_print_fn fn, void *user);
+/* The output kept since the last call when no print callback is set (malloc'd; free with
+ * tc_free), or NULL if there is none. */
+char *tc_take_output(tc_context *ctx);
 
 /* ---- ahead of time ----------------------------------------------------------------- */
 
@@ -224,6 +230,10 @@ tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *cons
                          int nsig, tc_args *constexprs, int num_warps, char **ptx_out);
 
 void tc_free(void *p);  /* frees strings returned by the library */
+
+/* Python's repr() of a float: the shortest decimal that reads back to the same double
+ * ("11.0", "0.1", "1e-05", "inf", "nan"), as `print(list)` shows it. */
+void tc_format_double(double v, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

@@ -18,6 +18,13 @@ tc_status cuda_init(Err *e);
  * "0 active drivers ([]). There should only be one.\n<why>" (or "N active drivers
  * ([cuda, hip]). There should only be one.") and the code TC_ERR_NO_DRIVER. */
 tc_status driver_active(const char **name, Err *e);
+/* The selection rule itself, over n backends (names, is-active flags, why-not reasons);
+ * driver_active calls it with the backend table. Exposed for tests. */
+tc_status driver_select(int n, const char *const *names, const bool *active,
+                        const char *const *why, const char **name, Err *e);
+/* The library that was opened ("libcuda.so.1" or TRITONC_LIBCUDA_PATH) and
+ * cuDriverGetVersion's answer (13000 for 13.0; 0 if unknown). */
+tc_status cuda_driver_version(const char **library, int *version, Err *e);
 
 tc_status cuda_device_count(int *n, Err *e);
 /* Properties, read once per device and kept. */

@@ -1,0 +1,263 @@
+/* fake_libcuda.c — a stand-in libcuda.so.1 for tests on machines with no GPU. It exports
+ * the handful of driver entry points tritonc uses and answers with canned H200-like values
+ * (those measured on the real H200, reference/baseline-h200.md).
+ *
+ * FAKE_CUDA_MODE (read on every call):
+ *   unset, "h200"  one NVIDIA H200 (9.0, 132 SMs)
+ *   "two"          the H200 and an NVIDIA A100-SXM4-80GB (8.0, 108 SMs)
+ *   "zero"         cuInit succeeds, cuDeviceGetCount says 0
+ *   "initfail"     cuInit returns CUDA_ERROR_NO_DEVICE (100)
+ * Memory calls use host memory (an allocation above 1 TiB fails with OUT_OF_MEMORY).
+ * cuModuleLoadDataEx accepts any image with an ".entry"; a PTX line containing "bogus"
+ * fails with CUDA_ERROR_INVALID_PTX and a ptxas-style error log naming that line.
+ * cuLaunchKernel returns CUDA_ERROR_NOT_SUPPORTED: nothing is ever executed. */
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef uint64_t CUdeviceptr;
+
+#define EXPORT __attribute__((visibility("default")))
+
+enum {
+    OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, NO_DEVICE = 100,
+    INVALID_DEVICE = 101, INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
+    NOT_SUPPORTED = 801,
+};
+
+static int initialized;
+
+static const char *mode(void) {
+    const char *m = getenv("FAKE_CUDA_MODE");
+    return m && *m ? m : "h200";
+}
+
+static int ndevices(void) {
+    const char *m = mode();
+    if (!strcmp(m, "zero") || !strcmp(m, "initfail")) return 0;
+    if (!strcmp(m, "two")) return 2;
+    return 1;
+}
+
+typedef struct {
+    const char *name;
+    size_t total;
+    int attr[128];
+} FakeDev;
+
+static void fill(FakeDev *d, int which) {
+    memset(d, 0, sizeof *d);
+    int *a = d->attr;
+    a[1] = 1024; a[10] = 32; a[12] = 65536;
+    if (which == 0) {
+        d->name = "NVIDIA H200";
+        d->total = 143155ull * 1024 * 1024;
+        a[75] = 9; a[76] = 0; a[16] = 132; a[38] = 62914560; a[97] = 232448; a[81] = 233472;
+        a[13] = 1980000; a[36] = 3201000; a[37] = 6016;
+    } else {
+        d->name = "NVIDIA A100-SXM4-80GB";
+        d->total = 81920ull * 1024 * 1024;
+        a[75] = 8; a[76] = 0; a[16] = 108; a[38] = 41943040; a[97] = 166912; a[81] = 167936;
+        a[13] = 1410000; a[36] = 1593000; a[37] = 5120;
+    }
+}
+
+EXPORT CUresult cuInit(unsigned flags) {
+    if (flags != 0) return INVALID_VALUE;
+    if (!strcmp(mode(), "initfail")) return NO_DEVICE;
+    initialized = 1;
+    return OK;
+}
+
+EXPORT CUresult cuDriverGetVersion(int *v) {
+    if (!v) return INVALID_VALUE;
+    *v = 13000;
+    return OK;
+}
+
+static const struct { int code; const char *name; } names[] = {
+    {0, "CUDA_SUCCESS"}, {1, "CUDA_ERROR_INVALID_VALUE"}, {2, "CUDA_ERROR_OUT_OF_MEMORY"},
+    {3, "CUDA_ERROR_NOT_INITIALIZED"}, {100, "CUDA_ERROR_NO_DEVICE"},
+    {101, "CUDA_ERROR_INVALID_DEVICE"}, {218, "CUDA_ERROR_INVALID_PTX"},
+    {400, "CUDA_ERROR_INVALID_HANDLE"}, {500, "CUDA_ERROR_NOT_FOUND"},
+    {801, "CUDA_ERROR_NOT_SUPPORTED"},
+};
+
+EXPORT CUresult cuGetErrorName(CUresult r, const char **s) {
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (names[i].code == r) { *s = names[i].name; return OK; }
+    *s = NULL;
+    return INVALID_VALUE;
+}
+
+EXPORT CUresult cuDeviceGetCount(int *n) {
+    if (!initialized) return NOT_INITIALIZED;
+    *n = ndevices();
+    return OK;
+}
+
+EXPORT CUresult cuDeviceGet(CUdevice *d, int ordinal) {
+    if (!initialized) return NOT_INITIALIZED;
+    if (ordinal < 0 || ordinal >= ndevices()) return INVALID_DEVICE;
+    *d = ordinal;
+    return OK;
+}
+
+EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice d) {
+    if (!initialized) return NOT_INITIALIZED;
+    if (d < 0 || d >= ndevices() || len <= 0) return INVALID_DEVICE;
+    FakeDev f;
+    fill(&f, d);
+    snprintf(name, (size_t)len, "%s", f.name);
+    return OK;
+}
+
+EXPORT CUresult cuDeviceGetAttribute(int *v, int attr, CUdevice d) {
+    if (!initialized) return NOT_INITIALIZED;
+    if (d < 0 || d >= ndevices()) return INVALID_DEVICE;
+    if (attr <= 0 || attr >= 128) return INVALID_VALUE;
+    FakeDev f;
+    fill(&f, d);
+    *v = f.attr[attr];
+    return OK;
+}
+
+EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice d) {
+    if (!initialized) return NOT_INITIALIZED;
+    if (d < 0 || d >= ndevices()) return INVALID_DEVICE;
+    FakeDev f;
+    fill(&f, d);
+    *bytes = f.total;
+    return OK;
+}
+
+static int fake_ctx[8];
+
+EXPORT CUresult cuDevicePrimaryCtxRetain(void **ctx, CUdevice d) {
+    if (!initialized) return NOT_INITIALIZED;
+    if (d < 0 || d >= ndevices()) return INVALID_DEVICE;
+    *ctx = &fake_ctx[d];
+    return OK;
+}
+
+static _Thread_local void *current;
+
+EXPORT CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
+EXPORT CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
+EXPORT CUresult cuCtxSynchronize(void) { return current ? OK : 201; }
+
+EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
+    if (!current) return 201;
+    if (n == 0) return INVALID_VALUE;
+    if (n > (1ull << 40)) return OUT_OF_MEMORY;
+    void *m = malloc(n);
+    if (!m) return OUT_OF_MEMORY;
+    *p = (CUdeviceptr)(uintptr_t)m;
+    return OK;
+}
+
+EXPORT CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return OK; }
+
+EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
+    memcpy((void *)(uintptr_t)dst, src, n);
+    return OK;
+}
+
+EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) {
+    memcpy(dst, (const void *)(uintptr_t)src, n);
+    return OK;
+}
+
+EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
+    memset((void *)(uintptr_t)dst, v, n);
+    return OK;
+}
+
+typedef struct { char *text; } FakeModule;
+
+EXPORT CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned nopt, int *opts,
+                                   void **vals) {
+    if (!current) return 201;
+    const char *text = image;
+    char *errlog = NULL;
+    size_t errcap = 0;
+    for (unsigned i = 0; i < nopt; i++) {
+        if (opts[i] == 5) errlog = vals[i];
+        if (opts[i] == 6) errcap = (size_t)(uintptr_t)vals[i];
+    }
+    int line = 1;
+    for (const char *p = text; *p; p++) {
+        if (*p == '\n') { line++; continue; }
+        if (!strncmp(p, "bogus", 5)) {
+            if (errlog && errcap)
+                snprintf(errlog, errcap,
+                         "ptxas application ptx input, line %d; error   : Unknown symbol 'bogus'\n"
+                         "ptxas fatal   : Ptx assembly aborted due to errors\n", line);
+            return INVALID_PTX;
+        }
+    }
+    if (!strstr(text, ".entry")) return INVALID_PTX;
+    FakeModule *m = malloc(sizeof *m);
+    size_t n = strlen(text);
+    m->text = malloc(n + 1);
+    memcpy(m->text, text, n + 1);
+    *mod = m;
+    return OK;
+}
+
+EXPORT CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
+    FakeModule *m = mod;
+    const char *p = strstr(m->text, ".entry");
+    for (; p; p = strstr(p + 1, ".entry")) {
+        const char *q = p + 6;
+        while (*q == ' ' || *q == '\t') q++;
+        size_t n = strlen(name);
+        if (!strncmp(q, name, n) && (q[n] == '(' || q[n] == ' ' || q[n] == '\n')) {
+            *fn = (void *)q;
+            return OK;
+        }
+    }
+    return NOT_FOUND;
+}
+
+EXPORT CUresult cuModuleUnload(void *mod) {
+    FakeModule *m = mod;
+    free(m->text);
+    free(m);
+    return OK;
+}
+
+EXPORT CUresult cuFuncSetAttribute(void *fn, int attr, int v) {
+    if (attr == 8 && v > 232448) return INVALID_VALUE;
+    return OK;
+}
+
+EXPORT CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
+    *v = attr == 4 ? 32 : 0;
+    return OK;
+}
+
+EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
+                               unsigned by, unsigned bz, unsigned shared, void *stream,
+                               void **params, void **extra) {
+    return NOT_SUPPORTED;
+}
+
+EXPORT CUresult cuEventCreate(void **ev, unsigned flags) {
+    *ev = malloc(1);
+    return *ev ? OK : OUT_OF_MEMORY;
+}
+EXPORT CUresult cuEventRecord(void *ev, void *stream) { return ev ? OK : INVALID_HANDLE; }
+EXPORT CUresult cuEventSynchronize(void *ev) { return ev ? OK : INVALID_HANDLE; }
+EXPORT CUresult cuEventElapsedTime_v2(float *ms, void *a, void *b) {
+    *ms = 0.5f;
+    return OK;
+}
+EXPORT CUresult cuEventElapsedTime(float *ms, void *a, void *b) {
+    return cuEventElapsedTime_v2(ms, a, b);
+}
+EXPORT CUresult cuEventDestroy_v2(void *ev) { free(ev); return OK; }
