@@ -42,7 +42,7 @@ $(B)/tritonc: $(TOOLSRCS) $(wildcard tools/*.h) $(B)/libtritonc.a include/triton
 
 $(B)/examples/%: examples/%.c $(B)/libtritonc.a include/tritonc.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(SANLD) -o $@ $< $(B)/libtritonc.a $(LDLIBS)
+	$(CC) $(CFLAGS) -DTRITONC_EXAMPLES_DIR='"$(CURDIR)/examples"' $(SANLD) -o $@ $< $(B)/libtritonc.a $(LDLIBS)
 
 $(B)/tritonc.pc: Makefile
 	@mkdir -p $(B)
@@ -90,3 +90,49 @@ clean:
 	rm -rf build build-san
 
 .PHONY: all test install example clean
+
+# ---- fuzzing (issue 8) ---------------------------------------------------------------
+# `make fuzz` builds the libFuzzer targets into build-fuzz/ and runs each one for
+# FUZZ_SECONDS (fuzz/run.sh; artifacts land in build-fuzz/artifacts/<target>/ and the
+# run fails if any target finds something). `make fuzz-build` only builds them.
+# Needs clang with libFuzzer's runtime (Debian: apt-get install -y clang libclang-rt-14-dev).
+# Saved failing inputs live in fuzz/regressions/<target>/ and are replayed by `make test`
+# (tests/test_fuzz_regress.c), which needs no libFuzzer.
+FUZZ_CC      ?= clang
+FUZZ_SECONDS ?= 60
+FUZZ_TARGETS ?= fuzz_parse fuzz_trace fuzz_args $(if $(and $(wildcard src/cache.c),$(wildcard fuzz/fuzz_cache.c)),fuzz_cache)
+FZ           = build-fuzz
+FUZZ_FLAGS   = $(CSTD) -O1 -g -fno-omit-frame-pointer -fPIC -Iinclude -Isrc -Itools \
+               -fsanitize=address,undefined -fno-sanitize-recover=undefined
+FZ_OBJS      = $(patsubst src/%.c,$(FZ)/obj/%.o,$(SRCS))
+FZ_TOOLOBJS  = $(FZ)/obj/tools/npy.o $(FZ)/obj/tools/info.o
+
+$(FZ)/obj/%.o: src/%.c $(HDRS)
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FZ)/obj/tools/%.o: tools/%.c $(wildcard tools/*.h) include/tritonc.h
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(FZ)/libtritonc-fuzz.a: $(FZ_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(FZ)/fuzz_args: fuzz/fuzz_args.c tools/tritonc.c $(FZ_TOOLOBJS) $(FZ)/libtritonc-fuzz.a $(HDRS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ_TOOLOBJS) $(FZ)/libtritonc-fuzz.a $(LDLIBS)
+
+$(FZ)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_one.h $(FZ)/libtritonc-fuzz.a $(HDRS)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ)/libtritonc-fuzz.a $(LDLIBS)
+
+fuzz-build: $(addprefix $(FZ)/,$(FUZZ_TARGETS))
+
+fuzz: fuzz-build
+	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DIR=$(FZ) sh fuzz/run.sh $(FUZZ_TARGETS)
+
+# Replays only the saved failing inputs (also part of `make test`).
+fuzz-regress: $(B)/run_tests
+	TRITONC_BUILD=$(B) ./$(B)/run_tests fuzz_regress
+
+.PHONY: fuzz fuzz-build fuzz-regress
+$(B)/tests/test_fuzz_regress.o: fuzz/fuzz_one.h

@@ -208,6 +208,7 @@ typedef struct tc_launch_report {
     char specialization[512];        /* "*fp32:16, *fp32:16, *fp32:16, i32, BLOCK=1024" */
     char note[256];                  /* e.g. "the interpreter does not model num_warps/num_stages" */
     double compile_ms, run_ms;
+    int disk_cache;                  /* a tc_cache_event: what the disk cache did (CUDA) */
 } tc_launch_report;
 void tc_last_launch(const tc_context *ctx, tc_launch_report *out);
 
@@ -228,6 +229,118 @@ char *tc_take_output(tc_context *ctx);
  * list, one per runtime parameter ("*fp32:16", "i32", "fp32"), constexprs come from a. */
 tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
                          int nsig, tc_args *constexprs, int num_warps, char **ptx_out);
+
+/* One compiled variant (a signature for a target) with what a launcher needs. */
+typedef struct tc_compiled_param {
+    char name[64];      /* the kernel parameter's name */
+    int index;          /* its position among the kernel's parameters */
+    int typed;          /* 0 for a bare number in the signature (no type, value fixed) */
+    tc_dtype dtype;     /* the pointee for pointers */
+    int is_ptr;
+    int hint;           /* 16: divisible by 16 (pointers: 16-byte aligned), 1: equal to 1, 0 */
+    int fixed;          /* the value is baked in (hint 1 or a number): not an entry parameter */
+    int64_t value;      /* the fixed value */
+} tc_compiled_param;
+
+typedef struct tc_compiled {
+    tc_target target;
+    char target_name[16];           /* "cuda:90a" */
+    char name[128];                 /* the .entry name */
+    char specialization[512];       /* "*fp32:16, *fp32:16, *fp32:16, i32, BLOCK=1024" */
+    int threads, shared_bytes, num_warps, num_stages, num_regs;  /* num_regs: from ptxas, else 0 */
+    char *ptx;                      /* NUL-terminated */
+    unsigned char *cubin;           /* after tc_compiled_assemble; else NULL */
+    size_t cubin_size;
+    int nargs;                      /* the kernel's runtime (non-constexpr) parameters */
+    tc_compiled_param *args;
+    int nparams;                    /* parameters of the entry: the args that are not fixed */
+    int disk_cache;                 /* a tc_cache_event */
+    char cache_note[256];           /* why a cache entry was refused, for --verbose */
+} tc_compiled;
+
+/* Compiles a kernel for a target with no device. sig: one type per runtime parameter, in
+ * order: "*fp32", "*fp16:16" (16-byte aligned), "i32", "i64:16" (divisible by 16), "i32:1"
+ * (equal to 1: folded, as Triton does), "fp32", or a number (the value is baked in).
+ * Constexprs come from a. num_stages 0 = 3. Uses the disk cache. */
+tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *sig, int nsig,
+                     tc_args *constexprs, int num_warps, int num_stages, tc_compiled **out);
+void tc_compiled_free(tc_compiled *c);
+/* Runs ptxas on c->ptx and keeps the cubin in c (ptxas: $TRITONC_PTXAS, else ptxas on
+ * PATH, else /usr/local/cuda/bin/ptxas). TC_ERR_NOT_FOUND when there is none. */
+tc_status tc_compiled_assemble(tc_context *ctx, tc_compiled *c);
+/* The ptxas that tc_compiled_assemble would run (into buf); TC_ERR_NOT_FOUND if none. */
+tc_status tc_ptxas_path(char *buf, size_t n);
+
+/* Writes out_h and out_c: a C pair embedding the variants (several signatures and targets
+ * of kernel k; all with the same runtime parameter types) with functions to load them on
+ * the current device and to launch the kernel with typed arguments, using only tritonc.h.
+ * prefix names the functions (prefix_load, prefix_launch, ...); include_name is what the
+ * .c file #includes. */
+tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *variants, int n, const char *prefix,
+                    const char *out_h, const char *out_c, const char *include_name);
+
+/* ---- loading ahead-of-time binaries (what the generated C calls) ---------------------- */
+
+typedef struct tc_binary_desc {
+    const char *name;               /* the .entry name */
+    const char *target;             /* "cuda:90a" */
+    const char *ptx;                /* NUL-terminated PTX, or NULL */
+    const unsigned char *cubin;     /* or NULL */
+    size_t cubin_size;
+    int threads, shared_bytes;
+    int nparams;                    /* parameters of the entry */
+} tc_binary_desc;
+
+typedef struct tc_binary tc_binary;
+
+/* Which of n descriptors suits the current device: the exact arch (cubin or PTX), else the
+ * highest arch below the device's that has PTX and no arch-specific ("a") features (PTX is
+ * forward compatible). Fails as tc_current_target with no driver, and with
+ * TC_ERR_NOT_FOUND naming the targets when none fits. */
+tc_status tc_binary_select(tc_context *ctx, const tc_binary_desc *descs, int n, int *index);
+/* Loads one descriptor on the current device (the cubin on an exact arch match, else the
+ * PTX, which the driver compiles). */
+tc_status tc_binary_load(tc_context *ctx, const tc_binary_desc *desc, tc_binary **out);
+/* Launches with params[i] pointing at the value of the entry's i-th parameter, as
+ * cuLaunchKernel takes them (uint64_t device addresses, int32_t, float, ...). Asynchronous
+ * on stream (NULL: the default stream); nparams must equal the descriptor's. A grid with a
+ * 0 launches nothing. */
+tc_status tc_binary_launch(tc_binary *b, const uint32_t grid[3], void *stream, void **params,
+                           int nparams);
+void tc_binary_free(tc_binary *b);
+/* Waits for the device to finish (errors of asynchronous launches surface here). */
+tc_status tc_synchronize(tc_context *ctx);
+/* A tensor's address: the device pointer under CUDA, the host pointer under the interpreter. */
+uint64_t tc_tensor_address(const tc_tensor *t);
+
+/* ---- the disk cache -------------------------------------------------------------------- */
+
+typedef enum tc_cache_event {
+    TC_CACHE_UNUSED = 0,   /* no disk cache ($TRITONC_CACHE_DIR and $HOME unset), or the interpreter */
+    TC_CACHE_HIT,
+    TC_CACHE_MISS,         /* compiled and stored */
+    TC_CACHE_CORRUPT,      /* an entry was damaged: deleted, recompiled, stored (note says why) */
+    TC_CACHE_BYPASSED      /* TRITONC_ALWAYS_COMPILE=1: compiled and stored */
+} tc_cache_event;
+const char *tc_cache_event_name(int ev);   /* "cache hit", "cache miss", ... */
+
+typedef struct tc_cache_item {
+    char key[65];          /* hex hash: the file name without ".tcc" */
+    char kernel[128];      /* the .entry name */
+    char target[16];       /* "cuda:90a" */
+    uint64_t size;         /* bytes on disk */
+    double age_s;          /* seconds since written */
+    int valid;             /* 0: damaged (why in note) */
+    char note[128];
+} tc_cache_item;
+
+/* The directory ($TRITONC_CACHE_DIR, else $HOME/.cache/tritonc); TC_ERR_NOT_FOUND if none. */
+tc_status tc_cache_dir(char *buf, size_t n);
+/* The entries, oldest first (malloc'd array; free with tc_free). A missing directory is an
+ * empty list. */
+tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n);
+/* Removes every entry (and stale temporary files); *removed counts entries. */
+tc_status tc_cache_clear(tc_context *ctx, int *removed);
 
 void tc_free(void *p);  /* frees strings returned by the library */
 

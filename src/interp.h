@@ -34,4 +34,10 @@ typedef struct InterpLaunch {
  * kernel's file:line:col, the program id and the offending offset; nothing is touched. */
 tc_status interp_run(InterpLaunch *l, Err *e);
 
+/* For opt.c's constant folding: evaluates the element-wise instruction `in` of f whose
+ * operands are the CONST instructions defs[0..nargs) with exactly the interpreter's
+ * semantics, writing the scalar result into out->f (float result) or out->i (int, signed
+ * values sign-extended, unsigned zero-extended). False when it cannot (division by zero). */
+bool interp_fold(const IrFunc *f, const Inst *in, const Inst *const *defs, Attr *out);
+
 #endif

@@ -10,6 +10,9 @@
 
 #define MAX_BRACKETS 200  /* Python's own limit on nested parentheses */
 #define MAX_INDENT 100    /* Python's "too many levels of indentation" */
+/* The largest source accepted: far beyond any kernel file, and small enough that every
+ * column, token length and count fits an int and a module stays within bounded memory. */
+#define MAX_SOURCE_BYTES ((size_t)16 << 20)
 
 typedef struct Lexer {
     const Source *src;
@@ -490,6 +493,10 @@ Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
     L.p = L.bol = src->text;
     L.end = src->text + src->len;
     L.line = 1;
+    if (src->len > MAX_SOURCE_BYTES)
+        err_fail(e, TC_ERR_LIMIT, (SrcLoc){0},
+                 "%s: source is %zu bytes; the limit is 16 MiB (%zu bytes)",
+                 src->path ? src->path : "<string>", src->len, MAX_SOURCE_BYTES);
     /* a UTF-8 byte order mark is not part of the first line */
     if (src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0) L.p = L.bol = src->text + 3;
 

@@ -66,6 +66,12 @@ Val val_const(CVal c);
 Val val_tensor(int id, Type t);
 Val val_void(void);
 
+/* trace.c: inlines a call of the @jit function fn at the current point (t->cur) with
+ * positional arguments (constexprs stay constexprs in the callee), as a call in the kernel
+ * would; for semantic.c's combine_fn of tl.reduce / tl.associative_scan. Returns the
+ * callee's return value (V_VOID if none). Fails with err_fail like any traced call. */
+Val trace_call_func(Trace *t, const Func *fn, Val *args, int nargs, SrcLoc loc);
+
 /* ---- semantic.c: the meaning of operations ------------------------------------------- */
 
 /* Emits one instruction at the current point (a thin wrapper over ir_emit). */

@@ -7,5 +7,9 @@
 int cmd_run(int argc, char **argv);      /* tools/tritonc.c */
 int cmd_info(int argc, char **argv);     /* tools/info.c */
 int cmd_compile(int argc, char **argv);  /* tools/tritonc.c */
+/* tools/compile.c: `tritonc compile` ahead of time (several targets, signatures, --emit
+ * ptx|cubin|c) and `tritonc cache ls|clear|dir`. */
+int cmd_compile_aot(int argc, char **argv);
+int cmd_cache(int argc, char **argv);
 
 #endif

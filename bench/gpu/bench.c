@@ -1,0 +1,372 @@
+/* bench.c — the tritonc side of bench/gpu (run by bench/gpu/run.sh on a GPU machine).
+ *
+ *   bench kernels KERNELS.py   times vector add, row softmax and layernorm forward (one CSV
+ *                              line per configuration: tool,kernel,shape,num_warps,ms,GB/s,check)
+ *   bench launch KERNELS.py    host cost of a cached launch, µs per call over 20000 calls
+ *   bench cold KERNELS.py      a new kernel in this fresh process, to the first result
+ *
+ * Kernel times use the same method as triton.testing.do_bench: each run is preceded by
+ * writing a 256 MB buffer (L2 flush) and timed alone with CUDA events; the mean is
+ * reported. Kernels are compiled through the library's own stages (trace -> gpu_compile ->
+ * cuda_module_load) and launched with cuda_launch, so the times are the kernels' own. The
+ * launch-overhead figure uses the public API (tc_launch), i.e. what a user pays. */
+#include "ast.h"
+#include "cuda.h"
+#include "gpu/gpu.h"
+#include "trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static Err E;
+
+#define CK(x) do { if ((x) != TC_OK) { fprintf(stderr, "%s:%d: %s\n%s\n", __FILE__, __LINE__, #x, E.msg); exit(1); } } while (0)
+
+static double now_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
+}
+
+static Module *g_mod;
+static tc_target g_tgt;
+static tc_device_props g_props;
+static CuDevPtr g_flush;
+static const size_t FLUSH_BYTES = 256u << 20;
+
+typedef struct Arg { const char *name; int kind; /* 0 ptr, 1 i32, 2 f32, 3 constexpr int */ int64_t i; double f; CuDevPtr p; } Arg;
+
+typedef struct Compiled { CuModule *mod; int threads, shared; IrFunc *f; Arena arena; int map[32]; } Compiled;
+
+static void compile(const char *kname, const Arg *args, int nargs, int nw, Compiled *c) {
+    Func *k = module_find(g_mod, kname);
+    if (!k) { fprintf(stderr, "no kernel %s\n", kname); exit(1); }
+    SpecArg sa[32];
+    memset(sa, 0, sizeof sa);
+    for (int i = 0; i < k->nparams; i++) {
+        const Arg *a = NULL;
+        for (int j = 0; j < nargs; j++)
+            if (strcmp(args[j].name, k->params[i].name) == 0) a = &args[j];
+        if (!a) { sa[i].missing = true; continue; }
+        if (a->kind == 3) { sa[i].is_constexpr = true; sa[i].cv = cv_int(a->i); }
+        else if (a->kind == 0) { sa[i].type = type_ptr(DT_FP32); sa[i].div16 = a->p % 16 == 0; }
+        else if (a->kind == 1) {
+            if (a->i == 1) { sa[i].is_constexpr = true; sa[i].cv = cv_int(1); }
+            else { sa[i].type = type_scalar(DT_I32); sa[i].div16 = a->i % 16 == 0; }
+        } else sa[i].type = type_scalar(DT_FP32);
+    }
+    arena_init(&c->arena, &E);
+    c->f = trace_kernel(g_mod, k, sa, &c->arena, &E, NULL);
+    if (!c->f) { fprintf(stderr, "trace: %s\n", E.msg); exit(1); }
+    GpuKernel gk;
+    CK(gpu_compile(c->f, &g_tgt, nw, 3, g_props.max_shared_memory_per_block_optin, &gk, &E));
+    if (getenv("BENCH_DUMP_PTX")) {
+        char path[256];
+        snprintf(path, sizeof path, "%s/%s-nw%d.ptx", getenv("BENCH_DUMP_PTX"), kname, nw);
+        FILE *fp = fopen(path, "w");
+        if (fp) { fputs(gk.ptx, fp); fclose(fp); }
+    }
+    CK(cuda_module_load(gk.ptx, gk.name, gk.shared_bytes, &c->mod, &E));
+    c->threads = gk.threads;
+    c->shared = gk.shared_bytes;
+    gpu_kernel_free(&gk);
+    for (int j = 0; j < c->f->nparams; j++) {
+        c->map[j] = -1;
+        for (int i = 0; i < nargs; i++)
+            if (strcmp(args[i].name, c->f->params[j].name) == 0) c->map[j] = i;
+        if (c->map[j] < 0) { fprintf(stderr, "param %s not given\n", c->f->params[j].name); exit(1); }
+    }
+}
+
+static void launch(Compiled *c, const Arg *args, uint32_t grid) {
+    uint64_t slots[32];
+    void *params[32];
+    for (int j = 0; j < c->f->nparams; j++) {
+        const Arg *a = &args[c->map[j]];
+        slots[j] = 0;
+        if (a->kind == 0) slots[j] = a->p;
+        else if (a->kind == 2) { float x = (float)a->f; memcpy(&slots[j], &x, 4); }
+        else { int32_t x = (int32_t)a->i; memcpy(&slots[j], &x, 4); }
+        params[j] = &slots[j];
+    }
+    uint32_t g[3] = {grid, 1, 1};
+    CK(cuda_launch(c->mod, g, c->threads, c->shared, NULL, params, &E));
+}
+
+/* do_bench-like: mean of individually timed runs, L2 flushed before each */
+static double time_ms(Compiled *c, const Arg *args, uint32_t grid) {
+    static CuEvent *ev[2 * 400];
+    static bool made;
+    if (!made) {
+        for (int i = 0; i < 2 * 400; i++) CK(cuda_event_new(&ev[i], &E));
+        made = true;
+    }
+    for (int i = 0; i < 5; i++) launch(c, args, grid);
+    CK(cuda_sync(&E));
+    double t0 = now_s();
+    for (int i = 0; i < 5; i++) launch(c, args, grid);
+    CK(cuda_sync(&E));
+    double est = (now_s() - t0) / 5 * 1e3;
+    int n = (int)(100.0 / (est > 1e-3 ? est : 1e-3));
+    if (n < 10) n = 10;
+    if (n > 400) n = 400;
+    for (int i = 0; i < n; i++) {
+        CK(cuda_memset0(g_flush, FLUSH_BYTES, &E));
+        CK(cuda_event_record(ev[2 * i], NULL, &E));
+        launch(c, args, grid);
+        CK(cuda_event_record(ev[2 * i + 1], NULL, &E));
+    }
+    CK(cuda_sync(&E));
+    double sum = 0;
+    for (int i = 0; i < n; i++) {
+        float ms;
+        CK(cuda_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &ms, &E));
+        sum += ms;
+    }
+    return sum / n;
+}
+
+static float *rand_host(size_t n, unsigned seed) {
+    float *h = malloc(n * sizeof(float));
+    uint32_t s = seed * 2654435761u + 1;
+    for (size_t i = 0; i < n; i++) {
+        s = s * 1664525u + 1013904223u;
+        h[i] = (float)((s >> 8) / 16777216.0 * 4.0 - 2.0);
+    }
+    return h;
+}
+
+static CuDevPtr dev_from(const float *h, size_t n) {
+    CuDevPtr p;
+    CK(cuda_alloc(n * 4, &p, &E));
+    if (h) CK(cuda_htod(p, h, n * 4, &E));
+    else CK(cuda_memset0(p, n * 4, &E));
+    return p;
+}
+
+static int next_pow2(int n) { int p = 1; while (p < n) p *= 2; return p; }
+
+static void bench_add(void) {
+    static const int logs[] = {20, 24, 28};
+    for (int li = 0; li < 3; li++) {
+        size_t n = (size_t)1 << logs[li];
+        float *hx = rand_host(n, 1), *hy = rand_host(n, 2);
+        CuDevPtr x = dev_from(hx, n), y = dev_from(hy, n), o = dev_from(NULL, n);
+        for (int nw = 1; nw <= 8; nw *= 2) {
+            Arg args[] = {{"x_ptr", 0, 0, 0, x}, {"y_ptr", 0, 0, 0, y}, {"output_ptr", 0, 0, 0, o},
+                          {"n_elements", 1, (int64_t)n, 0, 0}, {"BLOCK_SIZE", 3, 1024, 0, 0}};
+            Compiled c;
+            compile("add_kernel", args, 5, nw, &c);
+            uint32_t grid = (uint32_t)((n + 1023) / 1024);
+            double ms = time_ms(&c, args, grid);
+            float *ho = malloc(n * 4);
+            CK(cuda_dtoh(ho, o, n * 4, &E));
+            size_t bad = 0;
+            for (size_t i = 0; i < n; i++) bad += ho[i] != hx[i] + hy[i];
+            free(ho);
+            printf("tritonc,add,%zu,%d,%.5f,%.1f,%s\n", n, nw, ms, 3.0 * n * 4 / (ms * 1e-3) / 1e9,
+                   bad ? "FAIL" : "ok");
+            fflush(stdout);
+            cuda_module_unload(c.mod);
+            arena_free(&c.arena);
+        }
+        cuda_free(x); cuda_free(y); cuda_free(o);
+        free(hx); free(hy);
+    }
+}
+
+static const int shapes[3][2] = {{4096, 4096}, {16384, 1024}, {4096, 16384}};
+
+static void bench_softmax(void) {
+    for (int si = 0; si < 3; si++) {
+        int M = shapes[si][0], N = shapes[si][1];
+        size_t n = (size_t)M * N;
+        float *hx = rand_host(n, 3);
+        CuDevPtr x = dev_from(hx, n), o = dev_from(NULL, n);
+        for (int nw = 4; nw <= 16; nw *= 2) {
+            Arg args[] = {{"output_ptr", 0, 0, 0, o}, {"input_ptr", 0, 0, 0, x},
+                          {"input_row_stride", 1, N, 0, 0}, {"output_row_stride", 1, N, 0, 0},
+                          {"n_cols", 1, N, 0, 0}, {"BLOCK_SIZE", 3, next_pow2(N), 0, 0}};
+            Compiled c;
+            compile("softmax_kernel", args, 6, nw, &c);
+            double ms = time_ms(&c, args, (uint32_t)M);
+            float *ho = malloc(n * 4);
+            CK(cuda_dtoh(ho, o, n * 4, &E));
+            int bad = 0;
+            for (int r = 0; r < M; r += M / 16) {
+                const float *xr = hx + (size_t)r * N, *orow = ho + (size_t)r * N;
+                double mx = -INFINITY, s = 0;
+                for (int j = 0; j < N; j++) mx = fmax(mx, xr[j]);
+                for (int j = 0; j < N; j++) s += exp(xr[j] - mx);
+                for (int j = 0; j < N; j++) {
+                    double ref = exp(xr[j] - mx) / s;
+                    if (fabs(orow[j] - ref) > 1e-5 * ref + 1e-9) bad++;
+                }
+            }
+            free(ho);
+            printf("tritonc,softmax,%dx%d,%d,%.5f,%.1f,%s\n", M, N, nw, ms, 2.0 * n * 4 / (ms * 1e-3) / 1e9,
+                   bad ? "FAIL" : "ok");
+            fflush(stdout);
+            cuda_module_unload(c.mod);
+            arena_free(&c.arena);
+        }
+        cuda_free(x); cuda_free(o);
+        free(hx);
+    }
+}
+
+static void bench_layernorm(void) {
+    for (int si = 0; si < 3; si++) {
+        int M = shapes[si][0], N = shapes[si][1];
+        size_t n = (size_t)M * N;
+        float *hx = rand_host(n, 4), *hw = rand_host((size_t)N, 5), *hb = rand_host((size_t)N, 6);
+        CuDevPtr x = dev_from(hx, n), y = dev_from(NULL, n), w = dev_from(hw, (size_t)N),
+                 b = dev_from(hb, (size_t)N), mean = dev_from(NULL, (size_t)M), rstd = dev_from(NULL, (size_t)M);
+        int block = next_pow2(N);
+        if (block > 16384) block = 16384;
+        for (int nw = 4; nw <= 16; nw *= 2) {
+            Arg args[] = {{"X", 0, 0, 0, x}, {"Y", 0, 0, 0, y}, {"W", 0, 0, 0, w}, {"B", 0, 0, 0, b},
+                          {"Mean", 0, 0, 0, mean}, {"Rstd", 0, 0, 0, rstd}, {"stride", 1, N, 0, 0},
+                          {"N", 1, N, 0, 0}, {"eps", 2, 0, 1e-5, 0}, {"BLOCK_SIZE", 3, block, 0, 0}};
+            Compiled c;
+            compile("layer_norm_fwd", args, 10, nw, &c);
+            double ms = time_ms(&c, args, (uint32_t)M);
+            float *ho = malloc(n * 4);
+            CK(cuda_dtoh(ho, y, n * 4, &E));
+            int bad = 0;
+            for (int r = 0; r < M; r += M / 16) {
+                const float *xr = hx + (size_t)r * N, *orow = ho + (size_t)r * N;
+                double mu = 0, var = 0;
+                for (int j = 0; j < N; j++) mu += xr[j];
+                mu /= N;
+                for (int j = 0; j < N; j++) var += (xr[j] - mu) * (xr[j] - mu);
+                var /= N;
+                double rs = 1 / sqrt(var + 1e-5);
+                for (int j = 0; j < N; j++) {
+                    double ref = (xr[j] - mu) * rs * hw[j] + hb[j];
+                    if (fabs(orow[j] - ref) > 1e-4 * fabs(ref) + 1e-4) bad++;
+                }
+            }
+            free(ho);
+            printf("tritonc,layernorm,%dx%d,%d,%.5f,%.1f,%s\n", M, N, nw, ms,
+                   (2.0 * n + 2.0 * N + 2.0 * M) * 4 / (ms * 1e-3) / 1e9, bad ? "FAIL" : "ok");
+            fflush(stdout);
+            cuda_module_unload(c.mod);
+            arena_free(&c.arena);
+        }
+        cuda_free(x); cuda_free(y); cuda_free(w); cuda_free(b); cuda_free(mean); cuda_free(rstd);
+        free(hx); free(hw); free(hb);
+    }
+}
+
+/* public API: what a user's cached launch costs */
+static void bench_launch(const char *path) {
+    tc_context *ctx;
+    tc_context_new(&ctx);
+    tc_context_set_backend(ctx, TC_BACKEND_CUDA);
+    tc_module *m;
+    if (tc_module_load_file(ctx, path, &m)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    tc_kernel *k;
+    tc_module_kernel(m, "add_kernel", &k);
+    int64_t n = 1024;
+    tc_tensor *x, *y, *o;
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &x);
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &y);
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &o);
+    tc_args *a;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(x));
+    tc_args_set(a, "y_ptr", tc_tens(y));
+    tc_args_set(a, "output_ptr", tc_tens(o));
+    tc_args_set(a, "n_elements", tc_int(n));
+    tc_args_set(a, "BLOCK_SIZE", tc_int(1024));
+    tc_launch_opts op = tc_launch_defaults();
+    op.grid[0] = 1;
+    for (int i = 0; i < 100; i++)
+        if (tc_launch(k, a, &op)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    int iters = 20000;
+    double t0 = now_s();
+    for (int i = 0; i < iters; i++) tc_launch(k, a, &op);
+    double t1 = now_s();
+    printf("tritonc,launch_api,1024,4,%.3f,,us_per_call\n", (t1 - t0) / iters * 1e6);
+    /* the floor: cuda_launch of a loaded module, no API work */
+    Arg args[] = {{"x_ptr", 0, 0, 0, 0}, {"y_ptr", 0, 0, 0, 0}, {"output_ptr", 0, 0, 0, 0},
+                  {"n_elements", 1, 1024, 0, 0}, {"BLOCK_SIZE", 3, 1024, 0, 0}};
+    CuDevPtr d;
+    CK(cuda_alloc(3 * 4096, &d, &E));
+    args[0].p = d; args[1].p = d + 4096; args[2].p = d + 8192;
+    Compiled c;
+    compile("add_kernel", args, 5, 4, &c);
+    for (int i = 0; i < 100; i++) launch(&c, args, 1);
+    CK(cuda_sync(&E));
+    t0 = now_s();
+    for (int i = 0; i < iters; i++) launch(&c, args, 1);
+    CK(cuda_sync(&E));
+    t1 = now_s();
+    printf("tritonc,launch_raw,1024,4,%.3f,,us_per_call\n", (t1 - t0) / iters * 1e6);
+}
+
+static void bench_cold(const char *path) {
+    double t0 = now_s();
+    tc_context *ctx;
+    tc_context_new(&ctx);
+    tc_context_set_backend(ctx, TC_BACKEND_CUDA);
+    int64_t n = 1 << 20;
+    float *h = rand_host((size_t)n, 7);
+    tc_tensor *x, *y, *o;
+    if (tc_tensor_from_host(ctx, TC_FP32, 1, &n, h, &x)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    tc_tensor_from_host(ctx, TC_FP32, 1, &n, h, &y);
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &o);
+    double t1 = now_s();
+    tc_module *m;
+    if (tc_module_load_file(ctx, path, &m)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    tc_kernel *k;
+    tc_module_kernel(m, "add_kernel", &k);
+    tc_args *a;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(x));
+    tc_args_set(a, "y_ptr", tc_tens(y));
+    tc_args_set(a, "output_ptr", tc_tens(o));
+    tc_args_set(a, "n_elements", tc_int(n));
+    tc_args_set(a, "BLOCK_SIZE", tc_int(1024));
+    tc_launch_opts op = tc_launch_defaults();
+    op.grid[0] = (uint32_t)(n / 1024);
+    if (tc_launch(k, a, &op)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    float *r = malloc((size_t)n * 4);
+    tc_tensor_to_host(o, r, (size_t)n * 4);
+    double t2 = now_s();
+    printf("tritonc,cold_compile,%lld,4,%.3f,,ms_to_first_result(driver_init_ms=%.1f) check=%s\n", (long long)n,
+           (t2 - t1) * 1e3, (t1 - t0) * 1e3, r[5] == h[5] * 2 ? "ok" : "FAIL");
+}
+
+int main(int argc, char **argv) {
+    if (argc < 3) { fprintf(stderr, "usage: bench kernels|launch|cold KERNELS.py\n"); return 2; }
+    if (strcmp(argv[1], "launch") == 0 || strcmp(argv[1], "cold") == 0) {
+        Source *s = source_read_file(argv[2], &E);
+        if (!s || !(g_mod = parse_module(s, &E))) { fprintf(stderr, "%s\n", E.msg); return 1; }
+        CK(cuda_init(&E));
+        CK(cuda_use_device(0, &E));
+        bool ov;
+        CK(cuda_target(0, &g_tgt, &ov, &E));
+        CK(cuda_device_props(0, &g_props, &E));
+        if (strcmp(argv[1], "launch") == 0) bench_launch(argv[2]);
+        else bench_cold(argv[2]);
+        return 0;
+    }
+    Source *s = source_read_file(argv[2], &E);
+    if (!s || !(g_mod = parse_module(s, &E))) { fprintf(stderr, "%s\n", E.msg); return 1; }
+    CK(cuda_init(&E));
+    CK(cuda_use_device(0, &E));
+    bool ov;
+    CK(cuda_target(0, &g_tgt, &ov, &E));
+    CK(cuda_device_props(0, &g_props, &E));
+    CK(cuda_alloc(FLUSH_BYTES, &g_flush, &E));
+    const char *which = argc > 3 ? argv[3] : "all";
+    if (!strcmp(which, "all") || !strcmp(which, "add")) bench_add();
+    if (!strcmp(which, "all") || !strcmp(which, "softmax")) bench_softmax();
+    if (!strcmp(which, "all") || !strcmp(which, "layernorm")) bench_layernorm();
+    return 0;
+}

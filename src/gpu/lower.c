@@ -1,0 +1,1808 @@
+/* lower.c — tile IR -> PTX text. Each value lives in registers laid out by its layout
+ * (gpuint.h); every thread runs fully unrolled per-register code. Layout changes that are
+ * not free go through shared memory; reductions go register -> shuffle -> shared memory.
+ *
+ * Kernel parameters, in IrFunc order: pointers .u64; i1 .u8 (one byte, 0 or 1); i8/u8
+ * .s8/.u8; i16/u16 .s16/.u16; i32 .s32; u32 .u32; i64 .s64; u64 .u64; fp16/bf16 .b16;
+ * fp32 .f32; fp64 .f64. */
+#include "lower.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- registers and text ------------------------------------------------------------ */
+
+static const char *rn(G *g, int r) {
+    static const char *const pre[] = {"%p", "%h", "%r", "%rd"};
+    char *b = g->nm[g->nmi++ % 12];
+    snprintf(b, sizeof g->nm[0], "%s%d", pre[RCLS(r)], RIDX(r));
+    return b;
+}
+
+static int nr(G *g, int cls) { return REG(cls, ++g->nregs[cls]); }
+
+static void E(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
+static void E(G *g, const char *fmt, ...) {
+    char line[1024];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    buf_puts(&g->body, "\t");
+    buf_puts(&g->body, line);
+    buf_puts(&g->body, "\n");
+}
+
+static void EP(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
+static void EP(G *g, const char *fmt, ...) {
+    char line[512];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(line, sizeof line, fmt, ap);
+    va_end(ap);
+    buf_puts(&g->pro, "\t");
+    buf_puts(&g->pro, line);
+    buf_puts(&g->pro, "\n");
+}
+
+TC_NORETURN static void unsupported(G *g, const char *what) {
+    err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
+             "the GPU backend does not support %s yet", what);
+}
+
+static int dcls(int dt) {
+    switch (dt) {
+    case DT_I1: return CP;
+    case DT_FP16: case DT_BF16: return CH;
+    case DT_I64: case DT_U64: case DT_PTR: case DT_FP64: return CD;
+    default: return CR;
+    }
+}
+
+static const char *bty(int cls) {
+    static const char *const t[] = {"pred", "b16", "b32", "b64"};
+    return t[cls];
+}
+
+/* integer type of an int (or pointer) dtype held in a register */
+static const char *ity(int dt) {
+    switch (dt) {
+    case DT_I8: case DT_I16: case DT_I32: return "s32";
+    case DT_U8: case DT_U16: case DT_U32: case DT_I1: return "u32";
+    case DT_I64: return "s64";
+    default: return "u64";
+    }
+}
+
+static bool is_small(int dt) { return dt == DT_I8 || dt == DT_I16 || dt == DT_U8 || dt == DT_U16; }
+static bool is_half(int dt) { return dt == DT_FP16 || dt == DT_BF16; }
+
+static void normalize(G *g, int r, int dt) {
+    switch (dt) {
+    case DT_I8: E(g, "cvt.s32.s8 %s, %s;", rn(g, r), rn(g, r)); break;
+    case DT_I16: E(g, "cvt.s32.s16 %s, %s;", rn(g, r), rn(g, r)); break;
+    case DT_U8: E(g, "and.b32 %s, %s, 255;", rn(g, r), rn(g, r)); break;
+    case DT_U16: E(g, "and.b32 %s, %s, 65535;", rn(g, r), rn(g, r)); break;
+    default: break;
+    }
+}
+
+static void mov(G *g, int d, int s) {
+    if (d == s) return;
+    E(g, "mov.%s %s, %s;", bty(RCLS(d)), rn(g, d), rn(g, s));
+}
+
+static uint32_t f32_bits(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static uint64_t f64_bits(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
+
+static uint16_t f32_to_f16(float f) {
+    uint32_t x = f32_bits(f);
+    uint32_t sign = (x >> 16) & 0x8000, mant = x & 0x7fffff;
+    int exp = (int)((x >> 23) & 0xff);
+    if (exp == 255) return (uint16_t)(sign | 0x7c00 | (mant ? 0x200 | (mant >> 13) : 0));
+    int e = exp - 127 + 15;
+    if (e >= 31) return (uint16_t)(sign | 0x7c00);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        mant |= 0x800000;
+        int shift = 14 - e;
+        uint32_t h = mant >> shift, rem = mant & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (mant >> 13), rem = mant & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static uint16_t f32_to_bf16(float f) {
+    uint32_t x = f32_bits(f);
+    if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40);
+    x += 0x7fff + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+
+/* a register holding constant c of dtype dt */
+static int konst(G *g, int dt, int64_t i, double fv) {
+    int r = nr(g, dcls(dt));
+    switch (dt) {
+    case DT_I1: E(g, "setp.ne.u32 %s, %d, 0;", rn(g, r), i != 0); break;
+    case DT_FP16: E(g, "mov.b16 %s, 0x%04X;", rn(g, r), f32_to_f16((float)fv)); break;
+    case DT_BF16: E(g, "mov.b16 %s, 0x%04X;", rn(g, r), f32_to_bf16((float)fv)); break;
+    case DT_FP32: E(g, "mov.b32 %s, 0f%08X;", rn(g, r), f32_bits((float)fv)); break;
+    case DT_FP64: E(g, "mov.b64 %s, 0d%016llX;", rn(g, r), (unsigned long long)f64_bits(fv)); break;
+    case DT_I8: E(g, "mov.b32 %s, %d;", rn(g, r), (int)(int8_t)i); break;
+    case DT_I16: E(g, "mov.b32 %s, %d;", rn(g, r), (int)(int16_t)i); break;
+    case DT_U8: E(g, "mov.b32 %s, %u;", rn(g, r), (unsigned)(uint8_t)i); break;
+    case DT_U16: E(g, "mov.b32 %s, %u;", rn(g, r), (unsigned)(uint16_t)i); break;
+    case DT_I32: case DT_U32: E(g, "mov.b32 %s, %u;", rn(g, r), (unsigned)(uint32_t)i); break;
+    default: E(g, "mov.b64 %s, %llu;", rn(g, r), (unsigned long long)i); break;
+    }
+    return r;
+}
+
+
+/* fp16/bf16 <-> f32 */
+static int up(G *g, int r, int dt) {
+    int d = nr(g, CR);
+    if (dt == DT_FP16) E(g, "cvt.f32.f16 %s, %s;", rn(g, d), rn(g, r));
+    else {
+        E(g, "cvt.u32.u16 %s, %s;", rn(g, d), rn(g, r));
+        E(g, "shl.b32 %s, %s, 16;", rn(g, d), rn(g, d));
+    }
+    return d;
+}
+static int down(G *g, int r, int dt, bool rz) {
+    int d = nr(g, CH);
+    E(g, "cvt.%s.%s.f32 %s, %s;", rz ? "rz" : "rn", dt == DT_FP16 ? "f16" : "bf16", rn(g, d),
+      rn(g, r));
+    return d;
+}
+
+static int pred_to_u32(G *g, int p) {
+    int d = nr(g, CR);
+    E(g, "selp.u32 %s, 1, 0, %s;", rn(g, d), rn(g, p));
+    return d;
+}
+
+/* ---- layouts ------------------------------------------------------------------------ */
+
+int lay_id(G *g, const Layout *L) {
+    for (int i = 0; i < g->nlays; i++)
+        if (lay_eq(&g->lays[i].L, L)) return i;
+    LayEnt e = {*L, 0, -1};
+    ARENA_PUSH(g->a, g->lays, g->nlays, g->caplays, e);
+    return g->nlays - 1;
+}
+
+static int nlay(G *g, int id) { return 1 << g->lays[id].L.nreg; }
+
+/* this thread's flat-index part of layout id (a b32 register computed in the prologue) */
+static int tflat(G *g, int id) {
+    if (g->lays[id].tflat) return g->lays[id].tflat;
+    Layout L = g->lays[id].L;
+    int8_t tgt[10];
+    int nt = 5 + L.nwarp;
+    for (int j = 0; j < 5; j++) tgt[j] = L.lane[j];
+    for (int k = 0; k < L.nwarp; k++) tgt[5 + k] = L.warp[k];
+    int r = nr(g, CR);
+    EP(g, "mov.u32 %s, 0;", rn(g, r));
+    for (int t = 0; t < nt;) {
+        if (tgt[t] < 0) { t++; continue; }
+        int len = 1;
+        while (t + len < nt && tgt[t + len] == tgt[t] + len) len++;
+        int x = nr(g, CR);
+        EP(g, "bfe.u32 %s, %s, %d, %d;", rn(g, x), rn(g, g->tid), t, len);
+        if (tgt[t]) EP(g, "shl.b32 %s, %s, %d;", rn(g, x), rn(g, x), tgt[t]);
+        EP(g, "or.b32 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, x));
+        t += len;
+    }
+    g->lays[id].tflat = r;
+    return r;
+}
+
+/* a predicate true in exactly one of the threads holding each element (0: all are unique) */
+static int tred(G *g, int id) {
+    if (g->lays[id].tred >= 0) return g->lays[id].tred;
+    Layout L = g->lays[id].L;
+    uint32_t mask = 0;
+    for (int j = 0; j < 5; j++)
+        if (L.lane[j] < 0) mask |= 1u << j;
+    for (int k = 0; k < L.nwarp; k++)
+        if (L.warp[k] < 0) mask |= 1u << (5 + k);
+    int p = 0;
+    if (mask) {
+        int x = nr(g, CR);
+        p = nr(g, CP);
+        EP(g, "and.b32 %s, %s, %u;", rn(g, x), rn(g, g->tid), mask);
+        EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, p), rn(g, x));
+    }
+    g->lays[id].tred = p;
+    return p;
+}
+
+static void need_smem(G *g, int64_t bytes) {
+    if (bytes > g->smem_bytes) g->smem_bytes = (int)(bytes > INT32_MAX ? INT32_MAX : bytes);
+}
+
+static int *alloc_regs(G *g, int n) { return arena_alloc(g->a, sizeof(int) * (size_t)n); }
+
+static void set_val(G *g, int v, int lay, int *regs) {
+    g->vlay[v] = lay;
+    g->vr[v] = regs;
+}
+
+static const char *st_ty(int dt) {
+    switch (dt_size(dt)) {
+    case 1: return "b8";
+    case 2: return "b16";
+    case 4: return "b32";
+    default: return "b64";
+    }
+}
+
+/* address register: base + t * scale */
+static int smem_addr(G *g, int t, int scale) {
+    int a = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, t), scale, rn(g, g->smem));
+    return a;
+}
+
+static void st_shared(G *g, int dt, int addr, int64_t off, int r) {
+    if (dt == DT_I1) {
+        int t = pred_to_u32(g, r);
+        E(g, "st.shared.u8 [%s+%lld], %s;", rn(g, addr), (long long)off, rn(g, t));
+    } else if (dt_size(dt) == 1) {
+        E(g, "st.shared.u8 [%s+%lld], %s;", rn(g, addr), (long long)off, rn(g, r));
+    } else {
+        E(g, "st.shared.%s [%s+%lld], %s;", st_ty(dt), rn(g, addr), (long long)off, rn(g, r));
+    }
+}
+
+static int ld_shared(G *g, int dt, int addr, int64_t off) {
+    int d;
+    if (dt == DT_I1) {
+        int t = nr(g, CR);
+        E(g, "ld.shared.u8 %s, [%s+%lld];", rn(g, t), rn(g, addr), (long long)off);
+        d = nr(g, CP);
+        E(g, "setp.ne.u32 %s, %s, 0;", rn(g, d), rn(g, t));
+    } else if (dt_size(dt) == 1) {
+        d = nr(g, CR);
+        E(g, "ld.shared.%s %s, [%s+%lld];", dt == DT_I8 ? "s8" : "u8", rn(g, d), rn(g, addr),
+          (long long)off);
+    } else {
+        d = nr(g, dcls(dt));
+        E(g, "ld.shared.%s %s, [%s+%lld];", st_ty(dt), rn(g, d), rn(g, addr), (long long)off);
+        if (dt == DT_I16) normalize(g, d, dt);
+    }
+    return d;
+}
+
+static void emit_arange(G *g, const Inst *d, int lay, int *out) {
+    int n = nlay(g, lay);
+    int tf = tflat(g, lay);
+    int base = nr(g, CR);
+    E(g, "add.s32 %s, %s, %lld;", rn(g, base), rn(g, tf), (long long)d->attr.i);
+    Layout L = g->lays[lay].L;
+    for (int r = 0; r < n; r++) {
+        if (r == 0) { out[r] = base; continue; }
+        out[r] = nr(g, CR);
+        E(g, "add.s32 %s, %s, %lld;", rn(g, out[r]), rn(g, base), (long long)lay_reg_flat(&L, r));
+    }
+}
+
+/* the registers of value v in layout lay */
+static int *get(G *g, int v, int lay) {
+    if (g->vlay[v] == lay || g->f->types[v].rank == 0) return g->vr[v];
+    for (int i = g->nconv - 1; i >= 0; i--)
+        if (g->conv[i].v == v && g->conv[i].lay == lay) return g->conv[i].regs;
+    int n = nlay(g, lay);
+    int *out = alloc_regs(g, n);
+    const Inst *d = g->def[v];
+    int dt = g->f->types[v].dt;
+    if (d && d->op == OP_CONST) {
+        int r = konst(g, dt, d->attr.i, d->attr.f);
+        for (int i = 0; i < n; i++) out[i] = r;
+    } else if (d && d->op == OP_SPLAT) {
+        for (int i = 0; i < n; i++) out[i] = g->vr[d->args[0]][0];
+    } else if (d && d->op == OP_ARANGE) {
+        emit_arange(g, d, lay, out);
+    } else {
+        /* through shared memory, row-major */
+        Layout S = g->lays[g->vlay[v]].L, D = g->lays[lay].L;
+        int esz = dt_size(dt);
+        need_smem(g, ((int64_t)1 << S.nbits) * esz);
+        int *in = g->vr[v];
+        E(g, "bar.sync 0;");
+        int a = smem_addr(g, tflat(g, g->vlay[v]), esz);
+        for (int r = 0; r < (1 << S.nreg); r++) st_shared(g, dt, a, lay_reg_flat(&S, r) * esz, in[r]);
+        E(g, "bar.sync 0;");
+        int b = smem_addr(g, tflat(g, lay), esz);
+        for (int r = 0; r < n; r++) out[r] = ld_shared(g, dt, b, lay_reg_flat(&D, r) * esz);
+    }
+    Conv c = {v, lay, g->depth, out};
+    ARENA_PUSH(g->a, g->conv, g->nconv, g->capconv, c);
+    return out;
+}
+
+static void scope_enter(G *g) { g->depth++; }
+static void scope_leave(G *g) {
+    g->depth--;
+    while (g->nconv > 0 && g->conv[g->nconv - 1].depth > g->depth) g->nconv--;
+}
+
+/* ---- element-wise ------------------------------------------------------------------- */
+
+static int cast1(G *g, int r, int from, int to, bool rz);
+
+static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
+    int d = nr(g, ft[1] == '6' ? CD : CR);
+    const char *D = rn(g, d), *A = rn(g, a), *B = rn(g, b);
+    switch (op) {
+    case OP_ADD: E(g, "add.rn.%s %s, %s, %s;", ft, D, A, B); break;
+    case OP_SUB: E(g, "sub.rn.%s %s, %s, %s;", ft, D, A, B); break;
+    case OP_MUL: E(g, "mul.rn.%s %s, %s, %s;", ft, D, A, B); break;
+    case OP_DIV:
+        if (ft[1] == '6') E(g, "div.rn.f64 %s, %s, %s;", D, A, B);
+        else E(g, "div.full.f32 %s, %s, %s;", D, A, B);
+        break;
+    case OP_MAX: case OP_MIN: {
+        const char *m = op == OP_MAX ? "max" : "min";
+        if (kind == 1 && ft[1] != '6') E(g, "%s.NaN.f32 %s, %s, %s;", m, D, A, B);
+        else if (kind == 1) {
+            int p = nr(g, CP);
+            E(g, "%s.f64 %s, %s, %s;", m, D, A, B);
+            E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), A, B);
+            E(g, "@%s add.f64 %s, %s, %s;", rn(g, p), D, A, B);
+        } else E(g, "%s.%s %s, %s, %s;", m, ft, D, A, B);
+        break;
+    }
+    case OP_REM: {
+        /* fmod: a - trunc(a/b)*b evaluated in f64 (exact while |a/b| < 2^29) */
+        if (ft[1] == '6') {
+            int q = nr(g, CD);
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), A, B);
+            E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "neg.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, q), B, A);
+        } else {
+            int a6 = nr(g, CD), b6 = nr(g, CD), q = nr(g, CD);
+            E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), A);
+            E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), B);
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, b6));
+            E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "neg.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, q), rn(g, b6), rn(g, a6));
+            E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, q));
+        }
+        break;
+    }
+    default: unsupported(g, op_names[op]);
+    }
+    return d;
+}
+
+static int binop(G *g, const Inst *in, int dt, int a, int b) {
+    int op = in->op;
+    if (dt_is_float(dt)) {
+        if (is_half(dt)) {
+            int r = bin_f32(g, op, in->attr.kind, up(g, a, dt), up(g, b, dt), "f32");
+            return down(g, r, dt, false);
+        }
+        return bin_f32(g, op, in->attr.kind, a, b, dt == DT_FP64 ? "f64" : "f32");
+    }
+    if (dt == DT_I1) {
+        int d = nr(g, CP);
+        const char *D = rn(g, d), *A = rn(g, a), *B = rn(g, b);
+        switch (op) {
+        case OP_AND: case OP_MUL: case OP_MIN: E(g, "and.pred %s, %s, %s;", D, A, B); break;
+        case OP_OR: case OP_MAX: E(g, "or.pred %s, %s, %s;", D, A, B); break;
+        case OP_XOR: case OP_ADD: case OP_SUB: E(g, "xor.pred %s, %s, %s;", D, A, B); break;
+        default: {
+            int x = pred_to_u32(g, a), y = pred_to_u32(g, b);
+            int r = binop(g, in, DT_U32, x, y);
+            E(g, "setp.ne.u32 %s, %s, 0;", rn(g, d), rn(g, r));
+        }
+        }
+        return d;
+    }
+    int cls = dcls(dt);
+    int d = nr(g, cls);
+    const char *D = rn(g, d), *A = rn(g, a), *B = rn(g, b);
+    const char *it = ity(dt);
+    const char *bt = cls == CD ? "b64" : "b32";
+    switch (op) {
+    case OP_ADD: E(g, "add.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_SUB: E(g, "sub.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_MUL: E(g, "mul.lo.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_DIV: E(g, "div.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_REM: E(g, "rem.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_AND: E(g, "and.%s %s, %s, %s;", bt, D, A, B); break;
+    case OP_OR: E(g, "or.%s %s, %s, %s;", bt, D, A, B); break;
+    case OP_XOR: E(g, "xor.%s %s, %s, %s;", bt, D, A, B); break;
+    case OP_MAX: E(g, "max.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_MIN: E(g, "min.%s %s, %s, %s;", it, D, A, B); break;
+    case OP_UMULHI: E(g, "mul.hi.%s %s, %s, %s;", cls == CD ? "u64" : "u32", D, A, B); break;
+    case OP_SHL: case OP_SHR: {
+        const char *S = B;
+        if (cls == CD) {
+            int s = nr(g, CR);
+            E(g, "cvt.u32.u64 %s, %s;", rn(g, s), B);
+            S = rn(g, s);
+        }
+        if (op == OP_SHL) E(g, "shl.%s %s, %s, %s;", bt, D, A, S);
+        else if (in->attr.kind == 1) E(g, "shr.%s %s, %s, %s;", cls == CD ? "s64" : "s32", D, A, S);
+        else {
+            const char *src = A;
+            if (dt == DT_I8 || dt == DT_I16) {
+                int t = nr(g, CR);
+                E(g, "and.b32 %s, %s, %d;", rn(g, t), A, dt == DT_I8 ? 255 : 65535);
+                src = rn(g, t);
+            }
+            E(g, "shr.%s %s, %s, %s;", cls == CD ? "u64" : "u32", D, src, S);
+        }
+        break;
+    }
+    default: unsupported(g, op_names[op]);
+    }
+    if (is_small(dt)) normalize(g, d, dt);
+    return d;
+}
+
+static const char *cmp_name(int k, bool fl) {
+    switch (k) {
+    case CMP_EQ: return "eq";
+    case CMP_NE: return fl ? "neu" : "ne";
+    case CMP_LT: return "lt";
+    case CMP_LE: return "le";
+    case CMP_GT: return "gt";
+    default: return "ge";
+    }
+}
+
+static int cmpop(G *g, int kind, int dt, int a, int b) {
+    if (dt == DT_I1) { a = pred_to_u32(g, a); b = pred_to_u32(g, b); dt = DT_U32; }
+    if (is_half(dt)) { a = up(g, a, dt); b = up(g, b, dt); dt = DT_FP32; }
+    int d = nr(g, CP);
+    const char *t = dt == DT_FP32 ? "f32" : dt == DT_FP64 ? "f64" : ity(dt);
+    E(g, "setp.%s.%s %s, %s, %s;", cmp_name(kind, dt_is_float(dt)), t, rn(g, d), rn(g, a), rn(g, b));
+    return d;
+}
+
+/* polynomial c0 + c1 x + ... in f32 via fma (Horner) */
+static int poly(G *g, int x, const float *c, int n) {
+    int acc = konst(g, DT_FP32, 0, c[n - 1]);
+    for (int i = n - 2; i >= 0; i--) {
+        int k = konst(g, DT_FP32, 0, c[i]);
+        int d = nr(g, CR);
+        E(g, "fma.rn.f32 %s, %s, %s, %s;", rn(g, d), rn(g, acc), rn(g, x), rn(g, k));
+        acc = d;
+    }
+    return acc;
+}
+
+static int ex2(G *g, int x) {
+    int d = nr(g, CR);
+    E(g, "ex2.approx.f32 %s, %s;", rn(g, d), rn(g, x));
+    return d;
+}
+
+static int unop_f32(G *g, int op, int a) {
+    int d = nr(g, CR);
+    const char *D = rn(g, d), *A = rn(g, a);
+    switch (op) {
+    case OP_EXP: {
+        int t = nr(g, CR);
+        E(g, "mul.f32 %s, %s, 0f3FB8AA3B;", rn(g, t), A);
+        E(g, "ex2.approx.f32 %s, %s;", D, rn(g, t));
+        break;
+    }
+    case OP_EXP2: E(g, "ex2.approx.f32 %s, %s;", D, A); break;
+    case OP_LOG: {
+        int t = nr(g, CR);
+        E(g, "lg2.approx.f32 %s, %s;", rn(g, t), A);
+        E(g, "mul.f32 %s, %s, 0f3F317218;", D, rn(g, t));
+        break;
+    }
+    case OP_LOG2: E(g, "lg2.approx.f32 %s, %s;", D, A); break;
+    case OP_SQRT: E(g, "sqrt.approx.ftz.f32 %s, %s;", D, A); break;
+    case OP_RSQRT: E(g, "rsqrt.approx.ftz.f32 %s, %s;", D, A); break;
+    case OP_SIN: E(g, "sin.approx.f32 %s, %s;", D, A); break;
+    case OP_COS: E(g, "cos.approx.f32 %s, %s;", D, A); break;
+    case OP_FLOOR: E(g, "cvt.rmi.f32.f32 %s, %s;", D, A); break;
+    case OP_CEIL: E(g, "cvt.rpi.f32.f32 %s, %s;", D, A); break;
+    case OP_ABS: E(g, "abs.f32 %s, %s;", D, A); break;
+    case OP_NEG: E(g, "neg.f32 %s, %s;", D, A); break;
+    case OP_TANH: {
+        /* |x| < 0.4: odd Taylor series; else sign(x) * (1 - 2 / (exp(2|x|) + 1)) */
+        static const float c[] = {1.0f, -1.0f / 3, 2.0f / 15, -17.0f / 315, 62.0f / 2835,
+                                  -1382.0f / 155925};
+        int ax = nr(g, CR), x2 = nr(g, CR), s = nr(g, CR), t = nr(g, CR), p = nr(g, CP);
+        E(g, "abs.f32 %s, %s;", rn(g, ax), rn(g, a));
+        E(g, "mul.f32 %s, %s, %s;", rn(g, x2), rn(g, a), rn(g, a));
+        int ps = poly(g, x2, c, 6);
+        E(g, "mul.f32 %s, %s, %s;", rn(g, s), rn(g, ps), rn(g, a));
+        E(g, "mul.f32 %s, %s, 0f4038AA3B;", rn(g, t), rn(g, ax)); /* 2*log2(e) */
+        int e = ex2(g, t);
+        E(g, "add.f32 %s, %s, 0f3F800000;", rn(g, e), rn(g, e));
+        E(g, "rcp.approx.f32 %s, %s;", rn(g, e), rn(g, e));
+        E(g, "fma.rn.f32 %s, %s, 0fC0000000, 0f3F800000;", rn(g, e), rn(g, e));
+        E(g, "copysign.f32 %s, %s, %s;", rn(g, e), rn(g, a), rn(g, e));
+        E(g, "setp.lt.f32 %s, %s, 0f3ECCCCCD;", rn(g, p), rn(g, ax));
+        E(g, "selp.f32 %s, %s, %s, %s;", rn(g, d), rn(g, s), rn(g, e), rn(g, p));
+        break;
+    }
+    case OP_ERF: {
+        /* |x| < 0.5: Taylor series; else Abramowitz-Stegun 7.1.26 (abs error 1.5e-7) */
+        static const float c[] = {1.1283791671f, -0.3761263890f, 0.1128379167f, -0.0268661706f,
+                                  0.0052239776f, -0.0008548327f};
+        static const float as[] = {0.0f, 0.254829592f, -0.284496736f, 1.421413741f,
+                                   -1.453152027f, 1.061405429f};
+        int ax = nr(g, CR), x2 = nr(g, CR), s = nr(g, CR), t = nr(g, CR), q = nr(g, CR),
+            p = nr(g, CP);
+        E(g, "abs.f32 %s, %s;", rn(g, ax), rn(g, a));
+        E(g, "mul.f32 %s, %s, %s;", rn(g, x2), rn(g, a), rn(g, a));
+        int ps = poly(g, x2, c, 6);
+        E(g, "mul.f32 %s, %s, %s;", rn(g, s), rn(g, ps), rn(g, a));
+        E(g, "fma.rn.f32 %s, %s, 0f3EA7BA05, 0f3F800000;", rn(g, t), rn(g, ax)); /* 1+0.3275911x */
+        E(g, "rcp.rn.f32 %s, %s;", rn(g, t), rn(g, t));
+        int pa = poly(g, t, as, 6);
+        E(g, "mul.f32 %s, %s, %s;", rn(g, q), rn(g, x2), rn(g, x2));
+        E(g, "mul.f32 %s, %s, 0fBFB8AA3B;", rn(g, q), rn(g, x2)); /* -x^2 log2 e */
+        int e = ex2(g, q);
+        E(g, "mul.f32 %s, %s, %s;", rn(g, e), rn(g, e), rn(g, pa));
+        E(g, "sub.f32 %s, 0f3F800000, %s;", rn(g, e), rn(g, e));
+        E(g, "copysign.f32 %s, %s, %s;", rn(g, e), rn(g, a), rn(g, e));
+        E(g, "setp.lt.f32 %s, %s, 0f3F000000;", rn(g, p), rn(g, ax));
+        E(g, "selp.f32 %s, %s, %s, %s;", rn(g, d), rn(g, s), rn(g, e), rn(g, p));
+        break;
+    }
+    default: unsupported(g, op_names[op]);
+    }
+    return d;
+}
+
+static int unop(G *g, int op, int dt, int a) {
+    if (op == OP_NOT) {
+        int d = nr(g, dcls(dt));
+        if (dt == DT_I1) E(g, "not.pred %s, %s;", rn(g, d), rn(g, a));
+        else {
+            E(g, "not.%s %s, %s;", bty(dcls(dt)), rn(g, d), rn(g, a));
+            if (is_small(dt)) normalize(g, d, dt);
+        }
+        return d;
+    }
+    if (dt_is_int(dt)) {
+        int d = nr(g, dcls(dt));
+        if (dt == DT_I1) { mov(g, d, a); return d; }
+        if (op == OP_NEG) E(g, "neg.%s %s, %s;", dcls(dt) == CD ? "s64" : "s32", rn(g, d), rn(g, a));
+        else if (op == OP_ABS) {
+            if (dt_is_signed(dt)) E(g, "abs.%s %s, %s;", dcls(dt) == CD ? "s64" : "s32", rn(g, d), rn(g, a));
+            else mov(g, d, a);
+        } else unsupported(g, op_names[op]);
+        if (is_small(dt)) normalize(g, d, dt);
+        return d;
+    }
+    if (is_half(dt)) {
+        int d = nr(g, CH);
+        if (op == OP_NEG) { E(g, "xor.b16 %s, %s, 0x8000;", rn(g, d), rn(g, a)); return d; }
+        if (op == OP_ABS) { E(g, "and.b16 %s, %s, 0x7FFF;", rn(g, d), rn(g, a)); return d; }
+        return down(g, unop_f32(g, op, up(g, a, dt)), dt, false);
+    }
+    if (dt == DT_FP64) {
+        int d = nr(g, CD);
+        const char *D = rn(g, d), *A = rn(g, a);
+        switch (op) {
+        case OP_NEG: E(g, "neg.f64 %s, %s;", D, A); break;
+        case OP_ABS: E(g, "abs.f64 %s, %s;", D, A); break;
+        case OP_SQRT: E(g, "sqrt.rn.f64 %s, %s;", D, A); break;
+        case OP_RSQRT: {
+            int t = nr(g, CD);
+            E(g, "sqrt.rn.f64 %s, %s;", rn(g, t), A);
+            E(g, "rcp.rn.f64 %s, %s;", D, rn(g, t));
+            break;
+        }
+        case OP_EXP: {
+            /* exp(x) = 2^n * p(r), n = rint(x log2 e), r = x - n ln2 (hi + lo), p: Taylor to
+             * degree 13 (|r| <= 0.35: error < 1e-17); 2^n as two normal factors */
+            int xc = nr(g, CD), t = nr(g, CD), nn = nr(g, CD), r = nr(g, CD);
+            E(g, "max.f64 %s, %s, 0dC0874A0000000000;", rn(g, xc), rn(g, a));
+            E(g, "min.f64 %s, %s, 0d40862F0000000000;", rn(g, xc), rn(g, xc));
+            E(g, "mul.rn.f64 %s, %s, 0d3FF71547652B82FE;", rn(g, t), rn(g, xc));
+            E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, nn), rn(g, t));
+            E(g, "neg.f64 %s, %s;", rn(g, t), rn(g, nn));
+            E(g, "fma.rn.f64 %s, %s, 0d3FE62E42FEE00000, %s;", rn(g, r), rn(g, t), rn(g, xc));
+            E(g, "fma.rn.f64 %s, %s, 0d3DEA39EF35793C76, %s;", rn(g, r), rn(g, t), rn(g, r));
+            double fact = 1;
+            for (int k = 2; k <= 13; k++) fact *= k;
+            int acc = konst(g, DT_FP64, 0, 1.0 / fact);
+            for (int k = 12; k >= 0; k--) {
+                fact = 1;
+                for (int q = 2; q <= k; q++) fact *= q;
+                int c = konst(g, DT_FP64, 0, 1.0 / fact);
+                int y = nr(g, CD);
+                E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, y), rn(g, acc), rn(g, r), rn(g, c));
+                acc = y;
+            }
+            int ni = nr(g, CR), n1 = nr(g, CR), n2 = nr(g, CR), b1 = nr(g, CD), b2 = nr(g, CD);
+            E(g, "cvt.rni.s32.f64 %s, %s;", rn(g, ni), rn(g, nn));
+            E(g, "shr.s32 %s, %s, 1;", rn(g, n1), rn(g, ni));
+            E(g, "sub.s32 %s, %s, %s;", rn(g, n2), rn(g, ni), rn(g, n1));
+            E(g, "add.s32 %s, %s, 1023;", rn(g, n1), rn(g, n1));
+            E(g, "add.s32 %s, %s, 1023;", rn(g, n2), rn(g, n2));
+            E(g, "cvt.u64.u32 %s, %s;", rn(g, b1), rn(g, n1));
+            E(g, "cvt.u64.u32 %s, %s;", rn(g, b2), rn(g, n2));
+            E(g, "shl.b64 %s, %s, 52;", rn(g, b1), rn(g, b1));
+            E(g, "shl.b64 %s, %s, 52;", rn(g, b2), rn(g, b2));
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, acc), rn(g, acc), rn(g, b1));
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, acc), rn(g, b2));
+            int pn = nr(g, CP);
+            E(g, "setp.nan.f64 %s, %s, %s;", rn(g, pn), rn(g, a), rn(g, a));
+            E(g, "@%s mov.f64 %s, %s;", rn(g, pn), rn(g, d), rn(g, a));
+            E(g, "setp.gt.f64 %s, %s, 0d40862E42FEFA39EF;", rn(g, pn), rn(g, a));
+            E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, pn), rn(g, d));
+            E(g, "setp.lt.f64 %s, %s, 0dC0874910D52D3052;", rn(g, pn), rn(g, a));
+            E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, pn), rn(g, d));
+            break;
+        }
+        case OP_FLOOR: E(g, "cvt.rmi.f64.f64 %s, %s;", D, A); break;
+        case OP_CEIL: E(g, "cvt.rpi.f64.f64 %s, %s;", D, A); break;
+        default: {
+            char what[64];
+            snprintf(what, sizeof what, "%s on fp64", op_names[op]);
+            unsupported(g, what);
+        }
+        }
+        return d;
+    }
+    return unop_f32(g, op, a);
+}
+
+static int cast1(G *g, int r, int from, int to, bool rz) {
+    if (from == to) return r;
+    if (from == DT_PTR || to == DT_PTR) {
+        if (dcls(from) == CD && dcls(to) == CD) return r;
+        unsupported(g, "a pointer cast of this width");
+    }
+    if (to == DT_I1) {
+        int d = nr(g, CP);
+        if (is_half(from)) { r = up(g, r, from); from = DT_FP32; }
+        if (from == DT_FP32) E(g, "setp.neu.f32 %s, %s, 0f00000000;", rn(g, d), rn(g, r));
+        else if (from == DT_FP64) E(g, "setp.neu.f64 %s, %s, 0d0000000000000000;", rn(g, d), rn(g, r));
+        else E(g, "setp.ne.%s %s, %s, 0;", dcls(from) == CD ? "b64" : "b32", rn(g, d), rn(g, r));
+        return d;
+    }
+    if (from == DT_I1) {
+        int d = nr(g, dcls(to));
+        switch (to) {
+        case DT_FP16: E(g, "selp.b16 %s, 0x3C00, 0x0000, %s;", rn(g, d), rn(g, r)); break;
+        case DT_BF16: E(g, "selp.b16 %s, 0x3F80, 0x0000, %s;", rn(g, d), rn(g, r)); break;
+        case DT_FP32: E(g, "selp.f32 %s, 0f3F800000, 0f00000000, %s;", rn(g, d), rn(g, r)); break;
+        case DT_FP64: E(g, "selp.f64 %s, 0d3FF0000000000000, 0d0000000000000000, %s;", rn(g, d), rn(g, r)); break;
+        default: E(g, "selp.%s %s, 1, 0, %s;", dcls(to) == CD ? "u64" : "u32", rn(g, d), rn(g, r));
+        }
+        return d;
+    }
+    if (dt_is_int(from) && dt_is_int(to)) {
+        int fc = dcls(from), tcl = dcls(to);
+        int d = nr(g, tcl);
+        if (fc == CR && tcl == CD) E(g, "cvt.%s.%s %s, %s;", dt_is_signed(from) ? "s64" : "u64",
+                                     dt_is_signed(from) ? "s32" : "u32", rn(g, d), rn(g, r));
+        else if (fc == CD && tcl == CR) E(g, "cvt.u32.u64 %s, %s;", rn(g, d), rn(g, r));
+        else mov(g, d, r);
+        if (is_small(to)) normalize(g, d, to);
+        return d;
+    }
+    if (dt_is_int(from)) { /* int -> float */
+        const char *ft = ity(from);
+        if (to == DT_FP32 || to == DT_FP64) {
+            int d = nr(g, to == DT_FP64 ? CD : CR);
+            E(g, "cvt.rn.%s.%s %s, %s;", to == DT_FP64 ? "f64" : "f32", ft, rn(g, d), rn(g, r));
+            return d;
+        }
+        int f = nr(g, CR);
+        E(g, "cvt.rn.f32.%s %s, %s;", ft, rn(g, f), rn(g, r));
+        return down(g, f, to, rz);
+    }
+    if (dt_is_int(to)) { /* float -> int, truncating */
+        if (is_half(from)) { r = up(g, r, from); from = DT_FP32; }
+        int d = nr(g, dcls(to));
+        const char *tt = dcls(to) == CD ? (dt_is_signed(to) ? "s64" : "u64")
+                                        : (dt_is_signed(to) ? "s32" : "u32");
+        E(g, "cvt.rzi.%s.%s %s, %s;", tt, from == DT_FP64 ? "f64" : "f32", rn(g, d), rn(g, r));
+        if (is_small(to)) normalize(g, d, to);
+        return d;
+    }
+    /* float -> float */
+    if (is_half(from)) { r = up(g, r, from); from = DT_FP32; if (to == DT_FP32) return r; }
+    if (from == DT_FP64 && to != DT_FP64) {
+        int d = nr(g, CR);
+        E(g, "cvt.%s.f32.f64 %s, %s;", rz ? "rz" : "rn", rn(g, d), rn(g, r));
+        if (to == DT_FP32) return d;
+        return down(g, d, to, rz);
+    }
+    if (to == DT_FP64) {
+        int d = nr(g, CD);
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, d), rn(g, r));
+        return d;
+    }
+    return down(g, r, to, rz);
+}
+
+static int bitcast1(G *g, int r, int from, int to) {
+    int fc = dcls(from), tcl = dcls(to);
+    if (fc == tcl && !is_small(to)) return r;
+    int d = nr(g, tcl);
+    if (fc == CH && tcl == CR) E(g, "cvt.%s.u16 %s, %s;", to == DT_I16 ? "s32" : "u32", rn(g, d), rn(g, r));
+    else if (fc == CR && tcl == CH) E(g, "cvt.u16.u32 %s, %s;", rn(g, d), rn(g, r));
+    else if (fc == tcl) { mov(g, d, r); normalize(g, d, to); }
+    else unsupported(g, "bitcast between these types");
+    return d;
+}
+
+static int select1(G *g, int c, int a, int b) {
+    int cls = RCLS(a);
+    int d = nr(g, cls);
+    if (cls == CP) {
+        int t1 = nr(g, CP), t2 = nr(g, CP);
+        E(g, "and.pred %s, %s, %s;", rn(g, t1), rn(g, c), rn(g, a));
+        E(g, "and.pred %s, !%s, %s;", rn(g, t2), rn(g, c), rn(g, b));
+        E(g, "or.pred %s, %s, %s;", rn(g, d), rn(g, t1), rn(g, t2));
+    } else {
+        E(g, "selp.%s %s, %s, %s, %s;", bty(cls), rn(g, d), rn(g, a), rn(g, b), rn(g, c));
+    }
+    return d;
+}
+
+static int fma1(G *g, int dt, int a, int b, int c) {
+    int d = nr(g, dcls(dt));
+    switch (dt) {
+    case DT_FP32: E(g, "fma.rn.f32 %s, %s, %s, %s;", rn(g, d), rn(g, a), rn(g, b), rn(g, c)); break;
+    case DT_FP64: E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, a), rn(g, b), rn(g, c)); break;
+    case DT_FP16: E(g, "fma.rn.f16 %s, %s, %s, %s;", rn(g, d), rn(g, a), rn(g, b), rn(g, c)); break;
+    case DT_BF16: E(g, "fma.rn.bf16 %s, %s, %s, %s;", rn(g, d), rn(g, a), rn(g, b), rn(g, c)); break;
+    default:
+        E(g, "mad.lo.%s %s, %s, %s, %s;", ity(dt), rn(g, d), rn(g, a), rn(g, b), rn(g, c));
+        if (is_small(dt)) normalize(g, d, dt);
+    }
+    return d;
+}
+
+static int addptr1(G *g, int esz, int odt, int p, int o) {
+    int d = nr(g, CD);
+    if (dcls(odt) == CD) {
+        E(g, "mad.lo.s64 %s, %s, %d, %s;", rn(g, d), rn(g, o), esz, rn(g, p));
+    } else {
+        int t = nr(g, CD);
+        if (odt == DT_I1) o = pred_to_u32(g, o);
+        E(g, "mul.wide.%s %s, %s, %d;", dt_is_signed(odt) ? "s32" : "u32", rn(g, t), rn(g, o), esz);
+        E(g, "add.s64 %s, %s, %s;", rn(g, d), rn(g, p), rn(g, t));
+    }
+    return d;
+}
+
+static void lower_elementwise(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int v = in->res[0];
+    int L = res_lay(g, v);
+    int n = nlay(g, L);
+    int *A[3] = {0};
+    for (int k = 0; k < in->nargs && k < 3; k++)
+        if (in->args[k] >= 0) A[k] = get(g, in->args[k], L);
+    int rdt = f->types[v].dt;
+    int adt = in->nargs ? f->types[in->args[0]].dt : rdt;
+    int *out = alloc_regs(g, n);
+    for (int r = 0; r < n; r++) {
+        /* a register equal to an earlier one's operands gives the same result */
+        int same = -1;
+        for (int q = r - 1; q >= 0 && q >= r - 64; q--) {
+            bool eq = true;
+            for (int k = 0; k < in->nargs && k < 3; k++) eq &= A[k][q] == A[k][r];
+            if (eq) { same = q; break; }
+        }
+        if (same >= 0) { out[r] = out[same]; continue; }
+        int x;
+        switch (in->op) {
+        case OP_CMP: x = cmpop(g, in->attr.kind, adt, A[0][r], A[1][r]); break;
+        case OP_FMA: x = fma1(g, rdt, A[0][r], A[1][r], A[2][r]); break;
+        case OP_WHERE: x = select1(g, A[0][r], A[1][r], A[2][r]); break;
+        case OP_ADDPTR:
+            x = addptr1(g, dt_size(f->types[v].elem), f->types[in->args[1]].dt, A[0][r], A[1][r]);
+            break;
+        case OP_CAST: x = cast1(g, A[0][r], adt, rdt, in->attr.kind == 1); break;
+        case OP_BITCAST: x = bitcast1(g, A[0][r], adt, rdt); break;
+        case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG:
+        case OP_LOG2: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR:
+        case OP_CEIL: case OP_ERF: case OP_TANH:
+            x = unop(g, in->op, rdt, A[0][r]);
+            break;
+        default: x = binop(g, in, rdt, A[0][r], A[1][r]); break;
+        }
+        out[r] = x;
+    }
+    set_val(g, v, L, out);
+}
+
+/* ---- memory -------------------------------------------------------------------------- */
+
+static int load_vec(G *g, int lay, int ptr, int mask) {
+    Layout L = g->lays[lay].L;
+    if (L.rank == 0) return 1;
+    int v = mem_vec(g, ptr, mask);
+    int maxv = 1 << lay_vec_bits(&L);
+    if (v > maxv) v = maxv;
+    return v;
+}
+
+static const char *mem_ty(int dt, bool ld) {
+    switch (dt) {
+    case DT_I1: case DT_U8: return "u8";
+    case DT_I8: return "s8";
+    case DT_I16: return ld ? "s16" : "b16";
+    case DT_U16: return "u16";
+    case DT_FP16: case DT_BF16: return "b16";
+    default: return dcls(dt) == CD ? "b64" : "b32";
+    }
+}
+
+static void lower_load(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int v = in->res[0], dt = f->types[v].dt;
+    int L = res_lay(g, v);
+    int n = nlay(g, L);
+    int *P = get(g, in->args[0], L);
+    int *M = in->args[1] >= 0 ? get(g, in->args[1], L) : NULL;
+    int *O = in->args[2] >= 0 ? get(g, in->args[2], L) : NULL;
+    int vec = load_vec(g, L, in->args[0], in->args[1]);
+    const char *vol = in->attr.kind & 1 ? ".volatile" : "";
+    int esz = dt_size(dt);
+    int *out = alloc_regs(g, n);
+    char pr[32];
+    for (int r = 0; r < n; r += vec) {
+        pr[0] = 0;
+        if (M) snprintf(pr, sizeof pr, "@%s ", rn(g, M[r]));
+        if (vec == 1) {
+            int d = nr(g, dcls(dt));
+            int t = dt == DT_I1 ? nr(g, CR) : d;
+            if (M) {
+                if (dt == DT_I1) {
+                    if (O) E(g, "selp.u32 %s, 1, 0, %s;", rn(g, t), rn(g, O[r]));
+                    else E(g, "mov.u32 %s, 0;", rn(g, t));
+                } else if (O) mov(g, t, O[r]);
+                else E(g, "mov.%s %s, 0;", bty(RCLS(t)), rn(g, t));
+            }
+            E(g, "%sld%s.global.%s %s, [%s];", pr, vol, mem_ty(dt, true), rn(g, t), rn(g, P[r]));
+            if (dt == DT_I1) E(g, "setp.ne.u32 %s, %s, 0;", rn(g, d), rn(g, t));
+            out[r] = d;
+            continue;
+        }
+        /* vector: words of 32 bits (16-bit data packed two per word) or 64 bits */
+        int nwords = esz == 2 ? vec / 2 : vec;
+        int wcls = esz == 8 ? CD : CR;
+        int w[8];
+        for (int j = 0; j < nwords; j++) {
+            w[j] = esz == 2 ? nr(g, wcls) : nr(g, dcls(dt));
+            if (M) {
+                if (esz == 2) {
+                    if (O) E(g, "mov.b32 %s, {%s, %s};", rn(g, w[j]), rn(g, O[r + 2 * j]), rn(g, O[r + 2 * j + 1]));
+                    else E(g, "mov.b32 %s, 0;", rn(g, w[j]));
+                } else if (O) mov(g, w[j], O[r + j]);
+                else E(g, "mov.%s %s, 0;", bty(wcls), rn(g, w[j]));
+            }
+        }
+        char list[256];
+        size_t o = 0;
+        for (int j = 0; j < nwords; j++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", rn(g, w[j]));
+        if (nwords == 1)
+            E(g, "%sld%s.global.%s %s, [%s];", pr, vol, wcls == CD ? "b64" : "b32", list, rn(g, P[r]));
+        else
+            E(g, "%sld%s.global.v%d.%s {%s}, [%s];", pr, vol, nwords, wcls == CD ? "b64" : "b32", list,
+              rn(g, P[r]));
+        for (int j = 0; j < nwords; j++) {
+            if (esz == 2) {
+                out[r + 2 * j] = nr(g, CH);
+                out[r + 2 * j + 1] = nr(g, CH);
+                E(g, "mov.b32 {%s, %s}, %s;", rn(g, out[r + 2 * j]), rn(g, out[r + 2 * j + 1]), rn(g, w[j]));
+            } else {
+                out[r + j] = w[j];
+            }
+        }
+    }
+    set_val(g, v, L, out);
+}
+
+/* predicate: mask (may be 0 = none) and the layout's unique-thread predicate */
+static int and_pred(G *g, int a, int b) {
+    if (!a) return b;
+    if (!b) return a;
+    int d = nr(g, CP);
+    E(g, "and.pred %s, %s, %s;", rn(g, d), rn(g, a), rn(g, b));
+    return d;
+}
+
+static void lower_store(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int ptr = in->args[0], dt = f->types[in->args[1]].dt;
+    int L = f->types[ptr].rank ? (g->pref[ptr] >= 0 ? g->pref[ptr] : default_lay(g, &f->types[ptr])) : 0;
+    int n = nlay(g, L);
+    int *P = get(g, ptr, L);
+    int *V = get(g, in->args[1], L);
+    int *M = in->args[2] >= 0 ? get(g, in->args[2], L) : NULL;
+    int vec = load_vec(g, L, ptr, in->args[2]);
+    int red = tred(g, L);
+    int esz = dt_size(dt);
+    char pr[32];
+    for (int r = 0; r < n; r += vec) {
+        int p = and_pred(g, M ? M[r] : 0, red);
+        pr[0] = 0;
+        if (p) snprintf(pr, sizeof pr, "@%s ", rn(g, p));
+        if (vec == 1) {
+            int x = V[r];
+            if (dt == DT_I1) x = pred_to_u32(g, x);
+            E(g, "%sst.global.%s [%s], %s;", pr, mem_ty(dt, false), rn(g, P[r]), rn(g, x));
+            continue;
+        }
+        int nwords = esz == 2 ? vec / 2 : vec;
+        int w[8];
+        for (int j = 0; j < nwords; j++) {
+            if (esz == 2) {
+                w[j] = nr(g, CR);
+                E(g, "mov.b32 %s, {%s, %s};", rn(g, w[j]), rn(g, V[r + 2 * j]), rn(g, V[r + 2 * j + 1]));
+            } else w[j] = V[r + j];
+        }
+        char list[256];
+        size_t o = 0;
+        for (int j = 0; j < nwords; j++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", rn(g, w[j]));
+        const char *wt = esz == 8 ? "b64" : "b32";
+        if (nwords == 1) E(g, "%sst.global.%s [%s], %s;", pr, wt, rn(g, P[r]), list);
+        else E(g, "%sst.global.v%d.%s [%s], {%s};", pr, nwords, wt, rn(g, P[r]), list);
+    }
+}
+
+static void lower_atomic(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int v = in->res[0], dt = f->types[v].dt, ptr = in->args[0];
+    int L = res_lay(g, v);
+    int n = nlay(g, L);
+    int *P = get(g, ptr, L);
+    int *X = get(g, in->args[1], L);
+    int *C = NULL, *M = NULL;
+    bool cas = in->op == OP_ATOMIC_CAS;
+    if (cas) { C = X; X = get(g, in->args[2], L); }
+    else if (in->args[2] >= 0) M = get(g, in->args[2], L);
+    int red = tred(g, L);
+    int *out = alloc_regs(g, n);
+    int cls = dcls(dt);
+    if (dt == DT_I1) unsupported(g, "atomics on i1");
+    const char *sem = "atom.acq_rel.gpu.global";
+    for (int r = 0; r < n; r++) {
+        int p = and_pred(g, M ? M[r] : 0, red);
+        char pr[32] = "";
+        if (p) snprintf(pr, sizeof pr, "@%s ", rn(g, p));
+        int d = nr(g, cls);
+        E(g, "mov.%s %s, 0;", bty(cls), rn(g, d));
+        const char *D = rn(g, d), *A = rn(g, P[r]), *B = rn(g, X[r]);
+        if (cas) {
+            E(g, "%s%s.cas.%s %s, [%s], %s, %s;", pr, sem, bty(cls), D, A, rn(g, C[r]), B);
+            out[r] = d;
+            continue;
+        }
+        int k = in->attr.kind;
+        bool fl = dt_is_float(dt);
+        const char *it = dt == DT_FP32 ? "f32" : dt == DT_FP64 ? "f64" : dt == DT_FP16 ? "noftz.f16"
+                       : dt == DT_BF16 ? "noftz.bf16" : ity(dt);
+        if (is_small(dt)) unsupported(g, "atomics on 8/16-bit integers");
+        switch (k) {
+        case ATOM_ADD:
+            E(g, "%s%s.add.%s %s, [%s], %s;", pr, sem, strcmp(it, "s64") == 0 ? "u64" : it, D, A, B);
+            break;
+        case ATOM_MAX: case ATOM_MIN:
+            if (fl && dt == DT_FP32) {
+                /* Triton's trick: non-negative values order as signed ints, negative ones
+                 * in reverse as unsigned */
+                int pos = nr(g, CP), pp = nr(g, CP), pn = nr(g, CP);
+                E(g, "setp.ge.f32 %s, %s, 0f00000000;", rn(g, pos), rn(g, X[r]));
+                if (p) E(g, "and.pred %s, %s, %s;", rn(g, pp), rn(g, pos), rn(g, p));
+                else E(g, "mov.pred %s, %s;", rn(g, pp), rn(g, pos));
+                E(g, "not.pred %s, %s;", rn(g, pn), rn(g, pos));
+                if (p) E(g, "and.pred %s, %s, %s;", rn(g, pn), rn(g, pn), rn(g, p));
+                E(g, "@%s %s.%s.s32 %s, [%s], %s;", rn(g, pp), sem, k == ATOM_MAX ? "max" : "min", rn(g, d),
+                  rn(g, P[r]), rn(g, X[r]));
+                E(g, "@%s %s.%s.u32 %s, [%s], %s;", rn(g, pn), sem, k == ATOM_MAX ? "min" : "max", rn(g, d),
+                  rn(g, P[r]), rn(g, X[r]));
+            } else if (fl) {
+                unsupported(g, "atomic max/min on this float type");
+            } else {
+                E(g, "%s%s.%s.%s %s, [%s], %s;", pr, sem, k == ATOM_MAX ? "max" : "min", it, D, A, B);
+            }
+            break;
+        case ATOM_AND: case ATOM_OR: case ATOM_XOR: {
+            const char *o = k == ATOM_AND ? "and" : k == ATOM_OR ? "or" : "xor";
+            if (fl) unsupported(g, "bitwise atomics on floats");
+            E(g, "%s%s.%s.%s %s, [%s], %s;", pr, sem, o, bty(cls), D, A, B);
+            break;
+        }
+        case ATOM_XCHG:
+            E(g, "%s%s.exch.%s %s, [%s], %s;", pr, sem, bty(cls), D, A, B);
+            break;
+        default: unsupported(g, "this atomic kind");
+        }
+        out[r] = d;
+    }
+    if (f->types[v].rank == 0) {
+        /* one thread did it: broadcast the old value to every thread */
+        need_smem(g, 8);
+        int a = nr(g, CR);
+        E(g, "mov.u32 %s, %s;", rn(g, a), rn(g, g->smem));
+        E(g, "bar.sync 0;");
+        E(g, "@%s st.shared.%s [%s], %s;", rn(g, red), st_ty(dt), rn(g, a), rn(g, out[0]));
+        E(g, "bar.sync 0;");
+        out[0] = ld_shared(g, dt, a, 0);
+    }
+    set_val(g, v, L, out);
+}
+
+/* ---- shape ops ------------------------------------------------------------------------ */
+
+static void lower_shape(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int v = in->res[0], x = in->args[0];
+    int L = res_lay(g, v);
+    Layout R = g->lays[L].L, o;
+    int8_t regmap[LMAXB];
+    switch (in->op) {
+    case OP_SPLAT: {
+        int n = nlay(g, L);
+        int *out = alloc_regs(g, n);
+        for (int i = 0; i < n; i++) out[i] = g->vr[x][0];
+        set_val(g, v, L, out);
+        return;
+    }
+    case OP_EXPAND_DIMS:
+        lay_slice(&R, in->attr.axis, &o, NULL);
+        set_val(g, v, L, get(g, x, lay_id(g, &o)));
+        return;
+    case OP_PERMUTE:
+        lay_permute(&R, in->attr.perm, true, &o);
+        set_val(g, v, L, get(g, x, lay_id(g, &o)));
+        return;
+    case OP_RESHAPE: {
+        Type at = f->types[x];
+        lay_reshape(&R, at.rank, at.shape, &o);
+        set_val(g, v, L, get(g, x, lay_id(g, &o)));
+        return;
+    }
+    case OP_BROADCAST: {
+        lay_restrict(&R, f->types[x].shape, &o, regmap);
+        int *src = get(g, x, lay_id(g, &o));
+        int n = nlay(g, L);
+        int *out = alloc_regs(g, n);
+        for (int r = 0; r < n; r++) {
+            int s = 0;
+            for (int i = 0; i < R.nreg; i++)
+                if ((r >> i & 1) && regmap[i] >= 0) s |= 1 << regmap[i];
+            out[r] = src[s];
+        }
+        set_val(g, v, L, out);
+        return;
+    }
+    default: break;
+    }
+}
+
+/* ---- reductions ------------------------------------------------------------------------ */
+
+static void combine(G *g, int kind, int dt, int a, int b, int ia, int ib, int *oa, int *oi) {
+    switch (kind) {
+    case RED_SUM: case RED_MAX: case RED_MIN: case RED_XOR: case RED_OR: case RED_AND: {
+        static const int ops[] = {OP_ADD, OP_MAX, OP_MIN, 0, 0, OP_XOR, OP_OR, OP_AND};
+        Inst tmp = {0};
+        tmp.op = (uint16_t)ops[kind];
+        tmp.attr.kind = 0;
+        if (dt_is_float(dt) && (kind == RED_XOR || kind == RED_OR || kind == RED_AND))
+            unsupported(g, "bitwise reductions on floats");
+        *oa = binop(g, &tmp, dt, a, b);
+        return;
+    }
+    default: {
+        /* argmax/argmin: take b when strictly better, or equal with a smaller index; NaN is
+         * ignored (maxnum) */
+        bool mx = kind == RED_ARGMAX;
+        int A = a, B = b, cdt = dt;
+        if (is_half(dt)) { A = up(g, a, dt); B = up(g, b, dt); cdt = DT_FP32; }
+        if (dt == DT_I1) { A = pred_to_u32(g, a); B = pred_to_u32(g, b); cdt = DT_U32; }
+        const char *t = cdt == DT_FP32 ? "f32" : cdt == DT_FP64 ? "f64" : ity(cdt);
+        int better = nr(g, CP), eq = nr(g, CP), lt = nr(g, CP), take = nr(g, CP);
+        E(g, "setp.%s.%s %s, %s, %s;", mx ? "gt" : "lt", t, rn(g, better), rn(g, B), rn(g, A));
+        E(g, "setp.eq.%s %s, %s, %s;", t, rn(g, eq), rn(g, B), rn(g, A));
+        E(g, "setp.lt.s32 %s, %s, %s;", rn(g, lt), rn(g, ib), rn(g, ia));
+        E(g, "and.pred %s, %s, %s;", rn(g, eq), rn(g, eq), rn(g, lt));
+        E(g, "or.pred %s, %s, %s;", rn(g, take), rn(g, better), rn(g, eq));
+        if (dt_is_float(cdt)) {
+            int an = nr(g, CP), bn = nr(g, CP);
+            E(g, "setp.nan.%s %s, %s, %s;", t, rn(g, an), rn(g, A), rn(g, A));
+            E(g, "setp.num.%s %s, %s, %s;", t, rn(g, bn), rn(g, B), rn(g, B));
+            E(g, "and.pred %s, %s, %s;", rn(g, an), rn(g, an), rn(g, bn));
+            E(g, "or.pred %s, %s, %s;", rn(g, take), rn(g, take), rn(g, an));
+        }
+        *oa = select1(g, take, b, a);
+        *oi = select1(g, take, ib, ia);
+        return;
+    }
+    }
+}
+
+static int shfl(G *g, int r, int lanemask) {
+    int cls = RCLS(r);
+    if (cls == CR) {
+        int d = nr(g, CR);
+        E(g, "shfl.sync.bfly.b32 %s, %s, %d, 31, -1;", rn(g, d), rn(g, r), lanemask);
+        return d;
+    }
+    if (cls == CD) {
+        int lo = nr(g, CR), hi = nr(g, CR), d = nr(g, CD);
+        E(g, "mov.b64 {%s, %s}, %s;", rn(g, lo), rn(g, hi), rn(g, r));
+        E(g, "shfl.sync.bfly.b32 %s, %s, %d, 31, -1;", rn(g, lo), rn(g, lo), lanemask);
+        E(g, "shfl.sync.bfly.b32 %s, %s, %d, 31, -1;", rn(g, hi), rn(g, hi), lanemask);
+        E(g, "mov.b64 %s, {%s, %s};", rn(g, d), rn(g, lo), rn(g, hi));
+        return d;
+    }
+    if (cls == CH) {
+        int t = nr(g, CR), d = nr(g, CH);
+        E(g, "cvt.u32.u16 %s, %s;", rn(g, t), rn(g, r));
+        E(g, "shfl.sync.bfly.b32 %s, %s, %d, 31, -1;", rn(g, t), rn(g, t), lanemask);
+        E(g, "cvt.u16.u32 %s, %s;", rn(g, d), rn(g, t));
+        return d;
+    }
+    int t = pred_to_u32(g, r), d = nr(g, CP);
+    E(g, "shfl.sync.bfly.b32 %s, %s, %d, 31, -1;", rn(g, t), rn(g, t), lanemask);
+    E(g, "setp.ne.u32 %s, %s, 0;", rn(g, d), rn(g, t));
+    return d;
+}
+
+static void lower_reduce(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int x = in->args[0], v = in->res[0], axis = in->attr.axis, kind = in->attr.kind;
+    int dt = f->types[x].dt;
+    bool arg = kind == RED_ARGMAX || kind == RED_ARGMIN;
+    int Lin = g->vlay[x];
+    Layout Li = g->lays[Lin].L, Lo;
+    int8_t regmap[LMAXB];
+    lay_slice(&Li, axis, &Lo, regmap);
+    int Lout = lay_id(g, &Lo);
+    int lo[TC_MAX_RANK];
+    lay_lo(Li.rank, Li.shape, lo);
+    int alo = lo[axis], abits = lg2i(Li.shape[axis]);
+#define IN_AXIS(p) ((p) >= alo && (p) < alo + abits)
+    int nin = 1 << Li.nreg, nout = 1 << Lo.nreg;
+    int *X = g->vr[x];
+    int *acc = alloc_regs(g, nout), *idx = alloc_regs(g, nout);
+    for (int o = 0; o < nout; o++) acc[o] = -1;
+    int tf = arg ? tflat(g, Lin) : 0;
+    for (int r = 0; r < nin; r++) {
+        int o = 0;
+        for (int i = 0; i < Li.nreg; i++)
+            if ((r >> i & 1) && regmap[i] >= 0) o |= 1 << regmap[i];
+        int ir = 0;
+        if (arg) {
+            int t = nr(g, CR);
+            ir = nr(g, CR);
+            E(g, "add.u32 %s, %s, %lld;", rn(g, t), rn(g, tf), (long long)lay_reg_flat(&Li, r));
+            E(g, "bfe.u32 %s, %s, %d, %d;", rn(g, ir), rn(g, t), alo, abits);
+        }
+        if (acc[o] < 0) { acc[o] = X[r]; idx[o] = ir; continue; }
+        combine(g, kind, dt, acc[o], X[r], idx[o], ir, &acc[o], &idx[o]);
+    }
+    for (int j = 0; j < 5; j++) {
+        if (!IN_AXIS(Li.lane[j]) || Li.lane[j] < 0) continue;
+        for (int o = 0; o < nout; o++) {
+            int b = shfl(g, acc[o], 1 << j);
+            int ib = arg ? shfl(g, idx[o], 1 << j) : 0;
+            combine(g, kind, dt, acc[o], b, idx[o], ib, &acc[o], &idx[o]);
+        }
+    }
+    int wk[5], nwk = 0;
+    for (int k = 0; k < Li.nwarp; k++)
+        if (Li.warp[k] >= 0 && IN_AXIS(Li.warp[k])) wk[nwk++] = k;
+#undef IN_AXIS
+    if (nwk) {
+        int nwa = 1 << nwk;
+        int slot = dt == DT_I1 || dt_size(dt) <= 4 ? 4 : 8;
+        int64_t outel = (int64_t)1 << Lo.nbits;
+        int64_t vbytes = outel * nwa * slot;
+        need_smem(g, vbytes + (arg ? outel * nwa * 4 : 0));
+        int wai = nr(g, CR);
+        E(g, "mov.u32 %s, 0;", rn(g, wai));
+        for (int c = 0; c < nwk; c++) {
+            int t = nr(g, CR);
+            E(g, "bfe.u32 %s, %s, %d, 1;", rn(g, t), rn(g, g->tid), 5 + wk[c]);
+            if (c) E(g, "shl.b32 %s, %s, %d;", rn(g, t), rn(g, t), c);
+            E(g, "or.b32 %s, %s, %s;", rn(g, wai), rn(g, wai), rn(g, t));
+        }
+        int tfo = tflat(g, Lout);
+        int row = nr(g, CR);
+        E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, row), rn(g, tfo), nwa, rn(g, wai));
+        int sdt = dt;
+        E(g, "bar.sync 0;");
+        int a = smem_addr(g, row, slot);
+        int ai = arg ? nr(g, CR) : 0;
+        if (arg) {
+            E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, ai), rn(g, row), rn(g, g->smem));
+            E(g, "add.u32 %s, %s, %lld;", rn(g, ai), rn(g, ai), (long long)vbytes);
+        }
+        for (int o = 0; o < nout; o++) {
+            int64_t off = lay_reg_flat(&Lo, o) * nwa;
+            st_shared(g, sdt, a, off * slot, acc[o]);
+            if (arg) E(g, "st.shared.b32 [%s+%lld], %s;", rn(g, ai), (long long)(off * 4), rn(g, idx[o]));
+        }
+        E(g, "bar.sync 0;");
+        int row0 = nr(g, CR);
+        E(g, "mul.lo.u32 %s, %s, %d;", rn(g, row0), rn(g, tfo), nwa);
+        int b = smem_addr(g, row0, slot);
+        int bi = arg ? nr(g, CR) : 0;
+        if (arg) {
+            E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, bi), rn(g, row0), rn(g, g->smem));
+            E(g, "add.u32 %s, %s, %lld;", rn(g, bi), rn(g, bi), (long long)vbytes);
+        }
+        for (int o = 0; o < nout; o++) {
+            int64_t off = lay_reg_flat(&Lo, o) * nwa;
+            int cur = -1, ci = 0;
+            for (int w = 0; w < nwa; w++) {
+                int t = ld_shared(g, sdt, b, (off + w) * slot);
+                int ti = 0;
+                if (arg) {
+                    ti = nr(g, CR);
+                    E(g, "ld.shared.b32 %s, [%s+%lld];", rn(g, ti), rn(g, bi), (long long)((off + w) * 4));
+                }
+                if (cur < 0) { cur = t; ci = ti; }
+                else combine(g, kind, dt, cur, t, ci, ti, &cur, &ci);
+            }
+            acc[o] = cur;
+            idx[o] = ci;
+        }
+    }
+    set_val(g, v, Lout, arg ? idx : acc);
+}
+
+/* ---- dot ------------------------------------------------------------------------------ */
+
+static void lower_dot(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int v = in->res[0];
+    int rdt = f->types[v].dt, adt = f->types[in->args[0]].dt;
+    int L = res_lay(g, v);
+    Layout R = g->lays[L].L, LA, LB;
+    Type at = f->types[in->args[0]];
+    int K = at.shape[at.rank - 1];
+    int8_t ma[LMAXB], mb[LMAXB];
+    lay_dot_a(&R, K, &LA, ma);
+    lay_dot_b(&R, K, &LB, mb);
+    int la = lay_id(g, &LA), lb = lay_id(g, &LB);
+    int *A = get(g, in->args[0], la), *B = get(g, in->args[1], lb);
+    int *C = get(g, in->args[2], L);
+    int na = nlay(g, la), nb = nlay(g, lb);
+    /* as the interpreter: a sequential chain over k from 0 (fp32 FMA for float inputs, fp64
+     * for fp64, wrapping i32 for ints), then + acc, then rounded to the result dtype */
+    int cdt = adt == DT_FP64 ? DT_FP64 : dt_is_float(adt) ? DT_FP32 : DT_I32;
+    bool tf32 = in->attr.kind == DOT_TF32 && adt == DT_FP32;
+    int *Ac = alloc_regs(g, na), *Bc = alloc_regs(g, nb);
+    for (int i = 0; i < na; i++) Ac[i] = cdt == adt ? A[i] : cast1(g, A[i], adt, cdt, false);
+    for (int i = 0; i < nb; i++) Bc[i] = cdt == adt ? B[i] : cast1(g, B[i], adt, cdt, false);
+    if (tf32) {
+        for (int i = 0; i < na; i++) {
+            int t = nr(g, CR);
+            E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, t), rn(g, Ac[i]));
+            Ac[i] = t;
+        }
+        for (int i = 0; i < nb; i++) {
+            int t = nr(g, CR);
+            E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, t), rn(g, Bc[i]));
+            Bc[i] = t;
+        }
+    }
+    int n = nlay(g, L);
+    int *out = alloc_regs(g, n);
+    int zero = konst(g, cdt, 0, 0.0);
+    Inst addi = {0};
+    addi.op = OP_ADD;
+    for (int r = 0; r < n; r++) {
+        int ai = 0, bi = 0;
+        for (int i = 0; i < R.nreg; i++) {
+            if (!(r >> i & 1)) continue;
+            if (ma[i] >= 0) ai |= 1 << ma[i];
+            if (mb[i] >= 0) bi |= 1 << mb[i];
+        }
+        int s = zero;
+        for (int k = 0; k < K; k++) s = fma1(g, cdt, Ac[ai | k], Bc[bi | k], s);
+        int acc = rdt == cdt ? C[r] : cast1(g, C[r], rdt, cdt, false);
+        int sum = binop(g, &addi, cdt, s, acc);
+        out[r] = rdt == cdt ? sum : cast1(g, sum, cdt, rdt, false);
+    }
+    set_val(g, v, L, out);
+}
+
+/* ---- control flow --------------------------------------------------------------------- */
+
+static void lower_region(G *g, const Region *r);
+
+static int *alloc_like(G *g, int lay, int dt) {
+    int n = nlay(g, lay);
+    int *regs = alloc_regs(g, n);
+    for (int i = 0; i < n; i++) regs[i] = nr(g, dcls(dt));
+    return regs;
+}
+
+/* dst[i] <- values (parallel copy through temporaries) */
+static void par_copy(G *g, int **dst, int **src, const int *ns, int count) {
+    int total = 0;
+    for (int j = 0; j < count; j++) total += ns[j];
+    int *tmp = alloc_regs(g, total ? total : 1);
+    int t = 0;
+    for (int j = 0; j < count; j++)
+        for (int i = 0; i < ns[j]; i++, t++) {
+            bool clash = false;
+            for (int k = 0; k < count && !clash; k++)
+                for (int q = 0; q < ns[k] && !clash; q++)
+                    clash = dst[k][q] == src[j][i] && !(k == j && q == i);
+            if (clash) {
+                tmp[t] = nr(g, RCLS(src[j][i]));
+                mov(g, tmp[t], src[j][i]);
+            } else tmp[t] = src[j][i];
+        }
+    t = 0;
+    for (int j = 0; j < count; j++)
+        for (int i = 0; i < ns[j]; i++, t++) mov(g, dst[j][i], tmp[t]);
+}
+
+static void yield_into(G *g, const Inst *y, int **dst, const int *lays, int count, int first) {
+    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(count ? count : 1));
+    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(count ? count : 1));
+    for (int j = 0; j < count; j++) {
+        src[j] = get(g, y->args[first + j], lays[j]);
+        ns[j] = nlay(g, lays[j]);
+    }
+    par_copy(g, dst, src, ns, count);
+}
+
+static void lower_if(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int c = g->vr[in->args[0]][0];
+    int n = in->nres;
+    int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(n ? n : 1));
+    int *lays = arena_alloc(g->a, sizeof(int) * (size_t)(n ? n : 1));
+    for (int j = 0; j < n; j++) {
+        lays[j] = res_lay(g, in->res[j]);
+        dst[j] = alloc_like(g, lays[j], f->types[in->res[j]].dt);
+    }
+    int lelse = ++g->labels, lend = ++g->labels;
+    E(g, "@!%s bra $L%d;", rn(g, c), lelse);
+    for (int k = 0; k < 2; k++) {
+        const Region *rg = in->regions[k];
+        scope_enter(g);
+        if (rg) {
+            lower_region(g, rg);
+            const Inst *y = rg->ninsts ? rg->insts[rg->ninsts - 1] : NULL;
+            if (y && y->op == OP_YIELD && n) yield_into(g, y, dst, lays, n, 0);
+        }
+        scope_leave(g);
+        if (k == 0) {
+            E(g, "bra.uni $L%d;", lend);
+            buf_printf(&g->body, "$L%d:\n", lelse);
+        }
+    }
+    buf_printf(&g->body, "$L%d:\n", lend);
+    for (int j = 0; j < n; j++) set_val(g, in->res[j], lays[j], dst[j]);
+}
+
+static void lower_for(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    Region *body = in->regions[0];
+    int ivv = body->params[0];
+    int ivdt = f->types[ivv].dt;
+    int lb = g->vr[in->args[0]][0], ub = g->vr[in->args[1]][0], st = g->vr[in->args[2]][0];
+    int n = in->nres;
+    int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(n ? n : 1));
+    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(n ? n : 1));
+    int *lays = arena_alloc(g->a, sizeof(int) * (size_t)(n ? n : 1));
+    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(n ? n : 1));
+    for (int j = 0; j < n; j++) {
+        lays[j] = res_lay(g, in->res[j]);
+        dst[j] = alloc_like(g, lays[j], f->types[in->res[j]].dt);
+        src[j] = get(g, in->args[3 + j], lays[j]);
+        ns[j] = nlay(g, lays[j]);
+    }
+    par_copy(g, dst, src, ns, n);
+    int iv = nr(g, dcls(ivdt));
+    mov(g, iv, lb);
+    int *ivr = alloc_regs(g, 1);
+    ivr[0] = iv;
+    set_val(g, ivv, 0, ivr);
+    for (int j = 0; j < n; j++) set_val(g, body->params[j + 1], lays[j], dst[j]);
+    int lhead = ++g->labels, lend = ++g->labels;
+    buf_printf(&g->body, "$L%d:\n", lhead);
+    int p = nr(g, CP);
+    E(g, "setp.ge.%s %s, %s, %s;", ity(ivdt), rn(g, p), rn(g, iv), rn(g, ub));
+    E(g, "@%s bra $L%d;", rn(g, p), lend);
+    scope_enter(g);
+    lower_region(g, body);
+    const Inst *y = body->ninsts ? body->insts[body->ninsts - 1] : NULL;
+    if (y && y->op == OP_YIELD && n) yield_into(g, y, dst, lays, n, 0);
+    scope_leave(g);
+    E(g, "add.%s %s, %s, %s;", ity(ivdt), rn(g, iv), rn(g, iv), rn(g, st));
+    E(g, "bra.uni $L%d;", lhead);
+    buf_printf(&g->body, "$L%d:\n", lend);
+    for (int j = 0; j < n; j++) set_val(g, in->res[j], lays[j], dst[j]);
+}
+
+static void lower_while(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    Region *bef = in->regions[0], *aft = in->regions[1];
+    int nc = bef->nparams, n = in->nres;
+    int **cdst = arena_alloc(g->a, sizeof(int *) * (size_t)(nc ? nc : 1));
+    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(nc ? nc : 1));
+    int *clays = arena_alloc(g->a, sizeof(int) * (size_t)(nc ? nc : 1));
+    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(nc ? nc : 1));
+    for (int k = 0; k < nc; k++) {
+        int p = bef->params[k];
+        clays[k] = res_lay(g, p);
+        cdst[k] = alloc_like(g, clays[k], f->types[p].dt);
+        src[k] = get(g, in->args[k], clays[k]);
+        ns[k] = nlay(g, clays[k]);
+    }
+    par_copy(g, cdst, src, ns, nc);
+    for (int k = 0; k < nc; k++) set_val(g, bef->params[k], clays[k], cdst[k]);
+    int **rdst = arena_alloc(g->a, sizeof(int *) * (size_t)(n ? n : 1));
+    int *rlays = arena_alloc(g->a, sizeof(int) * (size_t)(n ? n : 1));
+    for (int j = 0; j < n; j++) {
+        rlays[j] = res_lay(g, in->res[j]);
+        rdst[j] = alloc_like(g, rlays[j], f->types[in->res[j]].dt);
+    }
+    int lhead = ++g->labels, lend = ++g->labels;
+    buf_printf(&g->body, "$L%d:\n", lhead);
+    scope_enter(g);
+    lower_region(g, bef);
+    const Inst *c = bef->ninsts ? bef->insts[bef->ninsts - 1] : NULL;
+    if (!c || c->op != OP_CONDITION) unsupported(g, "a while loop without a condition");
+    int cp = g->vr[c->args[0]][0];
+    if (n) yield_into(g, c, rdst, rlays, n, 1);
+    scope_leave(g);
+    E(g, "@!%s bra $L%d;", rn(g, cp), lend);
+    for (int j = 0; j < n; j++) set_val(g, aft->params[j], rlays[j], rdst[j]);
+    scope_enter(g);
+    lower_region(g, aft);
+    const Inst *y = aft->ninsts ? aft->insts[aft->ninsts - 1] : NULL;
+    if (y && y->op == OP_YIELD && nc) yield_into(g, y, cdst, clays, nc, 0);
+    scope_leave(g);
+    E(g, "bra.uni $L%d;", lhead);
+    buf_printf(&g->body, "$L%d:\n", lend);
+    for (int j = 0; j < n; j++) set_val(g, in->res[j], rlays[j], rdst[j]);
+}
+
+/* ---- device_print: vprintf, one line per element, as the interpreter formats it --------- */
+
+static void lower_print(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    int L = 0;
+    for (int k = 0; k < in->nargs; k++)
+        if (f->types[in->args[k]].rank) { L = g->vlay[in->args[k]]; break; }
+    Layout Lx = g->lays[L].L;
+    int n = nlay(g, L);
+    int **V = arena_alloc(g->a, sizeof(int *) * (size_t)(in->nargs ? in->nargs : 1));
+    for (int k = 0; k < in->nargs; k++) {
+        Type t = f->types[in->args[k]];
+        if (t.rank && (t.rank != Lx.rank || memcmp(t.shape, Lx.shape, sizeof(int32_t) * (size_t)t.rank)))
+            unsupported(g, "device_print of tensors of different shapes");
+        V[k] = get(g, in->args[k], L);
+    }
+    /* the format */
+    bool hex = in->attr.kind & 1;
+    const char *prefix = in->attr.str ? in->attr.str : "";
+    size_t plen = strlen(prefix);
+    while (plen && (prefix[plen - 1] == ' ' || prefix[plen - 1] == ':')) plen--;
+    Buf fmt = {0};
+    buf_puts(&fmt, "pid (%u, %u, %u) idx (");
+    for (int d = 0; d < Lx.rank; d++) buf_puts(&fmt, d ? ", %u" : "%u");
+    buf_puts(&fmt, ") ");
+    buf_putn(&fmt, prefix, plen);
+    buf_puts(&fmt, ":");
+    for (int k = 0; k < in->nargs; k++) {
+        int dt = f->types[in->args[k]].dt;
+        const char *c = hex ? "0x%llx" : dt_is_float(dt) ? "%f" : dt_is_signed(dt) ? "%lld" : "%llu";
+        buf_printf(&fmt, k ? ", %s" : " %s", c);
+    }
+    buf_puts(&fmt, "\n");
+    int sid = g->nstr++;
+    buf_printf(&g->glob, ".global .align 1 .b8 $str%d[%zu] = {", sid, fmt.len + 1);
+    for (size_t i = 0; i <= fmt.len; i++)
+        buf_printf(&g->glob, i ? ", %u" : "%u", i < fmt.len ? (unsigned char)fmt.s[i] : 0u);
+    buf_puts(&g->glob, "};\n");
+    buf_free(&fmt);
+    int hdr = 4 * (3 + Lx.rank);
+    int off0 = (hdr + 7) & ~7;
+    int size = off0 + 8 * in->nargs;
+    if (size > g->prbuf) g->prbuf = size;
+    int pid[3];
+    for (int i = 0; i < 3; i++) {
+        pid[i] = nr(g, CR);
+        E(g, "mov.u32 %s, %%ctaid.%c;", rn(g, pid[i]), "xyz"[i]);
+    }
+    int fa = nr(g, CD), ba = nr(g, CD);
+    E(g, "mov.u64 %s, $str%d;", rn(g, fa), sid);
+    E(g, "cvta.global.u64 %s, %s;", rn(g, fa), rn(g, fa));
+    E(g, "mov.u64 %s, __prbuf;", rn(g, ba));
+    E(g, "cvta.local.u64 %s, %s;", rn(g, ba), rn(g, ba));
+    int red = tred(g, L);
+    int tf = tflat(g, L);
+    int lo[TC_MAX_RANK];
+    lay_lo(Lx.rank, Lx.shape, lo);
+    for (int r = 0; r < n; r++) {
+        int skip = ++g->labels;
+        if (red) E(g, "@!%s bra $L%d;", rn(g, red), skip);
+        for (int i = 0; i < 3; i++) E(g, "st.local.u32 [__prbuf+%d], %s;", 4 * i, rn(g, pid[i]));
+        if (Lx.rank) {
+            int fl = nr(g, CR);
+            E(g, "add.u32 %s, %s, %lld;", rn(g, fl), rn(g, tf), (long long)lay_reg_flat(&Lx, r));
+            for (int d = 0; d < Lx.rank; d++) {
+                int c = nr(g, CR);
+                E(g, "bfe.u32 %s, %s, %d, %d;", rn(g, c), rn(g, fl), lo[d], lg2i(Lx.shape[d]));
+                E(g, "st.local.u32 [__prbuf+%d], %s;", 12 + 4 * d, rn(g, c));
+            }
+        }
+        for (int k = 0; k < in->nargs; k++) {
+            int dt = f->types[in->args[k]].dt;
+            int x = V[k][f->types[in->args[k]].rank ? r : 0];
+            int w = nr(g, CD);
+            if (dt == DT_I1) {
+                E(g, "selp.u64 %s, 1, 0, %s;", rn(g, w), rn(g, x));
+            } else if (dt_is_float(dt)) {
+                if (hex) {
+                    if (dt == DT_FP64) w = x;
+                    else {
+                        int t = is_half(dt) ? nr(g, CR) : x;
+                        if (is_half(dt)) E(g, "cvt.u32.u16 %s, %s;", rn(g, t), rn(g, x));
+                        E(g, "cvt.u64.u32 %s, %s;", rn(g, w), rn(g, t));
+                    }
+                } else if (dt == DT_FP64) w = x;
+                else {
+                    int t = is_half(dt) ? up(g, x, dt) : x;
+                    E(g, "cvt.f64.f32 %s, %s;", rn(g, w), rn(g, t));
+                }
+            } else if (dcls(dt) == CD) {
+                w = x;
+            } else {
+                E(g, "cvt.%s.%s %s, %s;", dt_is_signed(dt) ? "s64" : "u64", dt_is_signed(dt) ? "s32" : "u32",
+                  rn(g, w), rn(g, x));
+            }
+            E(g, "st.local.b64 [__prbuf+%d], %s;", off0 + 8 * k, rn(g, w));
+        }
+        E(g, "{");
+        E(g, ".param .b64 param0;");
+        E(g, ".param .b64 param1;");
+        E(g, ".param .b32 retval0;");
+        E(g, "st.param.b64 [param0], %s;", rn(g, fa));
+        E(g, "st.param.b64 [param1], %s;", rn(g, ba));
+        E(g, "call.uni (retval0), vprintf, (param0, param1);");
+        E(g, "}");
+        buf_printf(&g->body, "$L%d:\n", skip);
+    }
+}
+
+/* ---- instructions ----------------------------------------------------------------------- */
+
+static void lower_inst(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    g->cur = in;
+    for (int k = 0; k < in->nres; k++) {
+        Type t = f->types[in->res[k]];
+        if (!shape_pow2(&t)) unsupported(g, "tiles whose dimensions are not powers of two");
+    }
+    switch (in->op) {
+    case OP_CONST: {
+        int v = in->res[0];
+        int L = res_lay(g, v);
+        int r = konst(g, f->types[v].dt, in->attr.i, in->attr.f);
+        int n = nlay(g, L);
+        int *out = alloc_regs(g, n);
+        for (int i = 0; i < n; i++) out[i] = r;
+        set_val(g, v, L, out);
+        return;
+    }
+    case OP_PROGRAM_ID: case OP_NUM_PROGRAMS: {
+        int *out = alloc_regs(g, 1);
+        out[0] = nr(g, CR);
+        E(g, "mov.u32 %s, %%%s.%c;", rn(g, out[0]), in->op == OP_PROGRAM_ID ? "ctaid" : "nctaid",
+          "xyz"[in->attr.axis < 0 || in->attr.axis > 2 ? 0 : in->attr.axis]);
+        set_val(g, in->res[0], 0, out);
+        return;
+    }
+    case OP_ARANGE: {
+        int v = in->res[0];
+        int L = res_lay(g, v);
+        int *out = alloc_regs(g, nlay(g, L));
+        emit_arange(g, in, L, out);
+        set_val(g, v, L, out);
+        return;
+    }
+    case OP_SPLAT: case OP_BROADCAST: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_PERMUTE:
+        lower_shape(g, in);
+        return;
+    case OP_REDUCE: lower_reduce(g, in); return;
+    case OP_LOAD: lower_load(g, in); return;
+    case OP_STORE: lower_store(g, in); return;
+    case OP_ATOMIC: case OP_ATOMIC_CAS: lower_atomic(g, in); return;
+    case OP_DOT: lower_dot(g, in); return;
+    case OP_IF: lower_if(g, in); return;
+    case OP_FOR: lower_for(g, in); return;
+    case OP_WHILE: lower_while(g, in); return;
+    case OP_YIELD: case OP_CONDITION: return;  /* handled by the parent */
+    case OP_RETURN: E(g, "ret;"); return;
+    case OP_BARRIER: E(g, "bar.sync 0;"); return;
+    case OP_ASSERT: {
+        int x = in->args[0];
+        int n = nlay(g, g->vlay[x]);
+        for (int r = 0; r < n; r++) E(g, "@!%s trap;", rn(g, g->vr[x][r]));
+        return;
+    }
+    case OP_PRINT: lower_print(g, in); return;
+    default:
+        if (in->nres == 1) { lower_elementwise(g, in); return; }
+        unsupported(g, op_names[in->op]);
+    }
+}
+
+static void lower_region(G *g, const Region *r) {
+    for (int i = 0; i < r->ninsts; i++) lower_inst(g, r->insts[i]);
+}
+
+/* ---- the module ------------------------------------------------------------------------- */
+
+static const char *param_ty(int dt) {
+    switch (dt) {
+    case DT_PTR: return "u64";
+    case DT_I1: case DT_U8: return "u8";
+    case DT_I8: return "s8";
+    case DT_I16: return "s16";
+    case DT_U16: return "u16";
+    case DT_I32: return "s32";
+    case DT_U32: return "u32";
+    case DT_I64: return "s64";
+    case DT_U64: return "u64";
+    case DT_FP16: case DT_BF16: return "b16";
+    case DT_FP32: return "f32";
+    default: return "f64";
+    }
+}
+
+static int default_max_shared(int arch) { return arch >= 90 ? 232448 : 101376; }
+
+tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages,
+                      int max_shared, GpuKernel *out, Err *e) {
+    memset(out, 0, sizeof *out);
+    if (num_warps <= 0) num_warps = 4;
+    if (num_warps & (num_warps - 1) || num_warps > 32) {
+        err_set(e, TC_ERR_ARG, (SrcLoc){0}, "num_warps must be a power of two between 1 and 32, got %d",
+                num_warps);
+        return e->code;
+    }
+    int arch = target && target->arch ? target->arch : 80;
+    if (arch < 80) {
+        err_set(e, TC_ERR_UNSUPPORTED, (SrcLoc){0},
+                "the GPU backend needs sm_80 or newer, the target is sm_%d", arch);
+        return e->code;
+    }
+    Arena arena;
+    arena_init(&arena, e);
+    G *g = NULL;
+    jmp_buf jb;
+    jmp_buf *saved = e->jump;
+    volatile tc_status st = TC_OK;
+    G gs;
+    memset(&gs, 0, sizeof gs);
+    g = &gs;
+    if (ERR_TRY(e, jb)) {
+        st = e->code;
+        goto done;
+    }
+    g->f = f;
+    g->e = e;
+    g->a = &arena;
+    g->nw = num_warps;
+    g->nwbits = lg2i(num_warps);
+    g->arch = arch;
+    int nv = f->nvalues;
+    g->pref = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->vlay = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->vr = arena_alloc(&arena, sizeof(int *) * (size_t)(nv + 1));
+    g->ax = arena_alloc(&arena, sizeof(AxInfo) * (size_t)(nv + 1));
+    g->def = arena_alloc(&arena, sizeof(Inst *) * (size_t)(nv + 1));
+    for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
+    Layout sc;
+    lay_scalar(&sc, g->nwbits);
+    lay_id(g, &sc); /* id 0 */
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].type.dt == DT_VOID) err_fail(e, TC_ERR_INTERNAL, (SrcLoc){0}, "void param");
+    analyze(g);
+    g->tid = nr(g, CR);
+    g->smem = nr(g, CR);
+    EP(g, "mov.u32 %s, %%tid.x;", rn(g, g->tid));
+    EP(g, "mov.u32 %s, global_smem;", rn(g, g->smem));
+    for (int i = 0; i < f->nparams; i++) {
+        const IrParam *p = &f->params[i];
+        int dt = p->type.dt;
+        int *regs = alloc_regs(g, 1);
+        if (dt == DT_I1) {
+            int t = nr(g, CR);
+            regs[0] = nr(g, CP);
+            EP(g, "ld.param.u8 %s, [%s_param_%d];", rn(g, t), f->name, i);
+            EP(g, "setp.ne.u32 %s, %s, 0;", rn(g, regs[0]), rn(g, t));
+        } else {
+            regs[0] = nr(g, dcls(dt));
+            EP(g, "ld.param.%s %s, [%s_param_%d];", param_ty(dt), rn(g, regs[0]), f->name, i);
+        }
+        set_val(g, p->value, 0, regs);
+    }
+    lower_region(g, f->body);
+    if (g->body.oom || g->pro.oom) err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+    int shared = (g->smem_bytes + 15) & ~15;
+    int limit = max_shared > 0 ? max_shared : default_max_shared(arch);
+    if (shared > limit) {
+        err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},
+                "out of resource: shared memory, Required: %d, Hardware limit: %d. Reducing block "
+                "sizes or `num_stages` may help.",
+                shared, limit);
+        st = e->code;
+        goto done;
+    }
+    /* assemble the module */
+    bool sm90a = arch == 90 && target && target->arch_suffix_a;
+    buf_printf(&g->text, "//\n// Generated by tritonc %s for %s (num_warps=%d)\n//\n\n", TRITONC_VERSION,
+               f->name, num_warps);
+    buf_printf(&g->text, ".version %s\n.target sm_%d%s\n.address_size 64\n\n",
+               arch >= 90 ? "8.0" : "8.0", arch, sm90a ? "a" : "");
+    buf_puts(&g->text, ".extern .shared .align 16 .b8 global_smem[];\n\n");
+    if (g->nstr) {
+        buf_puts(&g->text, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 "
+                           "vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
+        buf_putn(&g->text, g->glob.s, g->glob.len);
+        buf_puts(&g->text, "\n");
+    }
+    buf_printf(&g->text, ".visible .entry %s(", f->name);
+    for (int i = 0; i < f->nparams; i++)
+        buf_printf(&g->text, "%s\n\t.param .%s %s_param_%d", i ? "," : "", param_ty(f->params[i].type.dt),
+                   f->name, i);
+    buf_printf(&g->text, "\n)\n.maxntid %d, 1, 1\n{\n", num_warps * 32);
+    static const char *const decl[] = {".pred %p", ".b16 %h", ".b32 %r", ".b64 %rd"};
+    for (int c = 0; c < 4; c++)
+        if (g->nregs[c]) buf_printf(&g->text, "\t.reg %s<%d>;\n", decl[c], g->nregs[c] + 1);
+    if (g->prbuf) buf_printf(&g->text, "\t.local .align 8 .b8 __prbuf[%d];\n", g->prbuf);
+    buf_puts(&g->text, "\n");
+    buf_putn(&g->text, g->pro.s ? g->pro.s : "", g->pro.len);
+    buf_putn(&g->text, g->body.s ? g->body.s : "", g->body.len);
+    buf_puts(&g->text, "\tret;\n}\n");
+    if (g->text.oom) err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+    out->ptx = g->text.s;
+    g->text.s = NULL;
+    snprintf(out->name, sizeof out->name, "%s", f->name);
+    out->threads = num_warps * 32;
+    out->shared_bytes = shared;
+    out->num_warps = num_warps;
+    out->num_stages = num_stages;
+done:
+    e->jump = saved;
+    buf_free(&gs.text);
+    buf_free(&gs.glob);
+    buf_free(&gs.body);
+    buf_free(&gs.pro);
+    arena_free(&arena);
+    return st;
+}
+
+void gpu_kernel_free(GpuKernel *k) {
+    if (!k) return;
+    free(k->ptx);
+    k->ptx = NULL;
+}

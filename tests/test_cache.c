@@ -1,0 +1,685 @@
+/* test_cache.c — the disk cache (issue 6): SHA-256, the entry format and its hardened reader,
+ * keys, hits in one process and across processes, concurrent writers, corruption recovery,
+ * TRITONC_ALWAYS_COMPILE, listing and clearing, no $HOME. Every test uses its own
+ * TRITONC_CACHE_DIR under /tmp and removes it. */
+#include "test.h"
+#include "cache.h"
+#include "aot.h"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+static const char *ADD_SRC =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "\n"
+    "@triton.jit\n"
+    "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+    "    pid = tl.program_id(0)\n"
+    "    offs = pid * BLOCK + tl.arange(0, BLOCK)\n"
+    "    mask = offs < n\n"
+    "    x = tl.load(x_ptr + offs, mask=mask)\n"
+    "    y = tl.load(y_ptr + offs, mask=mask)\n"
+    "    tl.store(out_ptr + offs, x + y, mask=mask)\n";
+
+static const char *SIG_A[4] = {"*fp32:16", "*fp32:16", "*fp32:16", "i32"};
+static const char *SIG_B[4] = {"*fp32", "*fp32", "*fp32", "i32"};
+
+static char cdir[256];
+
+static void cache_begin(const char *tag) {
+    char cmd[400], out[64];
+    snprintf(cdir, sizeof cdir, "/tmp/tritonc-test-cache-%d-%s", (int)getpid(), tag);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cdir);
+    test_run(cmd, out, sizeof out);
+    setenv("TRITONC_CACHE_DIR", cdir, 1);
+    unsetenv("TRITONC_ALWAYS_COMPILE");
+}
+
+static void cache_end(void) {
+    char cmd[400], out[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", cdir);
+    test_run(cmd, out, sizeof out);
+    unsetenv("TRITONC_CACHE_DIR");
+    unsetenv("TRITONC_ALWAYS_COMPILE");
+}
+
+typedef struct Kern { tc_context *ctx; tc_module *m; tc_kernel *k; tc_args *a; } Kern;
+
+static int kern_open(Kern *K, const char *src, int block) {
+    memset(K, 0, sizeof *K);
+    if (tc_context_new(&K->ctx)) return 0;
+    if (tc_module_load_string(K->ctx, "add.py", src, &K->m)) return 0;
+    if (tc_module_kernel(K->m, "add_kernel", &K->k)) return 0;
+    if (tc_args_new(K->k, &K->a)) return 0;
+    return tc_args_set(K->a, "BLOCK", tc_int(block)) == TC_OK;
+}
+
+static void kern_close(Kern *K) {
+    tc_args_free(K->a);
+    tc_module_free(K->m);
+    tc_context_free(K->ctx);
+}
+
+static tc_compiled *compile_for(Kern *K, const char *target, const char **sig) {
+    tc_target t;
+    tc_compiled *c = NULL;
+    if (tc_target_parse(target, &t)) return NULL;
+    if (tc_compile(K->k, &t, sig, 4, K->a, 4, 3, &c)) return NULL;
+    return c;
+}
+
+/* The one entry file in cdir (path into buf); the count of entries. */
+static int entry_files(char *buf, size_t n) {
+    DIR *d = opendir(cdir);
+    int cnt = 0;
+    if (!d) return 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        size_t l = strlen(de->d_name);
+        if (l == 68 && strcmp(de->d_name + 64, ".tcc") == 0) {
+            cnt++;
+            if (buf) snprintf(buf, n, "%s/%s", cdir, de->d_name);
+        }
+    }
+    closedir(d);
+    return cnt;
+}
+
+static int tmp_files(void) {
+    DIR *d = opendir(cdir);
+    int cnt = 0;
+    if (!d) return 0;
+    struct dirent *de;
+    while ((de = readdir(d))) cnt += strncmp(de->d_name, ".tmp.", 5) == 0;
+    closedir(d);
+    return cnt;
+}
+
+static uint8_t *slurp(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    uint8_t *b = malloc(len > 0 ? (size_t)len : 1);
+    *n = b ? fread(b, 1, (size_t)len, f) : 0;
+    fclose(f);
+    return b;
+}
+
+static void spit(const char *path, const void *p, size_t n) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    if (n) fwrite(p, 1, n, f);
+    fclose(f);
+}
+
+/* ---- SHA-256 and the entry format ------------------------------------------------------ */
+
+TEST(cache_sha256_vectors) {
+    uint8_t h[32];
+    char hx[65];
+    sha256("", 0, h);
+    sha256_hex(h, hx);
+    CHECK_STR("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855", hx);
+    sha256("abc", 3, h);
+    sha256_hex(h, hx);
+    CHECK_STR("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad", hx);
+    const char *m = "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq";
+    sha256(m, strlen(m), h);
+    sha256_hex(h, hx);
+    CHECK_STR("248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1", hx);
+    /* incremental in odd pieces equals one shot */
+    static char big[1000];
+    for (int i = 0; i < 1000; i++) big[i] = (char)('a' + i % 26);
+    uint8_t h1[32], h2[32];
+    sha256(big, sizeof big, h1);
+    Sha256 s;
+    sha256_init(&s);
+    for (size_t o = 0; o < sizeof big; o += 7) sha256_update(&s, big + o, sizeof big - o < 7 ? sizeof big - o : 7);
+    sha256_final(&s, h2);
+    CHECK(memcmp(h1, h2, 32) == 0);
+}
+
+static CacheMeta sample_meta(void) {
+    CacheMeta m;
+    memset(&m, 0, sizeof m);
+    snprintf(m.kernel, sizeof m.kernel, "add_kernel");
+    snprintf(m.target, sizeof m.target, "cuda:90a");
+    m.threads = 128; m.shared_bytes = 512; m.num_regs = 30; m.num_warps = 4; m.num_stages = 3;
+    m.nparams = 2;
+    m.params[0] = (CacheParam){0, TC_FP32, CACHE_PARAM_PTR | CACHE_PARAM_DIV16};
+    m.params[1] = (CacheParam){3, TC_I32, 0};
+    return m;
+}
+
+TEST(cache_entry_roundtrip) {
+    CacheMeta m = sample_meta();
+    const char cub[5] = {1, 2, 0, 4, 5};
+    size_t n = 0;
+    uint8_t *b = cache_entry_build("key text\n", &m, ".version 8.0\n", cub, sizeof cub, &n);
+    CHECK(b != NULL);
+    if (!b) return;
+    CacheEntry e;
+    char why[128];
+    CHECK_INT(0, cache_entry_parse(b, n, &e, why, sizeof why));
+    CHECK_STR("key text\n", e.key);
+    CHECK_STR(".version 8.0\n", e.ptx);
+    CHECK_INT(13, e.ptx_len);
+    CHECK_INT(5, e.cubin_len);
+    CHECK(e.cubin && memcmp(e.cubin, cub, 5) == 0);
+    CHECK_STR("add_kernel", e.meta.kernel);
+    CHECK_STR("cuda:90a", e.meta.target);
+    CHECK_INT(128, e.meta.threads);
+    CHECK_INT(512, e.meta.shared_bytes);
+    CHECK_INT(30, e.meta.num_regs);
+    CHECK_INT(2, e.meta.nparams);
+    CHECK_INT(3, e.meta.params[1].index);
+    CHECK_INT(CACHE_PARAM_PTR | CACHE_PARAM_DIV16, e.meta.params[0].flags);
+    /* no cubin */
+    size_t n2 = 0;
+    uint8_t *b2 = cache_entry_build("k", &m, "p", NULL, 0, &n2);
+    CHECK(b2 && cache_entry_parse(b2, n2, &e, why, sizeof why) == 0 && e.cubin == NULL && e.cubin_len == 0);
+    free(b2);
+    free(b);
+}
+
+TEST(cache_entry_rejects_damage) {
+    CacheMeta m = sample_meta();
+    size_t n = 0;
+    uint8_t *b = cache_entry_build("tritonc key\n", &m, "// ptx\n.entry add_kernel()\n", "CUBIN", 5, &n);
+    CHECK(b != NULL);
+    if (!b) return;
+    CacheEntry e;
+    char why[128];
+    CHECK_INT(-1, cache_entry_parse(b, 0, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "empty");
+    CHECK_INT(-1, cache_entry_parse(b, 50, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "truncated header");
+    /* every truncation is refused */
+    int refused = 0;
+    for (size_t k = 0; k < n; k++) refused += cache_entry_parse(b, k, &e, why, sizeof why) == -1;
+    CHECK_INT((long long)n, refused);
+    CHECK_INT(-1, cache_entry_parse(b, n - 3, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "truncated");
+    /* every single flipped bit is refused */
+    uint8_t *c = malloc(n + 8);
+    refused = 0;
+    int total = 0;
+    for (size_t k = 0; k < n; k++) {
+        for (int bit = 0; bit < 8; bit += 3) {
+            memcpy(c, b, n);
+            c[k] ^= (uint8_t)(1u << bit);
+            refused += cache_entry_parse(c, n, &e, why, sizeof why) == -1;
+            total++;
+        }
+    }
+    CHECK_INT(total, refused);
+    /* specific reasons */
+    memcpy(c, b, n);
+    c[0] = 'X';
+    CHECK_INT(-1, cache_entry_parse(c, n, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "magic");
+    memcpy(c, b, n);
+    c[8] = 2;
+    CHECK_INT(-1, cache_entry_parse(c, n, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "format 2");
+    memcpy(c, b, n);
+    c[n - 1] ^= 0x40;
+    CHECK_INT(-1, cache_entry_parse(c, n, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "checksum");
+    memcpy(c, b, n);
+    c[n] = 0;
+    CHECK_INT(-1, cache_entry_parse(c, n + 1, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "trailing");
+    /* lengths that overflow or point past the end */
+    memcpy(c, b, n);
+    c[56] = c[57] = c[58] = c[59] = 0xff;
+    CHECK_INT(-1, cache_entry_parse(c, n, &e, why, sizeof why));
+    CHECK_CONTAINS(why, "truncated");
+    /* garbage of every small size */
+    uint8_t g[300];
+    for (int i = 0; i < 300; i++) g[i] = (uint8_t)(i * 37 + 11);
+    refused = 0;
+    for (size_t k = 0; k <= sizeof g; k++) refused += cache_entry_parse(g, k, &e, why, sizeof why) == -1;
+    CHECK_INT(301, refused);
+    /* a valid header over garbage is refused by the checksum */
+    memcpy(g, b, 96);
+    CHECK_INT(-1, cache_entry_parse(g, sizeof g, &e, why, sizeof why));
+    free(c);
+    free(b);
+}
+
+TEST(cache_entry_build_limits) {
+    CacheMeta m = sample_meta();
+    size_t n = 0;
+    m.nparams = CACHE_MAX_PARAMS + 1;
+    CHECK(cache_entry_build("k", &m, "p", NULL, 0, &n) == NULL);
+    m.nparams = CACHE_MAX_PARAMS;
+    uint8_t *b = cache_entry_build("k", &m, "p", NULL, 0, &n);
+    CacheEntry e;
+    char why[64];
+    /* params beyond the sample are zero: index 0, dtype 0 -> refused as a bad parameter */
+    CHECK(b && cache_entry_parse(b, n, &e, why, sizeof why) == -1);
+    free(b);
+}
+
+TEST(cache_key_components) {
+    tc_target a, b;
+    tc_target_parse("cuda:80", &a);
+    tc_target_parse("cuda:90a", &b);
+    CacheKey k1, k2;
+    const char *src = "def f(): pass\n";
+    CHECK(cache_key_make(&k1, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a));
+    CHECK_INT(64, strlen(k1.hex));
+    CHECK_CONTAINS(k1.text, "tritonc " TRITONC_VERSION);
+    CHECK_CONTAINS(k1.text, "target cuda:80\n");
+    CHECK(cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a));
+    CHECK_STR(k1.hex, k2.hex);
+    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b);
+    CHECK(strcmp(k1.hex, k2.hex) != 0);
+    CHECK_CONTAINS(k2.text, "target cuda:90a\n");
+    cache_key_make(&k2, src, strlen(src), "f", "*fp32, i32", 4, 3, &a);
+    CHECK(strcmp(k1.hex, k2.hex) != 0);
+    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 8, 3, &a);
+    CHECK(strcmp(k1.hex, k2.hex) != 0);
+    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 2, &a);
+    CHECK(strcmp(k1.hex, k2.hex) != 0);
+    cache_key_make(&k2, "def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &a);
+    CHECK(strcmp(k1.hex, k2.hex) != 0);
+    static char huge[3000];
+    memset(huge, 'x', sizeof huge - 1);
+    CHECK(!cache_key_make(&k2, src, strlen(src), "f", huge, 4, 3, &a));
+}
+
+/* ---- the cache through tc_compile ------------------------------------------------------ */
+
+TEST(cache_hit_same_process) {
+    cache_begin("hit");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c1 = compile_for(&K, "cuda:80", SIG_A);
+    tc_compiled *c2 = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c1 && c2);
+    if (c1 && c2) {
+        CHECK_INT(TC_CACHE_MISS, c1->disk_cache);
+        CHECK_INT(TC_CACHE_HIT, c2->disk_cache);
+        CHECK_STR(c1->ptx, c2->ptx);
+        CHECK_STR(c1->name, c2->name);
+        CHECK_INT(c1->threads, c2->threads);
+        CHECK_INT(c1->nparams, c2->nparams);
+        CHECK_STR("*fp32:16, *fp32:16, *fp32:16, i32, BLOCK=256", c2->specialization);
+        CHECK_STR("cache hit", tc_cache_event_name(c2->disk_cache));
+    }
+    CHECK_INT(1, entry_files(NULL, 0));
+    /* another target, another signature, another BLOCK: new entries */
+    tc_compiled *c3 = compile_for(&K, "cuda:90a", SIG_A);
+    tc_compiled *c4 = compile_for(&K, "cuda:80", SIG_B);
+    CHECK(c3 && c3->disk_cache == TC_CACHE_MISS);
+    CHECK(c4 && c4->disk_cache == TC_CACHE_MISS);
+    tc_args_set(K.a, "BLOCK", tc_int(512));
+    tc_compiled *c5 = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c5 && c5->disk_cache == TC_CACHE_MISS);
+    CHECK_INT(4, entry_files(NULL, 0));
+    CHECK_INT(0, tmp_files());
+    tc_compiled_free(c1); tc_compiled_free(c2); tc_compiled_free(c3);
+    tc_compiled_free(c4); tc_compiled_free(c5);
+    kern_close(&K);
+    /* the same source loaded again (another module) hits */
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c6 = compile_for(&K, "cuda:90a", SIG_A);
+    CHECK(c6 && c6->disk_cache == TC_CACHE_HIT);
+    tc_compiled_free(c6);
+    kern_close(&K);
+    /* a changed source misses */
+    char src2[2000];
+    snprintf(src2, sizeof src2, "%s\n# a comment\n", ADD_SRC);
+    CHECK(kern_open(&K, src2, 256));
+    tc_compiled *c7 = compile_for(&K, "cuda:90a", SIG_A);
+    CHECK(c7 && c7->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(c7);
+    kern_close(&K);
+    cache_end();
+}
+
+/* A child process compiles and exits with its cache event (100 + event), 1 on failure. */
+static int child_compile(const char *target, const char **sig) {
+    Kern K;
+    if (!kern_open(&K, ADD_SRC, 256)) _exit(1);
+    tc_compiled *c = compile_for(&K, target, sig);
+    int ev = c ? 100 + c->disk_cache : 1;
+    tc_compiled_free(c);
+    kern_close(&K);
+    return ev;
+}
+
+static int run_child(const char *target, const char **sig) {
+    fflush(NULL);
+    pid_t p = fork();
+    if (p == 0) _exit(child_compile(target, sig));
+    int st = 0;
+    waitpid(p, &st, 0);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+TEST(cache_hit_new_process) {
+    cache_begin("proc");
+    CHECK_INT(100 + TC_CACHE_MISS, run_child("cuda:90a", SIG_B));
+    CHECK_INT(100 + TC_CACHE_HIT, run_child("cuda:90a", SIG_B));
+    CHECK_INT(100 + TC_CACHE_HIT, run_child("cuda:90a", SIG_B));
+    CHECK_INT(100 + TC_CACHE_MISS, run_child("cuda:80", SIG_B));
+    CHECK_INT(2, entry_files(NULL, 0));
+    cache_end();
+}
+
+TEST(cache_concurrent_writers) {
+    cache_begin("conc");
+    setenv("TRITONC_ALWAYS_COMPILE", "1", 1);  /* every child compiles and stores */
+    enum { NCH = 8 };
+    pid_t kids[NCH];
+    fflush(NULL);
+    for (int i = 0; i < NCH; i++) {
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            int r = 0;
+            for (int j = 0; j < 5 && r != 1; j++) r = child_compile("cuda:90a", SIG_A);
+            _exit(r);
+        }
+    }
+    int ok = 0;
+    for (int i = 0; i < NCH; i++) {
+        int st = 0;
+        waitpid(kids[i], &st, 0);
+        ok += WIFEXITED(st) && WEXITSTATUS(st) == 100 + TC_CACHE_BYPASSED;
+    }
+    CHECK_INT(NCH, ok);
+    unsetenv("TRITONC_ALWAYS_COMPILE");
+    char path[512];
+    CHECK_INT(1, entry_files(path, sizeof path));
+    CHECK_INT(0, tmp_files());
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    CacheEntry e;
+    char why[128];
+    CHECK(b && cache_entry_parse(b, n, &e, why, sizeof why) == 0);
+    free(b);
+    CHECK_INT(100 + TC_CACHE_HIT, run_child("cuda:90a", SIG_A));
+    /* concurrent readers and writers of one key: every lookup is a hit or a clean miss */
+    fflush(NULL);
+    for (int i = 0; i < NCH; i++) {
+        kids[i] = fork();
+        if (kids[i] == 0) {
+            if (i % 2) setenv("TRITONC_ALWAYS_COMPILE", "1", 1);
+            int r = 0;
+            for (int j = 0; j < 5; j++) {
+                r = child_compile("cuda:90a", SIG_A);
+                if (r != 100 + TC_CACHE_HIT && r != 100 + TC_CACHE_BYPASSED) break;
+            }
+            _exit(r);
+        }
+    }
+    ok = 0;
+    for (int i = 0; i < NCH; i++) {
+        int st = 0;
+        waitpid(kids[i], &st, 0);
+        int want = i % 2 ? 100 + TC_CACHE_BYPASSED : 100 + TC_CACHE_HIT;
+        ok += WIFEXITED(st) && WEXITSTATUS(st) == want;
+    }
+    CHECK_INT(NCH, ok);
+    CHECK_INT(1, entry_files(NULL, 0));
+    CHECK_INT(0, tmp_files());
+    cache_end();
+}
+
+/* Damages the one entry with `how`, then checks that a compile detects it, recompiles the
+ * same PTX and leaves a valid entry behind. */
+static void corrupt_and_recover(const char *how, const char *ref_ptx) {
+    char path[512];
+    if (entry_files(path, sizeof path) != 1) { CHECK(!"one entry"); return; }
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    if (!b) { CHECK(!"read"); return; }
+    if (!strcmp(how, "truncate")) spit(path, b, n / 2);
+    else if (!strcmp(how, "truncate-header")) spit(path, b, 40);
+    else if (!strcmp(how, "flip")) { b[n - 20] ^= 0x01; spit(path, b, n); }
+    else if (!strcmp(how, "flip-meta")) { b[96 + 10] ^= 0x20; spit(path, b, n); }
+    else if (!strcmp(how, "garbage-header")) { memset(b, 0xA5, 96); spit(path, b, n); }
+    else if (!strcmp(how, "zero")) spit(path, b, 0);
+    else if (!strcmp(how, "append")) { spit(path, b, n); FILE *f = fopen(path, "ab"); fputs("junk", f); fclose(f); }
+    else if (!strcmp(how, "ptx-swap")) {
+        /* a well-formed entry whose PTX was replaced (checksum recomputed): a forged file
+         * with the right key still only contains what its writer put in; here we check the
+         * writer's key is enforced: the entry names another key */
+        CacheMeta m = sample_meta();
+        size_t n2 = 0;
+        uint8_t *f = cache_entry_build("some other key\n", &m, "// wrong kernel\n", NULL, 0, &n2);
+        spit(path, f, n2);
+        free(f);
+    }
+    free(b);
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c != NULL);
+    if (c) {
+        if (c->disk_cache != TC_CACHE_CORRUPT) fprintf(stderr, "  (damage: %s)\n", how);
+        CHECK_INT(TC_CACHE_CORRUPT, c->disk_cache);
+        CHECK_CONTAINS(c->cache_note, "damaged");
+        CHECK_STR(ref_ptx, c->ptx);
+    }
+    tc_compiled_free(c);
+    /* the entry was rewritten and is valid: the next compile hits */
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_HIT && !strcmp(c->ptx, ref_ptx));
+    tc_compiled_free(c);
+    kern_close(&K);
+}
+
+TEST(cache_corruption_recovery) {
+    cache_begin("corrupt");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *ref = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(ref && ref->disk_cache == TC_CACHE_MISS);
+    kern_close(&K);
+    if (!ref) { cache_end(); return; }
+    const char *hows[] = {"truncate", "truncate-header", "flip", "flip-meta", "garbage-header",
+                          "zero", "append", "ptx-swap"};
+    for (int i = 0; i < COUNT_OF(hows); i++) corrupt_and_recover(hows[i], ref->ptx);
+    /* the damage is reported through the note */
+    char path[512];
+    entry_files(path, sizeof path);
+    spit(path, "x", 1);
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && strstr(c->cache_note, "truncated header") && strstr(c->cache_note, "recompiled"));
+    CHECK_STR("cache miss (damaged entry replaced)", tc_cache_event_name(TC_CACHE_CORRUPT));
+    tc_compiled_free(c);
+    /* a directory where the entry should be: a miss, the compile still succeeds */
+    entry_files(path, sizeof path);
+    unlink(path);
+    mkdir(path, 0755);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->ptx && !strcmp(c->ptx, ref->ptx));
+    CHECK(c && c->disk_cache != TC_CACHE_HIT);
+    tc_compiled_free(c);
+    rmdir(path);
+    kern_close(&K);
+    tc_compiled_free(ref);
+    cache_end();
+}
+
+TEST(cache_always_compile) {
+    cache_begin("always");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(c);
+    setenv("TRITONC_ALWAYS_COMPILE", "1", 1);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_BYPASSED);
+    CHECK(c && strstr(c->cache_note, "TRITONC_ALWAYS_COMPILE"));
+    tc_compiled_free(c);
+    setenv("TRITONC_ALWAYS_COMPILE", "0", 1);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_HIT);
+    tc_compiled_free(c);
+    kern_close(&K);
+    cache_end();
+}
+
+TEST(cache_no_home) {
+    char *home = getenv("HOME") ? strdup(getenv("HOME")) : NULL;
+    unsetenv("TRITONC_CACHE_DIR");
+    unsetenv("HOME");
+    char d[256];
+    CHECK(!cache_dir(d, sizeof d));
+    CHECK_INT(TC_ERR_NOT_FOUND, tc_cache_dir(d, sizeof d));
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_UNUSED && c->ptx);
+    tc_compiled_free(c);
+    tc_cache_item *it = NULL;
+    int n = -1;
+    CHECK_INT(TC_ERR_NOT_FOUND, tc_cache_list(K.ctx, &it, &n));
+    CHECK_CONTAINS(tc_errmsg(K.ctx), "HOME");
+    kern_close(&K);
+    setenv("HOME", "/home/someone", 1);
+    CHECK(cache_dir(d, sizeof d));
+    CHECK_STR("/home/someone/.cache/tritonc", d);
+    setenv("TRITONC_CACHE_DIR", "/x/y", 1);
+    CHECK(cache_dir(d, sizeof d));
+    CHECK_STR("/x/y", d);
+    unsetenv("TRITONC_CACHE_DIR");
+    if (home) { setenv("HOME", home, 1); free(home); }
+    else unsetenv("HOME");
+}
+
+TEST(cache_unwritable_dir) {
+    cache_begin("ro");
+    /* the cache "directory" is a regular file: nothing can be stored; compiling still works */
+    spit(cdir, "not a directory", 15);
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->ptx && strstr(c->cache_note, "not stored"));
+    tc_compiled_free(c);
+    kern_close(&K);
+    unlink(cdir);
+    cache_end();
+}
+
+TEST(cache_list_and_clear) {
+    cache_begin("ls");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *a = compile_for(&K, "cuda:80", SIG_A), *b = compile_for(&K, "cuda:90a", SIG_B);
+    CHECK(a && b);
+    tc_compiled_free(a);
+    tc_compiled_free(b);
+    tc_cache_item *it = NULL;
+    int n = 0;
+    CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+    CHECK_INT(2, n);
+    int seen80 = 0, seen90 = 0;
+    for (int i = 0; i < n; i++) {
+        CHECK_STR("add_kernel", it[i].kernel);
+        CHECK(it[i].valid);
+        CHECK(it[i].size > 96);
+        CHECK(it[i].age_s >= 0 && it[i].age_s < 3600);
+        CHECK_INT(64, strlen(it[i].key));
+        seen80 += !strcmp(it[i].target, "cuda:80");
+        seen90 += !strcmp(it[i].target, "cuda:90a");
+    }
+    CHECK(seen80 == 1 && seen90 == 1);
+    tc_free(it);
+    /* a damaged entry is listed as such */
+    char path[600];
+    snprintf(path, sizeof path, "%s/%064d.tcc", cdir, 0);
+    spit(path, "garbage", 7);
+    CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+    CHECK_INT(3, n);
+    int damaged = 0;
+    for (int i = 0; i < n; i++) damaged += !it[i].valid;
+    CHECK_INT(1, damaged);
+    tc_free(it);
+    /* clear */
+    int removed = -1;
+    CHECK_INT(TC_OK, tc_cache_clear(K.ctx, &removed));
+    CHECK_INT(3, removed);
+    CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+    CHECK_INT(0, n);
+    tc_free(it);
+    /* a missing directory is an empty list */
+    cache_end();
+    setenv("TRITONC_CACHE_DIR", "/tmp/tritonc-test-no-such-dir/x", 1);
+    CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+    CHECK_INT(0, n);
+    CHECK_INT(TC_OK, tc_cache_clear(K.ctx, &removed));
+    CHECK_INT(0, removed);
+    unsetenv("TRITONC_CACHE_DIR");
+    kern_close(&K);
+}
+
+/* ---- the command line ---------------------------------------------------------------- */
+
+static int cli_has_cache(char *exe, size_t n) {
+    char out[256];
+    snprintf(exe, n, "%s/tritonc", test_build_dir());
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "%s cache --help", exe);
+    if (test_run(cmd, out, sizeof out) == 0 && strstr(out, "cache ls")) return 1;
+    fprintf(stderr, "SKIP %s: %s has no `cache` command yet\n", test_current, exe);
+    return 0;
+}
+
+TEST(cache_cli_hit_and_ls_clear) {
+    char exe[512], cmd[2000], out[8192];
+    if (!cli_has_cache(exe, sizeof exe)) return;
+    cache_begin("cli");
+    const char *k = "examples/chapter10.py add_kernel --target cuda:90a x_ptr='*fp32:16' "
+                    "y_ptr='*fp32:16' out_ptr='*fp32:16' n=i32 BLOCK=1024 --verbose -o /dev/null";
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s compile %s", cdir, exe, k);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "cache miss");
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    snprintf(cmd, sizeof cmd, "TRITONC_ALWAYS_COMPILE=1 TRITONC_CACHE_DIR=%s %s compile %s", cdir, exe, k);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "TRITONC_ALWAYS_COMPILE");
+    /* damaged: reported with --verbose, recompiled */
+    char path[512];
+    CHECK_INT(1, entry_files(path, sizeof path));
+    spit(path, "TRCCACHE", 8);
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s compile %s", cdir, exe, k);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "damaged");
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s cache ls", cdir, exe);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "KEY");
+    CHECK_CONTAINS(out, "add_kernel");
+    CHECK_CONTAINS(out, "cuda:90a");
+    CHECK_CONTAINS(out, "1 entry in");
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s cache dir", cdir, exe);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, cdir);
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s cache clear", cdir, exe);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "removed 1 entry");
+    CHECK_INT(0, entry_files(NULL, 0));
+    snprintf(cmd, sizeof cmd, "%s cache frobnicate", exe);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    snprintf(cmd, sizeof cmd, "env -u HOME -u TRITONC_CACHE_DIR %s cache ls", exe);
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "HOME");
+    cache_end();
+}

@@ -1,0 +1,438 @@
+/* compile.c — `tritonc compile` (ahead of time: several targets and signatures, PTX, cubin
+ * or a C pair) and `tritonc cache` (the disk cache: dir, ls, clear). Public API only. */
+#include "cli.h"
+#include "tritonc.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { X_OK_ = 0, X_ERR = 1, X_USAGE = 2, X_NODRIVER = 3 };
+
+static const char *usage_compile_aot =
+    "usage: tritonc compile FILE KERNEL [--target T]... [--emit ptx|cubin|c] [-o OUT]\n"
+    "                       [--num-warps N] [--num-stages N] [--name PREFIX] [--with-cubin]\n"
+    "                       [--ptxas PATH] [--verbose] NAME=TYPE... NAME=VALUE...\n"
+    "                       [--signature 'T1, T2, ...']...\n"
+    "\n"
+    "Compiles KERNEL from the Triton file FILE for GPUs that need not be present.\n"
+    "\n"
+    "Signatures. Every runtime parameter takes a Triton signature type:\n"
+    "  *fp32  *fp16 ...   a pointer;  *fp32:16  one 16-byte aligned\n"
+    "  i32  i64  u32 ...  an integer; i32:16  one divisible by 16;  i32:1  one equal to 1\n"
+    "                     (folded into the code, as Triton does)\n"
+    "  fp32  fp64  i1     a float or a boolean by value\n"
+    "  a number           the value is baked in and the parameter leaves the C prototype\n"
+    "Give them as NAME=TYPE (one signature), or as one or more --signature lists: the types\n"
+    "of the runtime parameters in order, as Triton's `compile -s` takes them, e.g.\n"
+    "  --signature '*fp32:16, *fp32:16, *fp32:16, i32:16' --signature '*fp32, *fp32, *fp32, i32'\n"
+    "A list may also give every parameter, constexprs included ('*fp32, *fp32, *fp32, i32, 1024').\n"
+    "Constexpr parameters take values as NAME=VALUE (numbers, true/false, None, or text).\n"
+    "Each signature is compiled for each target.\n"
+    "\n"
+    "options:\n"
+    "  --target T       cuda:80, cuda:86, cuda:89, cuda:90a (also sm_90a); repeatable\n"
+    "                   (default: the current device's target)\n"
+    "  --emit ptx       PTX (default). One variant: to OUT, or standard output without -o;\n"
+    "                   several: OUT.<signature>.<sm_XX>.ptx\n"
+    "  --emit cubin     cubins through ptxas: OUT (one variant) or OUT.<signature>.<sm_XX>.cubin\n"
+    "  --emit c         OUT.h and OUT.c: the code embedded, with PREFIX_load(ctx),\n"
+    "                   PREFIX_launch(grid, args...), PREFIX_launch_ptrs(stream, grid, ...),\n"
+    "                   PREFIX_select(...) and PREFIX_unload(); the launcher picks the target at\n"
+    "                   load time and the signature from the arguments' alignment\n"
+    "  -o OUT           output path (base name for --emit c)\n"
+    "  --name PREFIX    C names for --emit c (default: the kernel's name)\n"
+    "  --with-cubin     --emit c: also embed cubins (needs ptxas); the PTX stays as fallback\n"
+    "  --ptxas PATH     the ptxas to run (default $TRITONC_PTXAS, else PATH, else\n"
+    "                   /usr/local/cuda/bin/ptxas)\n"
+    "  --num-warps N    warps per program, a power of two (default 4)\n"
+    "  --num-stages N   software-pipelining depth (default 3)\n"
+    "  --verbose        per variant: entry name, threads, shared memory, cache hit/miss\n"
+    "\n"
+    "Compiled variants are kept in the disk cache ($TRITONC_CACHE_DIR, default\n"
+    "~/.cache/tritonc; TRITONC_ALWAYS_COMPILE=1 ignores it).\n"
+    "\n"
+    "exit status: 0 success, 1 compile error, 2 usage error\n";
+
+static const char *usage_cache =
+    "usage: tritonc cache ls | clear | dir\n"
+    "\n"
+    "The disk cache of compiled kernels: $TRITONC_CACHE_DIR, else ~/.cache/tritonc.\n"
+    "  ls      one line per entry: key, kernel, target, size, age (damaged entries marked)\n"
+    "  clear   remove every entry\n"
+    "  dir     print the directory\n"
+    "\n"
+    "exit status: 0 success, 1 error, 2 usage error\n";
+
+static int uerr(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tritonc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see tritonc %s --help)\n", cmd);
+    return X_USAGE;
+}
+
+static int aerr(tc_context *ctx, tc_status s) {
+    const char *m = tc_errmsg(ctx);
+    if (s == TC_ERR_NO_DRIVER) {
+        fprintf(stderr, "tritonc: error: %s\n", m);
+        return X_NODRIVER;
+    }
+    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
+    else fprintf(stderr, "error: %s\n", m);
+    return s == TC_ERR_ARG ? X_USAGE : X_ERR;
+}
+
+static int optv(int argc, char **argv, int *i, const char *name, const char **val) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return 0;
+    if (argv[*i][n] == '=') { *val = argv[*i] + n + 1; return 1; }
+    if (argv[*i][n] != 0) return 0;
+    if (*i + 1 >= argc) { *val = NULL; return 1; }
+    *val = argv[++*i];
+    return 1;
+}
+
+static int pint(const char *s, long *out) {
+    char *e;
+    errno = 0;
+    long v = strtol(s, &e, 0);
+    if (!*s || *e || errno) return 0;
+    *out = v;
+    return 1;
+}
+
+/* A constexpr value: numbers, true/false/None, else text. */
+static tc_value cx_value(const char *s) {
+    char *e;
+    if (!strcmp(s, "true") || !strcmp(s, "True")) return tc_bool(1);
+    if (!strcmp(s, "false") || !strcmp(s, "False")) return tc_bool(0);
+    if (!strcmp(s, "None") || !strcmp(s, "none")) return tc_none();
+    errno = 0;
+    long long iv = strtoll(s, &e, 0);
+    if (*s && !*e && !errno) return tc_int(iv);
+    double dv = strtod(s, &e);
+    if (*s && !*e) return tc_float(dv);
+    return tc_str(s);
+}
+
+static char *trim(char *s) {
+    while (*s == ' ' || *s == '\t') s++;
+    size_t n = strlen(s);
+    while (n && (s[n - 1] == ' ' || s[n - 1] == '\t')) s[--n] = 0;
+    return s;
+}
+
+#define MAXV 256
+
+int cmd_compile_aot(int argc, char **argv) {
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    const char *targets[32];
+    int ntargets = 0;
+    const char *emit = "ptx", *outp = NULL, *prefix = NULL;
+    long num_warps = 4, num_stages = 3;
+    int verbose = 0, with_cubin = 0;
+    const char *assigns[256];
+    int nassign = 0;
+    const char *siglists[64];
+    int nsiglists = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_compile_aot, stdout); return 0; }
+        if (optv(argc, argv, &i, "--target", &v) || optv(argc, argv, &i, "-t", &v)) {
+            if (!v) return uerr("compile", "--target takes cuda:ARCH");
+            if (ntargets == 32) return uerr("compile", "too many targets");
+            targets[ntargets++] = v;
+        } else if (optv(argc, argv, &i, "--emit", &v)) {
+            if (!v || (strcmp(v, "ptx") && strcmp(v, "cubin") && strcmp(v, "c")))
+                return uerr("compile", "--emit takes ptx, cubin or c");
+            emit = v;
+        } else if (optv(argc, argv, &i, "-o", &v)) {
+            if (!v || !*v) return uerr("compile", "-o takes a path");
+            outp = v;
+        } else if (optv(argc, argv, &i, "--name", &v)) {
+            if (!v || !*v) return uerr("compile", "--name takes a C identifier");
+            prefix = v;
+        } else if (optv(argc, argv, &i, "--ptxas", &v)) {
+            if (!v || !*v) return uerr("compile", "--ptxas takes a path");
+            setenv("TRITONC_PTXAS", v, 1);
+        } else if (optv(argc, argv, &i, "--signature", &v) || optv(argc, argv, &i, "-s", &v)) {
+            if (!v) return uerr("compile", "--signature takes a list of types");
+            if (nsiglists == 64) return uerr("compile", "too many signatures");
+            siglists[nsiglists++] = v;
+        } else if (optv(argc, argv, &i, "--num-warps", &v) || optv(argc, argv, &i, "-w", &v)) {
+            if (!v || !pint(v, &num_warps) || num_warps < 1 || num_warps > 32 || (num_warps & (num_warps - 1)))
+                return uerr("compile", "num_warps must be a power of 2 (1..32)");
+        } else if (optv(argc, argv, &i, "--num-stages", &v)) {
+            if (!v || !pint(v, &num_stages) || num_stages < 1 || num_stages > 64)
+                return uerr("compile", "--num-stages takes a number >= 1");
+        } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
+            verbose = 1;
+        } else if (!strcmp(a, "--with-cubin")) {
+            with_cubin = 1;
+        } else if (a[0] == '-' && a[1]) {
+            return uerr("compile", "unknown option '%s'", a);
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else if (strchr(a, '=') && a[0] != '=') {
+            if (nassign == 256) return uerr("compile", "too many arguments");
+            assigns[nassign++] = a;
+        } else {
+            return uerr("compile", "expected NAME=TYPE or NAME=VALUE, got '%s'", a);
+        }
+    }
+    if (npos < 2) return uerr("compile", "expected FILE and KERNEL");
+    if (ntargets == 0) return uerr("compile", "--target cuda:ARCH is required (repeatable: --target cuda:80 --target cuda:90a)");
+    if ((!strcmp(emit, "c") || !strcmp(emit, "cubin")) && !outp)
+        return uerr("compile", "--emit %s needs -o OUT", emit);
+
+    tc_target tg[32];
+    for (int i = 0; i < ntargets; i++)
+        if (tc_target_parse(targets[i], &tg[i]))
+            return uerr("compile", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", targets[i]);
+
+    tc_context *ctx = NULL;
+    if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return X_ERR; }
+    int rc = X_OK_;
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    tc_args *base = NULL;
+    tc_args *sargs[64] = {0};
+    tc_compiled *vars[MAXV];
+    int nv = 0;
+    char *lists[64] = {0};
+    const char *sigs[64][128];
+    int nsigs = 0, nrt = 0;
+    tc_status s;
+    if ((s = tc_module_load_file(ctx, pos[0], &m))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; goto done; }
+    if ((s = tc_module_kernel(m, pos[1], &k))) { fprintf(stderr, "tritonc: error: %s\n", tc_errmsg(ctx)); rc = X_USAGE; goto done; }
+    if ((s = tc_args_new(k, &base))) { rc = aerr(ctx, s); goto done; }
+    int np = tc_kernel_param_count(k);
+    if (np > 128) { fprintf(stderr, "tritonc: error: too many parameters\n"); rc = X_ERR; goto done; }
+    const char *given[128] = {0};
+    for (int j = 0; j < np; j++) {
+        int cx = 0;
+        tc_kernel_param_name(k, j, &cx);
+        nrt += !cx;
+    }
+    for (int i = 0; i < nassign; i++) {
+        const char *eq = strchr(assigns[i], '=');
+        size_t nl = (size_t)(eq - assigns[i]);
+        int idx = -1, cx = 0;
+        for (int j = 0; j < np; j++) {
+            const char *pn = tc_kernel_param_name(k, j, NULL);
+            if (strlen(pn) == nl && !strncmp(pn, assigns[i], nl)) idx = j;
+        }
+        if (idx < 0) {
+            rc = uerr("compile", "%s has no parameter '%.*s'", pos[1], (int)nl, assigns[i]);
+            goto done;
+        }
+        tc_kernel_param_name(k, idx, &cx);
+        if (cx) {
+            if ((s = tc_args_set_at(base, idx, cx_value(eq + 1)))) { rc = aerr(ctx, s); goto done; }
+        } else {
+            given[idx] = eq + 1;
+        }
+    }
+    /* the signatures */
+    int ngiven = 0;
+    for (int j = 0; j < np; j++) ngiven += given[j] != NULL;
+    if (ngiven) {
+        for (int j = 0; j < np; j++) {
+            int cx = 0;
+            const char *pn = tc_kernel_param_name(k, j, &cx);
+            if (cx) continue;
+            if (!given[j]) { rc = uerr("compile", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
+        }
+        int q = 0;
+        for (int j = 0; j < np; j++) {
+            int cx = 0;
+            tc_kernel_param_name(k, j, &cx);
+            if (!cx) sigs[nsigs][q++] = given[j];
+        }
+        sargs[nsigs] = NULL;
+        nsigs++;
+    }
+    for (int L = 0; L < nsiglists; L++) {
+        if (nsigs == 64) { rc = uerr("compile", "too many signatures"); goto done; }
+        lists[L] = strdup(siglists[L]);
+        if (!lists[L]) { fputs("tritonc: error: out of memory\n", stderr); rc = X_ERR; goto done; }
+        char *items[130];
+        int ni = 0;
+        for (char *p = lists[L], *sv = NULL, *t; (t = strtok_r(p, ",", &sv)); p = NULL) {
+            if (ni == 130) break;
+            items[ni++] = trim(t);
+        }
+        if (ni != nrt && ni != np) {
+            rc = uerr("compile", "--signature '%s' has %d types; %s has %d runtime parameters "
+                      "(%d with constexprs)", siglists[L], ni, pos[1], nrt, np);
+            goto done;
+        }
+        int q = 0;
+        if (ni == np) {  /* constexprs included: their own argument list */
+            if ((s = tc_args_new(k, &sargs[nsigs]))) { rc = aerr(ctx, s); goto done; }
+            for (int j = 0; j < np; j++) {
+                tc_value bv;
+                const char *pn = tc_kernel_param_name(k, j, NULL);
+                if (tc_args_get(base, pn, &bv) == TC_OK) tc_args_set_at(sargs[nsigs], j, bv);
+            }
+        }
+        for (int j = 0, it = 0; j < np; j++) {
+            int cx = 0;
+            tc_kernel_param_name(k, j, &cx);
+            if (cx) {
+                if (ni == np) {
+                    if ((s = tc_args_set_at(sargs[nsigs], j, cx_value(items[it])))) { rc = aerr(ctx, s); goto done; }
+                    it++;
+                }
+                continue;
+            }
+            sigs[nsigs][q++] = items[it++];
+        }
+        nsigs++;
+    }
+    if (nsigs == 0) {
+        if (nrt == 0) nsigs = 1;  /* no runtime parameters: one empty signature */
+        else { rc = uerr("compile", "no signature: give NAME=TYPE for each runtime parameter or --signature"); goto done; }
+    }
+    if ((long)nsigs * ntargets > MAXV) { rc = uerr("compile", "too many variants"); goto done; }
+
+    /* compile every signature for every target */
+    for (int si = 0; si < nsigs; si++) {
+        for (int ti = 0; ti < ntargets; ti++) {
+            tc_compiled *c = NULL;
+            s = tc_compile(k, &tg[ti], sigs[si], nrt, sargs[si] ? sargs[si] : base, (int)num_warps,
+                           (int)num_stages, &c);
+            if (s) { rc = aerr(ctx, s); if (rc == X_USAGE && s != TC_ERR_ARG) rc = X_ERR; goto done; }
+            vars[nv++] = c;
+            if ((!strcmp(emit, "cubin") || with_cubin) && (s = tc_compiled_assemble(ctx, c))) {
+                rc = aerr(ctx, s);
+                if (rc == X_USAGE) rc = X_ERR;
+                goto done;
+            }
+            if (verbose) {
+                fprintf(stderr, "compile: %s(%s) for %s: %s; entry %s, %d threads, %d bytes of "
+                        "shared memory%s", pos[1], c->specialization, c->target_name,
+                        tc_cache_event_name(c->disk_cache), c->name, c->threads, c->shared_bytes,
+                        c->cubin ? "" : "\n");
+                if (c->cubin) fprintf(stderr, ", cubin %zu bytes, %d registers\n", c->cubin_size, c->num_regs);
+                if (c->cache_note[0]) fprintf(stderr, "note: %s\n", c->cache_note);
+            }
+        }
+    }
+
+    /* write */
+    if (!strcmp(emit, "c")) {
+        char h[4096], cc[4096];
+        snprintf(h, sizeof h, "%s.h", outp);
+        snprintf(cc, sizeof cc, "%s.c", outp);
+        const char *inc = strrchr(h, '/');
+        inc = inc ? inc + 1 : h;
+        if ((s = tc_emit_c(k, vars, nv, prefix ? prefix : pos[1], h, cc, inc))) {
+            rc = aerr(ctx, s);
+            goto done;
+        }
+        if (verbose) fprintf(stderr, "compile: wrote %s and %s (%d variant%s)\n", h, cc, nv, nv == 1 ? "" : "s");
+    } else {
+        int cub = !strcmp(emit, "cubin");
+        for (int i = 0; i < nv; i++) {
+            tc_compiled *c = vars[i];
+            const void *data = cub ? (const void *)c->cubin : (const void *)c->ptx;
+            size_t len = cub ? c->cubin_size : strlen(c->ptx);
+            if (!outp) { fwrite(data, 1, len, stdout); continue; }
+            char path[4096];
+            if (nv == 1) snprintf(path, sizeof path, "%s", outp);
+            else snprintf(path, sizeof path, "%s.%d.sm_%d%s.%s", outp, i / ntargets,
+                          c->target.arch, c->target.arch_suffix_a ? "a" : "", cub ? "cubin" : "ptx");
+            FILE *f = fopen(path, "wb");
+            if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+                fprintf(stderr, "tritonc: error: cannot write %s: %s\n", path, strerror(errno));
+                rc = X_ERR;
+                goto done;
+            }
+            if (verbose) fprintf(stderr, "compile: wrote %s\n", path);
+        }
+    }
+done:
+    fflush(stdout);
+    for (int i = 0; i < nv; i++) tc_compiled_free(vars[i]);
+    for (int i = 0; i < 64; i++) { tc_args_free(sargs[i]); free(lists[i]); }
+    tc_args_free(base);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return rc;
+}
+
+/* ---- cache --------------------------------------------------------------------------- */
+
+static void fmt_size(uint64_t n, char *b, size_t bn) {
+    if (n < 10000) snprintf(b, bn, "%lluB", (unsigned long long)n);
+    else if (n < 10000ull * 1024) snprintf(b, bn, "%.1fK", n / 1024.0);
+    else snprintf(b, bn, "%.1fM", n / 1048576.0);
+}
+
+static void fmt_age(double s, char *b, size_t bn) {
+    if (s < 120) snprintf(b, bn, "%.0fs", s);
+    else if (s < 7200) snprintf(b, bn, "%.0fm", s / 60);
+    else if (s < 172800) snprintf(b, bn, "%.0fh", s / 3600);
+    else snprintf(b, bn, "%.0fd", s / 86400);
+}
+
+int cmd_cache(int argc, char **argv) {
+    if (argc < 2) return uerr("cache", "expected ls, clear or dir");
+    const char *sub = argv[1];
+    if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) { fputs(usage_cache, stdout); return 0; }
+    for (int i = 2; i < argc; i++) {
+        if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_cache, stdout); return 0; }
+        return uerr("cache", "unexpected argument '%s'", argv[i]);
+    }
+    char dir[4096];
+    if (!strcmp(sub, "dir")) {
+        if (tc_cache_dir(dir, sizeof dir)) {
+            fputs("tritonc: no disk cache: neither TRITONC_CACHE_DIR nor HOME is set\n", stderr);
+            return X_ERR;
+        }
+        printf("%s\n", dir);
+        return 0;
+    }
+    if (strcmp(sub, "ls") && strcmp(sub, "clear")) return uerr("cache", "unknown cache command '%s'", sub);
+    tc_context *ctx = NULL;
+    if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return X_ERR; }
+    int rc = 0;
+    tc_status s;
+    if (!strcmp(sub, "ls")) {
+        tc_cache_item *it = NULL;
+        int n = 0;
+        if ((s = tc_cache_list(ctx, &it, &n))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; }
+        else {
+            printf("%-64s  %-24s  %-9s  %7s  %5s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE");
+            for (int i = 0; i < n; i++) {
+                char sz[32], age[32];
+                fmt_size(it[i].size, sz, sizeof sz);
+                fmt_age(it[i].age_s, age, sizeof age);
+                if (it[i].valid)
+                    printf("%s  %-24s  %-9s  %7s  %5s\n", it[i].key, it[i].kernel, it[i].target, sz, age);
+                else
+                    printf("%s  %-24s  %-9s  %7s  %5s  damaged: %s\n", it[i].key, "?", "?", sz, age, it[i].note);
+            }
+            tc_cache_dir(dir, sizeof dir);
+            printf("%d entr%s in %s\n", n, n == 1 ? "y" : "ies", dir);
+        }
+        tc_free(it);
+    } else {
+        int removed = 0;
+        if ((s = tc_cache_clear(ctx, &removed))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; }
+        else {
+            tc_cache_dir(dir, sizeof dir);
+            printf("removed %d entr%s from %s\n", removed, removed == 1 ? "y" : "ies", dir);
+        }
+    }
+    tc_context_free(ctx);
+    return rc;
+}

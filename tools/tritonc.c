@@ -1,0 +1,907 @@
+/* tritonc.c — the command line: `tritonc run`, `tritonc compile`, and the dispatch to the
+ * other subcommands (info.c). It uses only the public API, tritonc.h.
+ *
+ * Exit statuses: 0 success, 1 compile or run error, 2 usage error, 3 no active driver. */
+#include "cli.h"
+#include "npy.h"
+#include "tritonc.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3 };
+
+static const char *usage_main =
+    "usage: tritonc <command> [options]\n"
+    "\n"
+    "Runs Triton kernels (Triton's Python syntax) on a CPU interpreter or compiles them to\n"
+    "PTX for the GPU the CUDA driver reports.\n"
+    "\n"
+    "commands:\n"
+    "  run FILE KERNEL ...      run a kernel (tritonc run --help)\n"
+    "  compile FILE KERNEL ...  compile a kernel to PTX ahead of time (tritonc compile --help)\n"
+    "  info                     the active driver, target and device properties\n"
+    "\n"
+    "options:\n"
+    "  --help      this text\n"
+    "  --version   the version\n"
+    "\n"
+    "exit status: 0 success, 1 compile or run error, 2 usage error, 3 no active driver\n";
+
+static const char *usage_run =
+    "usage: tritonc run FILE KERNEL [options] NAME=VALUE...\n"
+    "\n"
+    "Runs KERNEL from the Triton file FILE once, with the arguments given as NAME=VALUE.\n"
+    "Without an active GPU driver set TRITON_INTERPRET=1 or pass --interpret.\n"
+    "\n"
+    "options:\n"
+    "  --grid X[,Y[,Z]]     the launch grid (default 1, i.e. (1, 1, 1)); a 0 launches nothing\n"
+    "  --num-warps N        warps per program, a power of two (default 4)\n"
+    "  --num-stages N       software-pipelining depth, >= 1 (default 3)\n"
+    "  --interpret          run on the CPU interpreter (as TRITON_INTERPRET=1)\n"
+    "  --seed S             seed for rand/randn (default 0)\n"
+    "  --print NAME         after the run, print argument NAME as Python prints a list:\n"
+    "                       out = [11.0, 22.0, 33.0, 44.0]   (repeatable)\n"
+    "  --save NAME=PATH     after the run, save tensor NAME as a numpy .npy file (format 1.0,\n"
+    "                       little-endian, C order; bf16 has no numpy dtype and is saved as\n"
+    "                       '<u2', its raw bits)   (repeatable)\n"
+    "  --stats              print the specializations compiled and the cache hits\n"
+    "  --verbose            print the launch report (backend, specialization, options, times)\n"
+    "  --help               this text\n"
+    "\n"
+    "VALUE forms:\n"
+    "  4  -3  0x10  0.5  1e-3  true  false  None      a scalar (ints as Triton specializes\n"
+    "                                                  them: i32 if it fits, else i64)\n"
+    "  for constexpr parameters: numbers, true/false/None; any other text is a string\n"
+    "                                                  (KIND=relu)\n"
+    "  DTYPE[v0,v1,...]        a tensor literal, nested for more dimensions: fp32[[1,2],[3,4]]\n"
+    "  DTYPE:zeros(d0[,d1...]) zero-filled\n"
+    "  DTYPE:empty(d0[,...])   never written (zero bytes; marked uninitialized for checks)\n"
+    "  DTYPE:rand(d0[,...])    uniform in [0, 1) (integer dtypes: integers in [0, 100))\n"
+    "  DTYPE:randn(d0[,...])   standard normal (Box-Muller; integer dtypes: round(10*x))\n"
+    "  DTYPE:arange(n)         0, 1, ..., n-1\n"
+    "  @PATH.npy               a numpy file (its dtype and shape)\n"
+    "DTYPE: i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64\n"
+    "rand/randn draw from splitmix64 seeded with --seed: x = next() >> 11, u = x * 2^-53.\n"
+    "\n"
+    "exit status: 0 success, 1 compile or run error (message with file:line:col on stderr),\n"
+    "2 usage error, 3 no active driver\n";
+
+static const char *usage_compile =
+    "usage: tritonc compile FILE KERNEL --target cuda:ARCH [--emit ptx] [-o OUT]\n"
+    "                       [--num-warps N] NAME=TYPE... NAME=VALUE...\n"
+    "\n"
+    "Compiles KERNEL to PTX for a target with no device present. Every runtime parameter\n"
+    "takes a Triton signature type: *fp32, *fp16:16 (16-byte aligned pointer), i32, i64:16\n"
+    "(divisible by 16), fp32, i1; a number fixes the value. Constexpr parameters take values\n"
+    "as in `tritonc run`. ARCH: 80, 86, 89, 90, 90a (also sm_90a). Without -o the PTX goes to\n"
+    "standard output.\n"
+    "\n"
+    "exit status: 0 success, 1 compile error, 2 usage error\n";
+
+static void errorf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tritonc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static int usage_err(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tritonc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see tritonc %s--help)\n", cmd);
+    return EXIT_USAGE;
+}
+
+/* Exit status for a failed API call, with its message on stderr. */
+static int api_err(tc_context *ctx, tc_status s) {
+    const char *m = tc_errmsg(ctx);
+    if (s == TC_ERR_NO_DRIVER) {
+        fprintf(stderr, "tritonc: error: %s\n", m);
+        fprintf(stderr, "(no GPU driver: set TRITON_INTERPRET=1 or pass --interpret to run on "
+                        "the CPU interpreter)\n");
+        return EXIT_NODRIVER;
+    }
+    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
+    else fprintf(stderr, "error: %s\n", m);
+    return s == TC_ERR_ARG ? EXIT_USAGE : EXIT_ERR;
+}
+
+/* ---- numbers ------------------------------------------------------------------------ */
+
+static int parse_int(const char *s, int64_t *out) {
+    char buf[64];
+    size_t j = 0;
+    for (const char *p = s; *p; p++) {
+        if (*p == '_') continue;
+        if (j + 1 >= sizeof buf) return 0;
+        buf[j++] = *p;
+    }
+    buf[j] = 0;
+    if (!j) return 0;
+    const char *b = buf;
+    int neg = 0;
+    if (*b == '-' || *b == '+') { neg = *b == '-'; b++; }
+    if (!*b || !(*b >= '0' && *b <= '9')) return 0;
+    int base = 10;
+    if (b[0] == '0' && (b[1] == 'x' || b[1] == 'X')) { base = 16; b += 2; }
+    else if (b[0] == '0' && (b[1] == 'b' || b[1] == 'B')) { base = 2; b += 2; }
+    else if (b[0] == '0' && (b[1] == 'o' || b[1] == 'O')) { base = 8; b += 2; }
+    if (!*b) return 0;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(b, &end, base);
+    if (*end || errno) return 0;
+    if (neg) {
+        if (v > (unsigned long long)INT64_MAX + 1) return 0;
+        *out = (int64_t)(0 - v);
+    } else {
+        if (v > INT64_MAX) return 0;
+        *out = (int64_t)v;
+    }
+    return 1;
+}
+
+static int parse_float(const char *s, double *out) {
+    if (!*s) return 0;
+    const char *p = s;
+    if (*p == '-' || *p == '+') p++;
+    if (!(*p == '.' || (*p >= '0' && *p <= '9') || strncasecmp(p, "inf", 3) == 0 ||
+          strncasecmp(p, "nan", 3) == 0))
+        return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end) return 0;
+    *out = v;
+    return 1;
+}
+
+/* ---- element conversion ------------------------------------------------------------- */
+
+static uint16_t f32_to_f16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    uint32_t sign = (x >> 16) & 0x8000;
+    int32_t exp = (int32_t)((x >> 23) & 0xff);
+    uint32_t man = x & 0x7fffff;
+    if (exp == 0xff) return (uint16_t)(sign | 0x7c00 | (man ? 0x200 : 0));
+    int32_t e = exp - 127 + 15;
+    if (e >= 0x1f) return (uint16_t)(sign | 0x7c00);
+    if (e <= 0) {
+        if (e < -10) return (uint16_t)sign;
+        man |= 0x800000;
+        uint32_t shift = (uint32_t)(14 - e);
+        uint32_t h = man >> shift;
+        uint32_t rem = man & ((1u << shift) - 1), half = 1u << (shift - 1);
+        if (rem > half || (rem == half && (h & 1))) h++;
+        return (uint16_t)(sign | h);
+    }
+    uint32_t h = ((uint32_t)e << 10) | (man >> 13);
+    uint32_t rem = man & 0x1fff;
+    if (rem > 0x1000 || (rem == 0x1000 && (h & 1))) h++;
+    return (uint16_t)(sign | h);
+}
+
+static float f16_to_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000) << 16;
+    uint32_t exp = (h >> 10) & 0x1f, man = h & 0x3ff;
+    uint32_t x;
+    if (exp == 0) {
+        if (!man) x = sign;
+        else {
+            int e = -1;
+            do { man <<= 1; e++; } while (!(man & 0x400));
+            x = sign | ((uint32_t)(127 - 15 - e) << 23) | ((man & 0x3ff) << 13);
+        }
+    } else if (exp == 0x1f) {
+        x = sign | 0x7f800000 | (man << 13);
+    } else {
+        x = sign | ((exp + 127 - 15) << 23) | (man << 13);
+    }
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static uint16_t f32_to_bf16(float f) {
+    uint32_t x;
+    memcpy(&x, &f, 4);
+    if ((x & 0x7fffffff) > 0x7f800000) return (uint16_t)((x >> 16) | 0x40);
+    x += 0x7fff + ((x >> 16) & 1);
+    return (uint16_t)(x >> 16);
+}
+
+static float bf16_to_f32(uint16_t h) {
+    uint32_t x = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &x, 4);
+    return f;
+}
+
+static int dt_is_float(tc_dtype dt) { return dt == TC_FP16 || dt == TC_BF16 || dt == TC_FP32 || dt == TC_FP64; }
+
+/* Stores element i: from an integer (is_int) or a double. */
+static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv, double fv) {
+    double d = is_int ? (double)iv : fv;
+    int64_t v = is_int ? iv : (int64_t)fv;
+    switch (dt) {
+    case TC_I1: ((uint8_t *)base)[i] = is_int ? iv != 0 : fv != 0; break;
+    case TC_I8: ((int8_t *)base)[i] = (int8_t)v; break;
+    case TC_U8: ((uint8_t *)base)[i] = (uint8_t)v; break;
+    case TC_I16: ((int16_t *)base)[i] = (int16_t)v; break;
+    case TC_U16: ((uint16_t *)base)[i] = (uint16_t)v; break;
+    case TC_I32: ((int32_t *)base)[i] = (int32_t)v; break;
+    case TC_U32: ((uint32_t *)base)[i] = (uint32_t)v; break;
+    case TC_I64: ((int64_t *)base)[i] = v; break;
+    case TC_U64: ((uint64_t *)base)[i] = (uint64_t)v; break;
+    case TC_FP16: ((uint16_t *)base)[i] = f32_to_f16((float)d); break;
+    case TC_BF16: ((uint16_t *)base)[i] = f32_to_bf16((float)d); break;
+    case TC_FP32: ((float *)base)[i] = (float)d; break;
+    case TC_FP64: ((double *)base)[i] = d; break;
+    }
+}
+
+/* Appends element i as Python's repr of tensor.tolist() would show it. */
+static void fmt_elem(tc_dtype dt, const void *base, int64_t i, FILE *out) {
+    char buf[64];
+    switch (dt) {
+    case TC_I1: fputs(((const uint8_t *)base)[i] ? "True" : "False", out); return;
+    case TC_I8: fprintf(out, "%d", ((const int8_t *)base)[i]); return;
+    case TC_U8: fprintf(out, "%u", ((const uint8_t *)base)[i]); return;
+    case TC_I16: fprintf(out, "%d", ((const int16_t *)base)[i]); return;
+    case TC_U16: fprintf(out, "%u", ((const uint16_t *)base)[i]); return;
+    case TC_I32: fprintf(out, "%d", ((const int32_t *)base)[i]); return;
+    case TC_U32: fprintf(out, "%u", ((const uint32_t *)base)[i]); return;
+    case TC_I64: fprintf(out, "%lld", (long long)((const int64_t *)base)[i]); return;
+    case TC_U64: fprintf(out, "%llu", (unsigned long long)((const uint64_t *)base)[i]); return;
+    case TC_FP16: tc_format_double(f16_to_f32(((const uint16_t *)base)[i]), buf, sizeof buf); break;
+    case TC_BF16: tc_format_double(bf16_to_f32(((const uint16_t *)base)[i]), buf, sizeof buf); break;
+    case TC_FP32: tc_format_double(((const float *)base)[i], buf, sizeof buf); break;
+    case TC_FP64: tc_format_double(((const double *)base)[i], buf, sizeof buf); break;
+    default: snprintf(buf, sizeof buf, "?");
+    }
+    fputs(buf, out);
+}
+
+static void fmt_nested(tc_dtype dt, const void *base, int rank, const int64_t *shape, int dim,
+                       int64_t *idx, FILE *out) {
+    if (dim == rank) { fmt_elem(dt, base, (*idx)++, out); return; }
+    fputc('[', out);
+    for (int64_t i = 0; i < shape[dim]; i++) {
+        if (i) fputs(", ", out);
+        fmt_nested(dt, base, rank, shape, dim + 1, idx, out);
+    }
+    fputc(']', out);
+}
+
+/* ---- the PRNG: splitmix64 ---------------------------------------------------------- */
+
+static uint64_t rng_state;
+static uint64_t rng_next(void) {
+    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+static double rng_uniform(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+static double rng_normal(void) {
+    double u1 = rng_uniform(), u2 = rng_uniform();
+    if (u1 < 1e-300) u1 = 1e-300;
+    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+}
+
+/* ---- argument values ---------------------------------------------------------------- */
+
+typedef struct HostArr {
+    tc_dtype dt;
+    int rank;
+    int64_t shape[TC_MAX_RANK];
+    void *data;
+    int64_t numel;
+} HostArr;
+
+/* A nested list literal: [1, 2, 3] or [[1, 2], [3, 4]]. Two passes: shape, then values. */
+typedef struct LitP {
+    const char *s;
+    int rank;            /* -1 until the first leaf fixes it */
+    int64_t shape[TC_MAX_RANK];
+    tc_dtype dt;
+    void *data;          /* NULL in the shape pass */
+    int64_t n;
+    char err[200];
+} LitP;
+
+static void lit_ws(LitP *p) { while (*p->s == ' ' || *p->s == '\t') p->s++; }
+
+static int lit_list(LitP *p, int depth) {
+    lit_ws(p);
+    if (*p->s != '[') { snprintf(p->err, sizeof p->err, "expected '['"); return 0; }
+    if (depth >= TC_MAX_RANK) { snprintf(p->err, sizeof p->err, "more than %d dimensions", TC_MAX_RANK); return 0; }
+    p->s++;
+    lit_ws(p);
+    int64_t count = 0;
+    if (*p->s == ']') {
+        p->s++;
+    } else {
+        for (;;) {
+            lit_ws(p);
+            if (*p->s == '[') {
+                if (!lit_list(p, depth + 1)) return 0;
+            } else {
+                if (p->rank >= 0 && p->rank != depth + 1) {
+                    snprintf(p->err, sizeof p->err, "ragged list");
+                    return 0;
+                }
+                p->rank = depth + 1;
+                const char *st = p->s;
+                while (*p->s && *p->s != ',' && *p->s != ']' && *p->s != ' ') p->s++;
+                char tok[64];
+                size_t len = (size_t)(p->s - st);
+                if (!len || len >= sizeof tok) { snprintf(p->err, sizeof p->err, "bad element"); return 0; }
+                memcpy(tok, st, len);
+                tok[len] = 0;
+                int64_t iv = 0;
+                double fv = 0;
+                int is_int = parse_int(tok, &iv);
+                if (!is_int) {
+                    if (strcmp(tok, "true") == 0 || strcmp(tok, "True") == 0) { is_int = 1; iv = 1; }
+                    else if (strcmp(tok, "false") == 0 || strcmp(tok, "False") == 0) { is_int = 1; iv = 0; }
+                    else if (!parse_float(tok, &fv)) {
+                        snprintf(p->err, sizeof p->err, "bad element '%s'", tok);
+                        return 0;
+                    }
+                }
+                if (p->data) put_elem(p->dt, p->data, p->n, is_int, iv, fv);
+                p->n++;
+            }
+            count++;
+            lit_ws(p);
+            if (*p->s == ',') { p->s++; lit_ws(p); if (*p->s == ']') { p->s++; break; } continue; }
+            if (*p->s == ']') { p->s++; break; }
+            snprintf(p->err, sizeof p->err, "expected ',' or ']'");
+            return 0;
+        }
+    }
+    if (count == 0 && p->rank < 0) p->rank = depth + 1;
+    if (p->rank <= depth && count > 0 && p->rank != depth + 1) {
+        snprintf(p->err, sizeof p->err, "ragged list");
+        return 0;
+    }
+    if (!p->data) {
+        if (p->shape[depth] == -1) p->shape[depth] = count;
+        else if (p->shape[depth] != count) { snprintf(p->err, sizeof p->err, "ragged list"); return 0; }
+    }
+    return 1;
+}
+
+static int parse_literal(const char *dtname, const char *body, HostArr *h, char *err, size_t errn) {
+    LitP p;
+    memset(&p, 0, sizeof p);
+    p.s = body;
+    p.rank = -1;
+    for (int i = 0; i < TC_MAX_RANK; i++) p.shape[i] = -1;
+    if (!tc_dtype_from_name(dtname, &p.dt)) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
+    if (!lit_list(&p, 0)) { snprintf(err, errn, "bad tensor literal: %s", p.err); return 0; }
+    lit_ws(&p);
+    if (*p.s) { snprintf(err, errn, "bad tensor literal: text after the closing ']'"); return 0; }
+    if (p.rank < 1) p.rank = 1;
+    int64_t numel = 1;
+    for (int i = 0; i < p.rank; i++) numel *= p.shape[i] < 0 ? 0 : p.shape[i];
+    if (numel != p.n) { snprintf(err, errn, "bad tensor literal: ragged list"); return 0; }
+    h->dt = p.dt;
+    h->rank = p.rank;
+    for (int i = 0; i < p.rank; i++) h->shape[i] = p.shape[i] < 0 ? 0 : p.shape[i];
+    h->numel = numel;
+    h->data = calloc(numel ? (size_t)numel : 1, tc_dtype_size(p.dt));
+    if (!h->data) { snprintf(err, errn, "out of memory"); return 0; }
+    LitP q = p;
+    q.s = body;
+    q.data = h->data;
+    q.n = 0;
+    q.rank = -1;
+    if (!lit_list(&q, 0)) { snprintf(err, errn, "bad tensor literal: %s", q.err); return 0; }
+    return 1;
+}
+
+/* DTYPE:fn(d0,d1,...) */
+static int parse_factory(const char *s, HostArr *h, int *uninit, char *err, size_t errn) {
+    const char *colon = strchr(s, ':');
+    char dtname[16];
+    size_t dl = (size_t)(colon - s);
+    if (dl == 0 || dl >= sizeof dtname) { snprintf(err, errn, "bad dtype in '%s'", s); return 0; }
+    memcpy(dtname, s, dl);
+    dtname[dl] = 0;
+    if (!tc_dtype_from_name(dtname, &h->dt)) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
+    const char *fn = colon + 1, *lp = strchr(fn, '(');
+    if (!lp) { snprintf(err, errn, "expected DTYPE:fn(dims) in '%s'", s); return 0; }
+    char fname[16];
+    size_t fl = (size_t)(lp - fn);
+    if (fl == 0 || fl >= sizeof fname) { snprintf(err, errn, "bad function in '%s'", s); return 0; }
+    memcpy(fname, fn, fl);
+    fname[fl] = 0;
+    const char *rp = strchr(lp, ')');
+    if (!rp || rp[1]) { snprintf(err, errn, "expected ')' at the end of '%s'", s); return 0; }
+    h->rank = 0;
+    const char *p = lp + 1;
+    while (p < rp) {
+        while (*p == ' ') p++;
+        if (p == rp) break;
+        char num[32];
+        size_t n = strcspn(p, ",)");
+        if (n == 0 || n >= sizeof num) { snprintf(err, errn, "bad dimension in '%s'", s); return 0; }
+        memcpy(num, p, n);
+        num[n] = 0;
+        int64_t d;
+        if (!parse_int(num, &d) || d < 0) { snprintf(err, errn, "bad dimension '%s' in '%s'", num, s); return 0; }
+        if (h->rank >= TC_MAX_RANK) { snprintf(err, errn, "more than %d dimensions", TC_MAX_RANK); return 0; }
+        h->shape[h->rank++] = d;
+        p += n;
+        if (*p == ',') p++;
+    }
+    if (h->rank == 0) { snprintf(err, errn, "'%s' needs at least one dimension", s); return 0; }
+    int64_t numel = 1;
+    for (int i = 0; i < h->rank; i++) {
+        if (h->shape[i] && numel > ((int64_t)1 << 34) / h->shape[i]) {
+            snprintf(err, errn, "'%s' is too large (limit 2^34 elements)", s);
+            return 0;
+        }
+        numel *= h->shape[i];
+    }
+    h->numel = numel;
+    int kind;
+    if (strcmp(fname, "zeros") == 0) kind = 0;
+    else if (strcmp(fname, "empty") == 0) kind = 1;
+    else if (strcmp(fname, "rand") == 0) kind = 2;
+    else if (strcmp(fname, "randn") == 0) kind = 3;
+    else if (strcmp(fname, "arange") == 0) kind = 4;
+    else if (strcmp(fname, "ones") == 0) kind = 5;
+    else { snprintf(err, errn, "unknown function '%s' (zeros, empty, rand, randn, arange)", fname); return 0; }
+    if (kind == 4 && h->rank != 1) { snprintf(err, errn, "arange takes one number: '%s'", s); return 0; }
+    h->data = calloc(numel ? (size_t)numel : 1, tc_dtype_size(h->dt));
+    if (!h->data) { snprintf(err, errn, "out of memory"); return 0; }
+    *uninit = kind == 1;
+    int fl_dt = dt_is_float(h->dt);
+    for (int64_t i = 0; i < numel; i++) {
+        switch (kind) {
+        case 2:
+            if (fl_dt) put_elem(h->dt, h->data, i, 0, 0, rng_uniform());
+            else put_elem(h->dt, h->data, i, 1, h->dt == TC_I1 ? (int64_t)(rng_next() >> 63)
+                                                               : (int64_t)(rng_next() % 100), 0);
+            break;
+        case 3:
+            if (fl_dt) put_elem(h->dt, h->data, i, 0, 0, rng_normal());
+            else put_elem(h->dt, h->data, i, 1, (int64_t)llround(10 * rng_normal()), 0);
+            break;
+        case 4: put_elem(h->dt, h->data, i, 1, i, 0); break;
+        case 5: put_elem(h->dt, h->data, i, 1, 1, 0); break;
+        default: break;
+        }
+    }
+    return 1;
+}
+
+typedef struct RunArg {
+    const char *name;
+    tc_value v;
+    tc_tensor *t;        /* owned */
+} RunArg;
+
+/* Parses VALUE for parameter `name`; returns 0 (ok), EXIT_USAGE, or an API error status. */
+static int parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
+                       RunArg *ra) {
+    char err[300] = "";
+    ra->name = name;
+    ra->t = NULL;
+    int64_t iv;
+    double fv;
+    if (parse_int(val, &iv)) { ra->v = tc_int(iv); return 0; }
+    if (parse_float(val, &fv)) { ra->v = tc_float(fv); return 0; }
+    if (strcmp(val, "true") == 0 || strcmp(val, "True") == 0) { ra->v = tc_bool(1); return 0; }
+    if (strcmp(val, "false") == 0 || strcmp(val, "False") == 0) { ra->v = tc_bool(0); return 0; }
+    if (strcmp(val, "None") == 0 || strcmp(val, "none") == 0) { ra->v = tc_none(); return 0; }
+    if (is_constexpr) { ra->v = tc_str(val); return 0; }
+
+    HostArr h;
+    memset(&h, 0, sizeof h);
+    int uninit = 0;
+    const char *lb = strchr(val, '[');
+    if (val[0] == '@') {
+        size_t nb;
+        if (npy_read(val + 1, &h.dt, &h.rank, h.shape, &h.data, &nb, err, sizeof err)) {
+            errorf("error: argument %s: %s", name, err);
+            return EXIT_ERR;
+        }
+    } else if (strchr(val, ':') && (!lb || strchr(val, ':') < lb)) {
+        if (!parse_factory(val, &h, &uninit, err, sizeof err)) {
+            free(h.data);
+            return usage_err("run ", "argument %s=%s: %s", name, val, err);
+        }
+    } else if (lb && lb > val) {
+        char dtname[16];
+        size_t dl = (size_t)(lb - val);
+        if (dl >= sizeof dtname) return usage_err("run ", "argument %s: bad dtype", name);
+        memcpy(dtname, val, dl);
+        dtname[dl] = 0;
+        if (!parse_literal(dtname, lb, &h, err, sizeof err)) {
+            free(h.data);
+            return usage_err("run ", "argument %s=%s: %s", name, val, err);
+        }
+    } else {
+        return usage_err("run ", "argument %s: cannot read the value '%s' (a number, true, "
+                         "false, None, DTYPE[...], DTYPE:zeros(...), @FILE.npy)", name, val);
+    }
+    tc_status s = tc_tensor_from_host(ctx, h.dt, h.rank, h.shape, h.data, &ra->t);
+    free(h.data);
+    if (s) return 100 + (int)s;
+    if (uninit) tc_tensor_mark_uninit(ra->t);
+    ra->v = tc_tens(ra->t);
+    return 0;
+}
+
+/* --grid X[,Y[,Z]] */
+static int parse_grid(const char *s, uint32_t g[3]) {
+    g[0] = g[1] = g[2] = 1;
+    int n = 0;
+    const char *p = s;
+    while (*p) {
+        if (n == 3) return 0;
+        char num[32];
+        size_t l = strcspn(p, ",");
+        if (!l || l >= sizeof num) return 0;
+        memcpy(num, p, l);
+        num[l] = 0;
+        int64_t v;
+        if (!parse_int(num, &v) || v < 0 || v > 0xffffffffll) return 0;
+        g[n++] = (uint32_t)v;
+        p += l;
+        if (*p == ',') { p++; if (!*p) return 0; }
+    }
+    return n > 0;
+}
+
+static void print_to_stdout(const char *text, void *user) {
+    (void)user;
+    fputs(text, stdout);
+}
+
+typedef struct Opt { const char *name; const char *val; } Opt;
+
+/* An option with a value: "--grid 4" or "--grid=4". Returns 1 and the value, advancing *i. */
+static int opt_val(int argc, char **argv, int *i, const char *name, const char **val) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return 0;
+    if (argv[*i][n] == '=') { *val = argv[*i] + n + 1; return 1; }
+    if (argv[*i][n] != 0) return 0;
+    if (*i + 1 >= argc) { *val = NULL; return 1; }
+    *val = argv[++*i];
+    return 1;
+}
+
+int cmd_run(int argc, char **argv) {
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    tc_launch_opts opts = tc_launch_defaults();
+    int interpret = 0, stats = 0, verbose = 0;
+    uint64_t seed = 0;
+    const char *prints[64];
+    int nprints = 0;
+    const char *saves[64];
+    int nsaves = 0;
+    const char *assigns[256];
+    int nassign = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(usage_run, stdout); return 0; }
+        if (opt_val(argc, argv, &i, "--grid", &v)) {
+            if (!v || !parse_grid(v, opts.grid))
+                return usage_err("run ", "--grid takes X[,Y[,Z]] (non-negative integers)");
+        } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
+            int64_t n;
+            if (!v || !parse_int(v, &n) || n < 1 || n > 1024)
+                return usage_err("run ", "--num-warps takes a power of two");
+            if (n & (n - 1)) return usage_err("run ", "num_warps must be a power of 2 (got %lld)", (long long)n);
+            opts.num_warps = (int)n;
+        } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
+            int64_t n;
+            if (!v || !parse_int(v, &n) || n < 1 || n > 64)
+                return usage_err("run ", "--num-stages takes a number >= 1");
+            opts.num_stages = (int)n;
+        } else if (opt_val(argc, argv, &i, "--seed", &v)) {
+            int64_t n;
+            if (!v || !parse_int(v, &n)) return usage_err("run ", "--seed takes an integer");
+            seed = (uint64_t)n;
+        } else if (opt_val(argc, argv, &i, "--print", &v)) {
+            if (!v || !*v) return usage_err("run ", "--print takes an argument name");
+            if (nprints == 64) return usage_err("run ", "too many --print options");
+            prints[nprints++] = v;
+        } else if (opt_val(argc, argv, &i, "--save", &v)) {
+            if (!v || !strchr(v, '=') || v[0] == '=' || !strchr(v, '=')[1])
+                return usage_err("run ", "--save takes NAME=PATH.npy");
+            if (nsaves == 64) return usage_err("run ", "too many --save options");
+            saves[nsaves++] = v;
+        } else if (strcmp(a, "--interpret") == 0) {
+            interpret = 1;
+        } else if (strcmp(a, "--stats") == 0) {
+            stats = 1;
+        } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
+            verbose = 1;
+        } else if (a[0] == '-' && a[1] == '-') {
+            return usage_err("run ", "unknown option '%s'", a);
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else if (strchr(a, '=') && a[0] != '=') {
+            if (nassign == 256) return usage_err("run ", "too many arguments");
+            assigns[nassign++] = a;
+        } else {
+            return usage_err("run ", "expected NAME=VALUE, got '%s'", a);
+        }
+    }
+    if (npos < 2) return usage_err("run ", "expected FILE and KERNEL");
+    rng_state = seed;
+
+    tc_context *ctx = NULL;
+    if (tc_context_new(&ctx)) { errorf("error: out of memory"); return EXIT_ERR; }
+    tc_set_print(ctx, print_to_stdout, NULL);
+    if (interpret) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    int rc = EXIT_OK;
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    tc_args *args = NULL;
+    RunArg ra[256];
+    int nra = 0;
+    tc_status s = tc_module_load_file(ctx, pos[0], &m);
+    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(ctx)), EXIT_ERR) : api_err(ctx, s); goto done; }
+    s = tc_module_kernel(m, pos[1], &k);
+    if (s) { errorf("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
+    if ((s = tc_args_new(k, &args))) { rc = api_err(ctx, s); goto done; }
+    for (int i = 0; i < nassign; i++) {
+        const char *eq = strchr(assigns[i], '=');
+        char name[128];
+        size_t nl = (size_t)(eq - assigns[i]);
+        if (nl >= sizeof name) { rc = usage_err("run ", "argument name too long"); goto done; }
+        memcpy(name, assigns[i], nl);
+        name[nl] = 0;
+        int idx = -1, is_cx = 0;
+        for (int j = 0; j < tc_kernel_param_count(k); j++)
+            if (strcmp(tc_kernel_param_name(k, j, &is_cx), name) == 0) { idx = j; break; }
+        if (idx < 0) {
+            s = tc_args_set(args, name, tc_none());  /* for the message naming the parameters */
+            errorf("error: %s", tc_errmsg(ctx));
+            rc = EXIT_USAGE;
+            goto done;
+        }
+        tc_kernel_param_name(k, idx, &is_cx);
+        ra[nra].name = NULL;
+        ra[nra].t = NULL;
+        int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
+        if (pr >= 100) { rc = api_err(ctx, (tc_status)(pr - 100)); goto done; }
+        if (pr) { rc = pr; goto done; }
+        nra++;
+        if ((s = tc_args_set(args, name, ra[nra - 1].v))) { rc = api_err(ctx, s); goto done; }
+    }
+    /* --print / --save names must be arguments */
+    for (int i = 0; i < nprints; i++) {
+        int found = 0;
+        for (int j = 0; j < nra; j++) found |= strcmp(ra[j].name, prints[i]) == 0;
+        if (!found) { rc = usage_err("run ", "--print %s: no argument named '%s' was given", prints[i], prints[i]); goto done; }
+    }
+    for (int i = 0; i < nsaves; i++) {
+        size_t nl = (size_t)(strchr(saves[i], '=') - saves[i]);
+        int found = 0;
+        for (int j = 0; j < nra; j++)
+            found |= strlen(ra[j].name) == nl && strncmp(ra[j].name, saves[i], nl) == 0 && ra[j].t;
+        if (!found) { rc = usage_err("run ", "--save %.*s: no tensor argument of that name was given", (int)nl, saves[i]); goto done; }
+    }
+
+    s = tc_launch(k, args, &opts);
+    fflush(stdout);
+    if (s) { rc = api_err(ctx, s); goto done; }
+    if (verbose) {
+        tc_launch_report r;
+        tc_last_launch(ctx, &r);
+        fprintf(stderr, "launch: %s(%s) on the %s, grid (%u, %u, %u), num_warps=%d, num_stages=%d\n",
+                pos[1], r.specialization, r.backend == TC_BACKEND_CUDA ? "GPU (cuda)" : "interpreter",
+                opts.grid[0], opts.grid[1] ? opts.grid[1] : 1, opts.grid[2] ? opts.grid[2] : 1,
+                r.num_warps, r.num_stages);
+        fprintf(stderr, "launch: %s (%.3f ms), ran in %.3f ms\n",
+                r.compiled ? "compiled a new specialization" : "cache hit", r.compile_ms, r.run_ms);
+        if (r.backend == TC_BACKEND_CUDA && r.compiled)
+            fprintf(stderr, "launch: disk cache: %s\n", tc_cache_event_name(r.disk_cache));
+        if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
+    }
+    for (int i = 0; i < nprints; i++) {
+        for (int j = 0; j < nra; j++) {
+            if (strcmp(ra[j].name, prints[i]) != 0) continue;
+            printf("%s = ", ra[j].name);
+            if (ra[j].t) {
+                size_t nb = tc_tensor_nbytes(ra[j].t);
+                void *buf = malloc(nb ? nb : 1);
+                if (!buf) { errorf("error: out of memory"); rc = EXIT_ERR; goto done; }
+                if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = api_err(ctx, s); goto done; }
+                int64_t idx = 0;
+                fmt_nested(tc_tensor_dtype(ra[j].t), buf, tc_tensor_rank(ra[j].t),
+                           tc_tensor_shape(ra[j].t), 0, &idx, stdout);
+                free(buf);
+            } else {
+                char b[64];
+                switch (ra[j].v.kind) {
+                case TC_VAL_INT: printf("%lld", (long long)ra[j].v.u.i); break;
+                case TC_VAL_FLOAT: tc_format_double(ra[j].v.u.f, b, sizeof b); fputs(b, stdout); break;
+                case TC_VAL_BOOL: fputs(ra[j].v.u.b ? "True" : "False", stdout); break;
+                case TC_VAL_STR: printf("'%s'", ra[j].v.u.s); break;
+                default: fputs("None", stdout);
+                }
+            }
+            putchar('\n');
+            break;
+        }
+    }
+    for (int i = 0; i < nsaves; i++) {
+        const char *eq = strchr(saves[i], '=');
+        size_t nl = (size_t)(eq - saves[i]);
+        for (int j = 0; j < nra; j++) {
+            if (!(strlen(ra[j].name) == nl && strncmp(ra[j].name, saves[i], nl) == 0 && ra[j].t)) continue;
+            size_t nb = tc_tensor_nbytes(ra[j].t);
+            void *buf = malloc(nb ? nb : 1);
+            char err[300];
+            if (!buf) { errorf("error: out of memory"); rc = EXIT_ERR; goto done; }
+            if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = api_err(ctx, s); goto done; }
+            int w = npy_write(eq + 1, tc_tensor_dtype(ra[j].t), tc_tensor_rank(ra[j].t),
+                              tc_tensor_shape(ra[j].t), buf, err, sizeof err);
+            free(buf);
+            if (w) { errorf("error: %s", err); rc = EXIT_ERR; goto done; }
+            break;
+        }
+    }
+    if (stats) {
+        tc_stats st;
+        tc_kernel_stats(k, &st);
+        printf("specializations: %d, hits: %d, launches: %d\n", st.specializations, st.hits,
+               st.launches);
+    }
+done:
+    fflush(stdout);
+    for (int i = 0; i < nra; i++) tc_tensor_free(ra[i].t);
+    tc_args_free(args);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return rc;
+}
+
+/* ---- compile ----------------------------------------------------------------------- */
+
+int cmd_compile(int argc, char **argv) {
+    const char *pos[2] = {NULL, NULL};
+    int npos = 0;
+    const char *target_s = NULL, *emit = "ptx", *outp = NULL;
+    int num_warps = 4;
+    const char *assigns[256];
+    int nassign = 0;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(usage_compile, stdout); return 0; }
+        if (opt_val(argc, argv, &i, "--target", &v)) {
+            if (!v) return usage_err("compile ", "--target takes cuda:ARCH");
+            target_s = v;
+        } else if (opt_val(argc, argv, &i, "--emit", &v)) {
+            if (!v || strcmp(v, "ptx") != 0) return usage_err("compile ", "--emit supports only ptx");
+            emit = v;
+        } else if (opt_val(argc, argv, &i, "-o", &v)) {
+            if (!v) return usage_err("compile ", "-o takes a path");
+            outp = v;
+        } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
+            int64_t n;
+            if (!v || !parse_int(v, &n) || n < 1 || n > 1024 || (n & (n - 1)))
+                return usage_err("compile ", "num_warps must be a power of 2");
+            num_warps = (int)n;
+        } else if (a[0] == '-' && a[1]) {
+            return usage_err("compile ", "unknown option '%s'", a);
+        } else if (npos < 2) {
+            pos[npos++] = a;
+        } else if (strchr(a, '=') && a[0] != '=') {
+            if (nassign == 256) return usage_err("compile ", "too many arguments");
+            assigns[nassign++] = a;
+        } else {
+            return usage_err("compile ", "expected NAME=TYPE, got '%s'", a);
+        }
+    }
+    (void)emit;
+    if (npos < 2) return usage_err("compile ", "expected FILE and KERNEL");
+    if (!target_s) return usage_err("compile ", "--target cuda:ARCH is required");
+    tc_target tgt;
+    if (tc_target_parse(target_s, &tgt)) return usage_err("compile ", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", target_s);
+
+    tc_context *ctx = NULL;
+    if (tc_context_new(&ctx)) { errorf("error: out of memory"); return EXIT_ERR; }
+    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);  /* no device needed */
+    int rc = EXIT_OK;
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    tc_args *args = NULL;
+    char *ptx = NULL;
+    const char *sig[256];
+    int nsig = 0;
+    char *owned[256];
+    int nowned = 0;
+    tc_status s = tc_module_load_file(ctx, pos[0], &m);
+    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(ctx)), EXIT_ERR) : api_err(ctx, s); goto done; }
+    if ((s = tc_module_kernel(m, pos[1], &k))) { errorf("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
+    if ((s = tc_args_new(k, &args))) { rc = api_err(ctx, s); goto done; }
+    int np = tc_kernel_param_count(k);
+    const char *given[256] = {0};
+    for (int i = 0; i < nassign; i++) {
+        const char *eq = strchr(assigns[i], '=');
+        int idx = -1, is_cx = 0;
+        for (int j = 0; j < np && j < 256; j++) {
+            const char *pn = tc_kernel_param_name(k, j, NULL);
+            if (strlen(pn) == (size_t)(eq - assigns[i]) && strncmp(pn, assigns[i], (size_t)(eq - assigns[i])) == 0) idx = j;
+        }
+        if (idx < 0) {
+            char name[128];
+            snprintf(name, sizeof name, "%.*s", (int)(eq - assigns[i]), assigns[i]);
+            tc_args_set(args, name, tc_none());
+            errorf("error: %s", tc_errmsg(ctx));
+            rc = EXIT_USAGE;
+            goto done;
+        }
+        tc_kernel_param_name(k, idx, &is_cx);
+        if (is_cx) {
+            RunArg ra;
+            int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, 1, &ra);
+            if (pr) { rc = pr >= 100 ? api_err(ctx, (tc_status)(pr - 100)) : pr; goto done; }
+            if ((s = tc_args_set_at(args, idx, ra.v))) { rc = api_err(ctx, s); goto done; }
+        } else {
+            given[idx] = eq + 1;
+        }
+    }
+    for (int j = 0; j < np && j < 256; j++) {
+        int is_cx = 0;
+        const char *pn = tc_kernel_param_name(k, j, &is_cx);
+        if (is_cx) continue;
+        if (!given[j]) { rc = usage_err("compile ", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
+        sig[nsig++] = given[j];
+    }
+    (void)owned; (void)nowned;
+    s = tc_compile_ptx(k, &tgt, sig, nsig, args, num_warps, &ptx);
+    if (s) { rc = api_err(ctx, s); goto done; }
+    if (outp) {
+        FILE *fp = fopen(outp, "wb");
+        if (!fp || fputs(ptx, fp) < 0 || fclose(fp) != 0) {
+            errorf("error: cannot write %s: %s", outp, strerror(errno));
+            rc = EXIT_ERR;
+            goto done;
+        }
+    } else {
+        fputs(ptx, stdout);
+    }
+done:
+    tc_free(ptx);
+    tc_args_free(args);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return rc;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) { fputs(usage_main, stderr); return EXIT_USAGE; }
+    const char *c = argv[1];
+    if (strcmp(c, "--help") == 0 || strcmp(c, "-h") == 0 || strcmp(c, "help") == 0) {
+        fputs(usage_main, stdout);
+        return 0;
+    }
+    if (strcmp(c, "--version") == 0) { printf("tritonc %s\n", TRITONC_VERSION); return 0; }
+    if (strcmp(c, "run") == 0) return cmd_run(argc - 1, argv + 1);
+    if (strcmp(c, "compile") == 0) return cmd_compile(argc - 1, argv + 1);
+    if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
+    return usage_err("", "unknown command '%s'", c);
+}
