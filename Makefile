@@ -54,7 +54,7 @@ $(B)/tests/list.inc: $(TESTSRCS)
 	@mkdir -p $(dir $@)
 	grep -h '^TEST(' $(TESTSRCS) | sed 's/^TEST(\([A-Za-z0-9_]*\)).*/X(\1)/' > $@
 
-$(B)/tests/%.o: tests/%.c tests/test.h $(HDRS)
+$(B)/tests/%.o: tests/%.c $(wildcard tests/*.h) $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
 

@@ -267,7 +267,7 @@ static void bcast_pair(Trace *t, Val *a, Val *b, SrcLoc loc) {
     for (int k = 0; k < 2; k++) {
         Val *x = ops[k];
         if (x->type.rank < rank) {
-            int32_t s[TC_MAX_RANK];
+            int32_t s[TC_MAX_RANK + 1];
             int pad = rank - x->type.rank;
             for (int i = 0; i < rank; i++) s[i] = i < pad ? 1 : x->type.shape[i - pad];
             *x = reshape_v(t, *x, rank, s, loc);
@@ -733,7 +733,7 @@ static Val permute_v(Trace *t, Val x, const int *dims, int n, SrcLoc loc) {
         seen[dims[i]] = true;
     }
     bool ident = true;
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     Attr at = {0};
     for (int i = 0; i < n; i++) {
         s[i] = x.type.shape[dims[i]];
@@ -760,7 +760,7 @@ static Val reshape_checked(Trace *t, Val x, int rank, const int32_t *shape, SrcL
 static Val bcast_ext(Trace *t, Val v, int rank, const int32_t *shape, SrcLoc loc) {
     v = sem_to_tensor(t, v, loc);
     if (v.type.rank > 0 && v.type.rank < rank) {
-        int32_t s[TC_MAX_RANK];
+        int32_t s[TC_MAX_RANK + 1];
         int pad = rank - v.type.rank;
         for (int i = 0; i < rank; i++) s[i] = i < pad ? 1 : v.type.shape[i - pad];
         v = reshape_v(t, v, rank, s, loc);
@@ -779,7 +779,7 @@ static Val join_v(Trace *t, Val a, Val b, SrcLoc loc) {
     int r = a.type.rank;
     a = expand_dims1(t, a, r, loc);
     b = expand_dims1(t, b, r, loc);
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < r; i++) s[i] = a.type.shape[i];
     s[r] = 2;
     check_shape(t, r + 1, s, loc);
@@ -825,7 +825,7 @@ static Val split_v(Trace *t, Val a, SrcLoc loc) {
 /* ---- reductions ------------------------------------------------------------------------------ */
 
 static Val reduce_axis(Trace *t, Val x, int axis, int kind, SrcLoc loc) {
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     int r = x.type.rank;
     for (int i = 0, j = 0; i < r; i++)
         if (i != axis) s[j++] = x.type.shape[i];
@@ -1648,7 +1648,7 @@ static Val select_along(Trace *t, Val x, int axis, Val sel, SrcLoc loc) {
     Attr at = {0};
     int32_t mm = m;
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &mm), at, loc);
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i <= r; i++) s[i] = i == axis + 1 ? m : 1;
     idx = reshape_v(t, idx, r + 1, s, loc);
     Val cmp = sem_binary(t, "==", sel_e, idx, loc);
@@ -1691,7 +1691,7 @@ static Val flip_v(Call *c) {
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &m), at, loc);
     Val rev = sem_binary(t, "-", mk_const(cv_int(m - 1)), idx, loc);
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < rank; i++) s[i] = i == axis ? m : 1;
     rev = reshape_v(t, rev, rank, s, loc);
     return select_along(t, x, axis, rev, loc);
@@ -1723,7 +1723,7 @@ static Val cumsum_v(Call *c) {
     if (!dt_is_int(x.type.dt) && !dt_is_float(x.type.dt)) FAIL("cumsum() of pointers");
     Attr at = {0};
     Val ii = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &n), at, loc);
-    int32_t si[TC_MAX_RANK], sj[TC_MAX_RANK];
+    int32_t si[TC_MAX_RANK + 1], sj[TC_MAX_RANK + 1];
     for (int i = 0; i <= rank; i++) {
         si[i] = i == axis ? n : 1;
         sj[i] = i == axis + 1 ? n : 1;
@@ -1787,7 +1787,7 @@ static void split_pairs(Trace *t, Val x, int axis, Val *ev, Val *od, SrcLoc loc)
 }
 
 static Val drop_axis(Trace *t, Val x, int axis, SrcLoc loc) {
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     int r = x.type.rank;
     for (int i = 0, j = 0; i < r; i++)
         if (i != axis) s[j++] = x.type.shape[i];
@@ -1855,7 +1855,7 @@ static Val shift_right(Trace *t, Val x, int axis, SrcLoc loc) {
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &m), at, loc);
     Val sel = sem_binary(t, "-", idx, mk_const(cv_int(1)), loc);
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < x.type.rank; i++) s[i] = i == axis ? m : 1;
     sel = reshape_v(t, sel, x.type.rank, s, loc);
     return select_along(t, x, axis, sel, loc);
@@ -1880,7 +1880,7 @@ static void scan_rec(Call *c, const Combiner *cb, Val *x, int k, int axis, Val *
     int32_t h = n / 2;
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &h), at, loc);
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     for (int d = 0; d < r; d++) s[d] = d == axis ? h : 1;
     Val first = reshape_v(t, sem_binary(t, "==", idx, mk_const(cv_int(0)), loc), r, s, loc);
     for (int i = 0; i < k; i++) {
@@ -1893,7 +1893,7 @@ static void scan_rec(Call *c, const Combiner *cb, Val *x, int k, int axis, Val *
             else perm[d] = q++;
         }
         j = permute_v(t, j, perm, r + 1, loc);  /* [.., h, 2, ..] */
-        int32_t os[TC_MAX_RANK];
+        int32_t os[TC_MAX_RANK + 1];
         for (int d = 0; d < r; d++) os[d] = d == axis ? n : x[i].type.shape[d];
         out[i] = reshape_v(t, j, r, os, loc);
     }
@@ -1904,7 +1904,7 @@ static Val flip_axis(Trace *t, Val x, int axis, SrcLoc loc) {
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &m), at, loc);
     Val rev = sem_binary(t, "-", mk_const(cv_int(m - 1)), idx, loc);
-    int32_t s[TC_MAX_RANK];
+    int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < x.type.rank; i++) s[i] = i == axis ? m : 1;
     rev = reshape_v(t, rev, x.type.rank, s, loc);
     return select_along(t, x, axis, rev, loc);
@@ -2362,7 +2362,7 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
             int32_t n = (int32_t)type_numel(j.type);
             return reshape_v(t, j, 1, &n, loc);
         }
-        int32_t s[TC_MAX_RANK];
+        int32_t s[TC_MAX_RANK + 1];
         for (int i = 0; i < r - 2; i++) s[i] = j.type.shape[i];
         s[r - 2] = 2 * j.type.shape[r - 2];
         return reshape_v(t, j, r - 1, s, loc);

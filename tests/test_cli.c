@@ -466,9 +466,9 @@ TEST(cli_example_04) {
 TEST(cli_gpu_when_present) {
     setup();
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s run examples/chapter10.py add_kernel "
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET TRITONC_CACHE_DIR=%s/cache %s run examples/chapter10.py add_kernel "
              "x_ptr=fp32[1,2,3,4] y_ptr=fp32[10,20,30,40] 'out_ptr=fp32:zeros(4)' n=4 BLOCK=4 "
-             "--print out_ptr", tc);
+             "--print out_ptr", dir, tc);
     int rc = test_run(cmd, out, sizeof out);
     if (rc == 3) {
         CHECK_CONTAINS(out, "active drivers");
@@ -479,9 +479,9 @@ TEST(cli_gpu_when_present) {
     /* 1000 elements, 4 programs of 256, three num_warps values: out[i] = i + i */
     static const int nws[3] = {1, 4, 8};
     for (int w = 0; w < 3; w++) {
-        snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s run %s/k.py add --grid 4 --num-warps %d "
+        snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET TRITONC_CACHE_DIR=%s/cache %s run %s/k.py add --grid 4 --num-warps %d "
                  "'x=fp32:arange(1000)' 'y=fp32:arange(1000)' 'out=fp32:zeros(1000)' n=1000 BLOCK=256 "
-                 "--print out", tc, dir, nws[w]);
+                 "--print out", dir, tc, dir, nws[w]);
         CHECK_INT(0, test_run(cmd, out, sizeof out));
         char ref[16384];
         int r = snprintf(ref, sizeof ref, "out = [");
@@ -490,12 +490,15 @@ TEST(cli_gpu_when_present) {
         CHECK_STR(ref, out);
     }
     /* the GPU's report: no interpreter note, and the options shown */
-    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s run %s/k.py add --num-warps 2 "
-             "x=fp32[1,2] y=fp32[3,4] 'out=fp32:zeros(2)' n=2 BLOCK=2 --verbose --stats", tc, dir);
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET TRITONC_CACHE_DIR=%s/cache %s run %s/k.py add --num-warps 2 "
+             "x=fp32[1,2] y=fp32[3,4] 'out=fp32:zeros(2)' n=2 BLOCK=2 --verbose --stats", dir, tc, dir);
     CHECK_INT(0, test_run(cmd, out, sizeof out));
     CHECK_CONTAINS(out, "GPU (cuda)");
     CHECK(strstr(out, "does not model") == NULL);
     CHECK_CONTAINS(out, "specializations: 1, hits: 0, launches: 1");
+    /* the same specialization in a new process comes from the disk cache */
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "disk cache: cache hit");
     /* out of bounds on the GPU is not checked by tritonc: the interpreter is the checker */
 }
 
@@ -509,15 +512,20 @@ TEST(cli_fake_driver) {
     if (!f) { fprintf(stderr, "SKIP %s: %s is missing (make test builds it)\n", test_current, fake); return; }
     fclose(f);
     snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u FAKE_CUDA_MODE -u TRITON_OVERRIDE_ARCH "
-             "TRITONC_LIBCUDA_PATH=%s %s run examples/chapter10.py add_kernel x_ptr='fp32[1,2,3,4]' "
-             "y_ptr='fp32[10,20,30,40]' 'out_ptr=fp32:zeros(4)' n=4 BLOCK=4 --print out_ptr", fake, tc);
+             "TRITONC_CACHE_DIR=%s/cache TRITONC_LIBCUDA_PATH=%s %s run examples/chapter10.py add_kernel x_ptr='fp32[1,2,3,4]' "
+             "y_ptr='fp32[10,20,30,40]' 'out_ptr=fp32:zeros(4)' n=4 BLOCK=4 --print out_ptr", dir, fake, tc);
     CHECK_INT(1, test_run(cmd, out, sizeof out));
     CHECK_CONTAINS(out, "cuLaunchKernel failed");
     CHECK(strstr(out, "out_ptr =") == NULL);
+    /* the PTX was stored in the disk cache on the way */
+    char ls[800];
+    snprintf(ls, sizeof ls, "ls %s/cache | grep -c '[.]tcc$'", dir);
+    test_run(ls, out, sizeof out);
+    CHECK(atoi(out) >= 1);
     /* 64 warps = 2048 threads: beyond the device's 1024 per block */
     snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u FAKE_CUDA_MODE -u TRITON_OVERRIDE_ARCH "
-             "TRITONC_LIBCUDA_PATH=%s %s run examples/chapter10.py add_kernel x_ptr='fp32[1]' "
-             "y_ptr='fp32[1]' 'out_ptr=fp32:zeros(1)' n=4 BLOCK=4 --num-warps 64", fake, tc);
+             "TRITONC_CACHE_DIR=%s/cache TRITONC_LIBCUDA_PATH=%s %s run examples/chapter10.py add_kernel x_ptr='fp32[1]' "
+             "y_ptr='fp32[1]' 'out_ptr=fp32:zeros(1)' n=4 BLOCK=4 --num-warps 64", dir, fake, tc);
     CHECK_INT(1, test_run(cmd, out, sizeof out));
     CHECK_CONTAINS(out, "out of resource: threads, Required: 2048, Hardware limit: 1024");
     /* with --interpret the driver is not used at all */

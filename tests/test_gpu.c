@@ -356,7 +356,8 @@ TEST(gpu_resource_and_unsupported_errors) {
 
     /* log on fp64 is not lowered yet: the error names the op and the kernel's line */
     bld_init(&b, "log64_kernel");
-    Source *src = source_new("k.py", "def k(x):\n    y = tl.log(x)\n", 30);
+    const char *text = "def k(x):\n    y = tl.log(x)\n";
+    Source *src = source_new("k.py", text, strlen(text));
     int xp = ir_param_add(b.f, "x", type_scalar(DT_FP64), false, (SrcLoc){0});
     int args[1] = {xp};
     ir_emit(b.f, b.r, OP_LOG, args, 1, type_scalar(DT_FP64), (SrcLoc){src, 2, 9});

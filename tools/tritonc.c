@@ -714,7 +714,9 @@ int cmd_run(int argc, char **argv) {
                 opts.grid[0], opts.grid[1] ? opts.grid[1] : 1, opts.grid[2] ? opts.grid[2] : 1,
                 r.num_warps, r.num_stages);
         fprintf(stderr, "launch: %s (%.3f ms), ran in %.3f ms\n",
-                r.compiled ? "compiled a new specialization" : "cache hit", r.compile_ms, r.run_ms);
+                !r.compiled ? "in-memory cache hit"
+                : r.disk_cache == TC_CACHE_HIT ? "new specialization, loaded from the disk cache"
+                : "compiled a new specialization", r.compile_ms, r.run_ms);
         if (r.backend == TC_BACKEND_CUDA && r.compiled)
             fprintf(stderr, "launch: disk cache: %s\n", tc_cache_event_name(r.disk_cache));
         if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
