@@ -86,9 +86,9 @@ say ""
 say "== 2. the JIT's disk cache across processes"
 "$TC" cache clear >/dev/null 2>&1
 runc jit-miss "$TC" "${JIT_ARGS[@]}" --verbose
-check "first run: disk cache miss" has jit-miss "disk cache miss"
+check "first run: disk cache miss" has jit-miss "disk cache: cache miss"
 runc jit-hit "$TC" "${JIT_ARGS[@]}" --verbose
-check "second run (new process): disk cache hit" has jit-hit "disk cache hit"
+check "second run (new process): disk cache hit" has jit-hit "disk cache: cache hit"
 check "cache hit: same result" sh -c "[ -s '$WORK/jit.out' ] && grep '^out_ptr = ' '$WORK/jit-hit.txt' | cmp -s - '$WORK/jit.out'"
 runc cache-ls "$TC" cache ls
 check "cache ls lists add_kernel" has cache-ls "add_kernel"
@@ -100,7 +100,7 @@ runc jit-corrupt "$TC" "${JIT_ARGS[@]}" --verbose
 check "damaged entry: detected and reported" has jit-corrupt "damaged"
 check "damaged entry: recompiled, right result" sh -c "[ -s '$WORK/jit.out' ] && grep '^out_ptr = ' '$WORK/jit-corrupt.txt' | cmp -s - '$WORK/jit.out'"
 runc jit-after "$TC" "${JIT_ARGS[@]}" --verbose
-check "after recovery: disk cache hit" has jit-after "disk cache hit"
+check "after recovery: disk cache hit" has jit-after "disk cache: cache hit"
 runc jit-always env TRITONC_ALWAYS_COMPILE=1 "$TC" "${JIT_ARGS[@]}" --verbose
 check "TRITONC_ALWAYS_COMPILE=1: the cache is bypassed" has jit-always "TRITONC_ALWAYS_COMPILE"
 runc aot-compile-verbose "$TC" compile $K add_kernel --target cuda:90a -s '*fp32:16, *fp32:16, *fp32:16, i32' BLOCK=1024 --verbose -o /dev/null

@@ -26,7 +26,14 @@
  *  - int64/uint64 -> bf16/fp16 goes through double (exact below 2^53).
  *
  * Every memory access of a LOAD/STORE/ATOMIC goes through mem_check() first (the hook for
- * the later checker); nothing is written by an instruction unless all of its lanes pass. */
+ * the later checker); nothing is written by an instruction unless all of its lanes pass.
+ * It checks the active lanes' address span against one MemRegion at once and falls back to
+ * lane-by-lane checks (for the message, or spans over several regions) only when that fails;
+ * fully active, contiguous accesses are copied with one memcpy.
+ *
+ * Integer division by zero is an error even in lanes a later store masks off (the
+ * interpreter cannot know); kernels should divide by `tl.where(mask, y, 1)` there.
+ * A launch of more than 2^26 programs is refused (TC_ERR_LIMIT). */
 #include "interp.h"
 
 /* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its

@@ -12,9 +12,22 @@
  *    constexpr parameter gets the value as a constexpr; a plain parameter gets what the host
  *    binder would make of the value (int 1 and None -> constexpr, other ints -> i32/i64,
  *    floats -> fp32, bools -> i1), materialized as a constant of that type.
- *  - `return` inside a run-time `if` of an inlined (non-kernel) function is supported when
- *    every path through the rest of the function returns (the rest of the block is traced
- *    into the non-returning arm); falling off the end there returns poison, as Triton. */
+ *  - @jit calls are inlined at the call site (noinline=True too: same semantics). A `return`
+ *    inside a run-time `if` of a called function is lowered structurally: the rest of the
+ *    function (the rest of every enclosing block, up to the body) is traced into the arm
+ *    that did not return, so the `if` yields the return value; falling off the end returns
+ *    poison, as Triton does. Not supported inside a loop body of the callee (TC_ERR_UNSUPPORTED
+ *    unless every path returns within the body; a `return` directly in a loop is Triton's
+ *    error). In the kernel, a `return` in a run-time `if` becomes OP_RETURN in that region
+ *    (the region still ends with a YIELD, of poison where the types need it).
+ *  - Loop-carried names are found by a pre-scan of the body's assignment targets (Triton does
+ *    a dry run): names live before the loop and assigned anywhere in the body, including
+ *    branches that are dead for this specialization. A live constexpr number among them is
+ *    materialized (sem_to_tensor) first; other constexprs (dtypes, None) are not carried.
+ *  - `and`/`or` follow the newest code generator: a constexpr operand that decides the result
+ *    short-circuits, one that does not is dropped; two tensors -> sem_logical. Three or more
+ *    operands are rejected (the v3.3 message).
+ *  - Constexpr ints are Python ints limited to the int64/uint64 range (TC_ERR_LIMIT beyond). */
 #include "trace.h"
 
 #include <math.h>
@@ -58,9 +71,9 @@ typedef struct Binding { const char *name; Val v; } Binding;
 typedef struct Scope { Binding *b; int n, cap; } Scope;
 
 /* A block being walked: the rest of it (from next) is what follows the current statement.
- * kind: CONT_BODY the function body, CONT_PLAIN a block walked in line (a constexpr if),
- * CONT_BARRIER a block whose continuation is not the rest of the enclosing block (a run-time
- * if arm, a loop body). */
+ * kind: CONT_BODY the function body, CONT_PLAIN a block whose path continues with the rest
+ * of the enclosing block (an if arm), CONT_BARRIER a loop body (its continuation is the next
+ * iteration, which cannot be traced into one region). */
 enum { CONT_PLAIN, CONT_BODY, CONT_BARRIER };
 typedef struct Cont { const Block *b; int next; int kind; } Cont;
 
@@ -1433,7 +1446,8 @@ static void stmt_if(Trace *t, const Stmt *s) {
         fr->has_ret = false;
         fr->ret = val_void();
         t->cur = rr[k];
-        walk_stmts_from(t, k == 0 ? &s->body : &s->orelse, 0, CONT_BARRIER);
+        /* an arm continues with the rest of the enclosing blocks on its own path */
+        walk_stmts_from(t, k == 0 ? &s->body : &s->orelse, 0, CONT_PLAIN);
         arm[k] = fr->sc;
         ret[k] = fr->returned;
         hasr[k] = fr->has_ret;
@@ -1448,13 +1462,17 @@ static void stmt_if(Trace *t, const Stmt *s) {
         fr->ret = val_void();
         t->cur = rr[k];
         bool falloff = false;
+        /* walking the continuation rewrites the entries it passes through; the other arm
+         * of an enclosing if still needs them as they are now */
+        int ncont0 = fr->ncont;
+        Cont *snap = arena_alloc(t->arena, sizeof(Cont) * (size_t)(ncont0 + 1));
+        if (ncont0) memcpy(snap, fr->cont, sizeof(Cont) * (size_t)ncont0);
         for (int j = fr->ncont - 1; j >= 0 && !fr->returned; j--) {
             Cont en = fr->cont[j];
             if (en.kind == CONT_BARRIER)
                 err_fail(t->err, TC_ERR_UNSUPPORTED, s->loc,
-                         "a `return` inside a run-time `if` nested in another run-time `if` or "
-                         "in a loop of a @jit function is not supported unless every path "
-                         "returns within the enclosing block");
+                         "a `return` inside a run-time `if` within a loop of a @jit function is "
+                         "not supported unless every path returns within the loop body");
             int saved_n = fr->ncont;
             fr->ncont = j;
             walk_stmts_from(t, en.b, en.next, en.kind);
@@ -1462,6 +1480,8 @@ static void stmt_if(Trace *t, const Stmt *s) {
             if (!fr->returned && en.kind == CONT_BODY) falloff = true;
             if (falloff) break;
         }
+        if (ncont0) memcpy(fr->cont, snap, sizeof(Cont) * (size_t)ncont0);
+        fr->ncont = ncont0;
         if (!fr->returned) {
             if (!falloff)
                 err_fail(t->err, TC_ERR_INTERNAL, s->loc, "continuation without a function body");

@@ -683,3 +683,77 @@ TEST(cache_cli_hit_and_ls_clear) {
     CHECK_CONTAINS(out, "HOME");
     cache_end();
 }
+
+/* ---- the JIT's use of the disk cache (fake driver: modules load, launches are refused) ---- */
+
+static const char *JIT_MAIN =
+    "#include <tritonc.h>\n"
+    "#include <stdio.h>\n"
+    "int main(int argc, char **argv) {\n"
+    "    tc_context *ctx; tc_module *m; tc_kernel *k; tc_args *a;\n"
+    "    tc_tensor *x, *y, *o;\n"
+    "    float hx[4] = {1, 2, 3, 4};\n"
+    "    int64_t shape = 4;\n"
+    "    if (argc < 2 || tc_context_new(&ctx) || tc_module_load_file(ctx, argv[1], &m) ||\n"
+    "        tc_module_kernel(m, \"add_kernel\", &k) || tc_args_new(k, &a)) { puts(\"setup failed\"); return 1; }\n"
+    "    if (tc_tensor_from_host(ctx, TC_FP32, 1, &shape, hx, &x) || tc_tensor_from_host(ctx, TC_FP32, 1, &shape, hx, &y) ||\n"
+    "        tc_tensor_new(ctx, TC_FP32, 1, &shape, &o)) { printf(\"tensors: %s\\n\", tc_errmsg(ctx)); return 1; }\n"
+    "    tc_args_set(a, \"x_ptr\", tc_tens(x)); tc_args_set(a, \"y_ptr\", tc_tens(y));\n"
+    "    tc_args_set(a, \"out_ptr\", tc_tens(o)); tc_args_set(a, \"n\", tc_int(4));\n"
+    "    tc_args_set(a, \"BLOCK\", tc_int(128));\n"
+    "    tc_status s = tc_launch(k, a, NULL);\n"
+    "    tc_launch_report r;\n"
+    "    tc_last_launch(ctx, &r);\n"
+    "    printf(\"launch %s compiled %d disk %d (%s) note [%s]\\n\", tc_status_name(s), r.compiled,\n"
+    "           r.disk_cache, tc_cache_event_name(r.disk_cache), r.note);\n"
+    "    tc_tensor_free(x); tc_tensor_free(y); tc_tensor_free(o);\n"
+    "    tc_args_free(a); tc_module_free(m); tc_context_free(ctx);\n"
+    "    return 0;\n"
+    "}\n";
+
+TEST(cache_jit_launch_path) {
+    char fake[600], lib[600];
+    snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
+    snprintf(lib, sizeof lib, "%s/libtritonc.a", test_build_dir());
+    if (access(fake, R_OK) != 0 || access(lib, R_OK) != 0) {
+        fprintf(stderr, "SKIP %s: %s or %s is missing\n", test_current, fake, lib);
+        return;
+    }
+    cache_begin("jit");
+    mkdir(cdir, 0755);
+    char mp[600], cmd[3000], out[4096];
+    snprintf(mp, sizeof mp, "%s/jit_main.c", cdir);
+    FILE *f = fopen(mp, "w");
+    if (f) { fputs(JIT_MAIN, f); fclose(f); }
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall %s -Iinclude -o %s/jit_prog %s %s -lm -ldl -lpthread",
+             strstr(test_build_dir(), "san") ? "-fsanitize=address,undefined" : "", cdir, mp, lib);
+    int r = test_run(cmd, out, sizeof out);
+    if (r) fprintf(stderr, "%s\n", out);
+    CHECK_INT(0, r);
+    if (r) { cache_end(); return; }
+    char run[1500];
+    snprintf(run, sizeof run, "TRITONC_CACHE_DIR=%s TRITONC_LIBCUDA_PATH=%s %s/jit_prog examples/chapter10.py",
+             cdir, fake, cdir);
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "compiled 1 disk 2 (cache miss)");
+    CHECK_INT(1, entry_files(NULL, 0));
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "compiled 1 disk 1 (cache hit)");
+    /* damaged: detected, reported in the launch note, replaced */
+    char path[512];
+    entry_files(path, sizeof path);
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    if (b) { b[n / 2] ^= 0xff; spit(path, b, n); free(b); }
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "disk 3 (cache miss (damaged entry replaced))");
+    CHECK_CONTAINS(out, "checksum mismatch");
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "disk 1 (cache hit)");
+    char run2[1600];
+    snprintf(run2, sizeof run2, "TRITONC_ALWAYS_COMPILE=1 %s", run);
+    CHECK_INT(0, test_run(run2, out, sizeof out));
+    CHECK_CONTAINS(out, "disk 4 (cache bypassed");
+    CHECK_CONTAINS(out, "TRITONC_ALWAYS_COMPILE is set");
+    cache_end();
+}

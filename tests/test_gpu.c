@@ -371,12 +371,23 @@ TEST(gpu_resource_and_unsupported_errors) {
 
 /* Issue 4 item 5: every launch of the kernel suite (tests/test_kernels*.c) lowered for sm_80
  * and sm_90a and assembled by ptxas, through the shadow binary (tests/gpu_shadow.c). */
+#if defined(__SANITIZE_ADDRESS__)
+#define SHADOW_SAN " -fsanitize=address,undefined"
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SHADOW_SAN " -fsanitize=address,undefined"
+#endif
+#endif
+#ifndef SHADOW_SAN
+#define SHADOW_SAN ""
+#endif
+
 TEST(gpu_kernel_suite_lowers) {
     if (getenv("TRITONC_SHADOW")) return; /* we are the nested run */
     const char *B = test_build_dir();
     char cmd[4096], out[16384];
     snprintf(cmd, sizeof cmd,
-             "cc -std=c11 -D_GNU_SOURCE -O1 -Iinclude -o %s/gpu_shadow %s/tests/main.o %s/tests/test_*.o "
+             "cc -std=c11 -D_GNU_SOURCE -O1" SHADOW_SAN " -Iinclude -o %s/gpu_shadow %s/tests/main.o %s/tests/test_*.o "
              "tests/gpu_shadow.c %s/libtritonc.a -lm -ldl -lpthread "
              "-Wl,--wrap=tc_launch,--wrap=tc_module_load_string,--wrap=tc_module_load_file,"
              "--wrap=tc_module_kernel",

@@ -1325,3 +1325,86 @@ TEST(opt_fold_matches_interp) {
     CHECK_INT(0, mismatches);
     CHECK(checked > 100);
 }
+
+TEST(interp_more_casts_and_print) {
+    B b;
+    /* fp64 -> fp32: RTNE vs RTZ; fp16 -> bf16 through fp32 */
+    double d[2] = {1.0 + 0x1p-24 + 0x1p-30, -(1.0 + 0x1p-23 * 0.75)};
+    float fo[2];
+    CHECK_INT(TC_OK, binop(OP_CAST, 0, DT_FP64, DT_FP32, 2, d, d, fo, &b));
+    CHECK(fo[0] == 1.0f + 0x1p-23f);
+    CHECK(fo[1] == -(1.0f + 0x1p-23f));
+    b_free(&b);
+    CHECK_INT(TC_OK, binop(OP_CAST, 1, DT_FP64, DT_FP32, 2, d, d, fo, &b));
+    CHECK(fo[0] == 1.0f);
+    CHECK(fo[1] == -1.0f);
+    b_free(&b);
+    uint16_t h[2] = {0x3c01, 0xfc00}, bo[2];
+    CHECK_INT(TC_OK, binop(OP_CAST, 0, DT_FP16, DT_BF16, 2, h, h, bo, &b));
+    CHECK_INT(0x3f80, bo[0]); /* 1 + 2^-10 rounds to 1.0 in bf16 */
+    CHECK_INT(0xff80, bo[1]); /* -inf */
+    b_free(&b);
+    /* bf16 NaN stays NaN; fp32 -> bf16 RTNE */
+    float fb[2] = {NAN, 1.0f + 0x1p-8f + 0x1p-9f};
+    CHECK_INT(TC_OK, binop(OP_CAST, 0, DT_FP32, DT_BF16, 2, fb, fb, bo, &b));
+    CHECK((bo[0] & 0x7f80) == 0x7f80 && (bo[0] & 0x7f) != 0);
+    CHECK_INT(0x3f81, bo[1]);
+    b_free(&b);
+    /* i1 loads and stores through i1 pointers (bytes other than 0/1 read as true) */
+    uint8_t ib[4] = {0, 1, 2, 255}, io[4];
+    CHECK_INT(TC_OK, binop(OP_NOT, 0, DT_I1, DT_I1, 4, ib, ib, io, &b));
+    CHECK(io[0] == 1 && io[1] == 0 && io[2] == 0 && io[3] == 0);
+    b_free(&b);
+
+    /* print: floats and hex */
+    b_init(&b);
+    int pn = ir_param_add(b.f, "x", type_scalar(DT_FP32), false, b.loc);
+    EM(&b, OP_PRINT, VOID, pn);
+    b.last->attr.str = "val";
+    int bits = EM(&b, OP_BITCAST, type_scalar(DT_I32), pn);
+    EM(&b, OP_PRINT, VOID, bits);
+    b.last->attr.str = "bits";
+    b.last->attr.kind = 1;
+    Err ve = {0};
+    CHECK(ir_verify(b.f, &ve));
+    InterpLaunch l = {0};
+    ArgBits args[1];
+    args[0].f = 1.5;
+    l.f = b.f;
+    l.args = args;
+    l.grid[0] = l.grid[1] = l.grid[2] = 1;
+    l.print = print_cb;
+    print_buf[0] = 0;
+    CHECK_INT(TC_OK, interp_run(&l, &b.e));
+    CHECK_STR("pid (0, 0, 0) idx () val: 1.500000\npid (0, 0, 0) idx () bits: 0x3fc00000\n", print_buf);
+    b_free(&b);
+}
+
+TEST(interp_atomic_xchg_cas_masked) {
+    B b;
+    b_init(&b);
+    int pc = ir_param_add(b.f, "p", type_ptr(DT_FP32), false, b.loc);
+    int po = ir_param_add(b.f, "o", type_ptr(DT_FP32), false, b.loc);
+    int ar = EM0(&b, OP_ARANGE, blk(DT_I32, 8));
+    int m = EM(&b, OP_CMP, blk(DT_I1, 8), ar, ci(&b, blk(DT_I32, 8), 4));
+    b.last->attr.kind = CMP_LT;
+    int zero = EM(&b, OP_MUL, blk(DT_I32, 8), ar, ci(&b, blk(DT_I32, 8), 0));
+    int ptr = EM(&b, OP_ADDPTR, pblk(DT_FP32, 8), EM(&b, OP_SPLAT, pblk(DT_FP32, 8), pc), zero);
+    int v = EM(&b, OP_CAST, blk(DT_FP32, 8), ar);
+    int old = EM(&b, OP_ATOMIC, blk(DT_FP32, 8), ptr, v, m);
+    b.last->attr.kind = ATOM_XCHG;
+    EM(&b, OP_STORE, VOID, ptr_range(&b, po, DT_FP32, 8), old, -1);
+    /* cas: p[0] == 3.0 -> 42.0 */
+    EM(&b, OP_ATOMIC_CAS, type_scalar(DT_FP32), pc, cf(&b, type_scalar(DT_FP32), 3.0),
+       cf(&b, type_scalar(DT_FP32), 42.0));
+    Err ve = {0};
+    CHECK(ir_verify(b.f, &ve));
+    float p[1] = {-1.0f}, o[8];
+    ArgBits args[2] = {P(p), P(o)};
+    MemRegion mem[2] = {region(p, sizeof p, "p"), region(o, sizeof o, "o")};
+    CHECK_INT(TC_OK, run(&b, args, 1, mem, 2));
+    CHECK(o[0] == -1.0f && o[1] == 0.0f && o[2] == 1.0f && o[3] == 2.0f);
+    CHECK(o[4] == 0.0f && o[7] == 0.0f); /* masked-off lanes */
+    CHECK(p[0] == 42.0f);
+    b_free(&b);
+}

@@ -1392,7 +1392,39 @@ TEST(trace_more_errors) {
         "@triton.jit\n"
         "def k(X, N):\n"
         "    tl.store(X, g(tl.load(X)))\n";
-    EXPECT_ERR(nested, a, TC_ERR_UNSUPPORTED, "k.py:7:9: error: a `return` inside a run-time `if` nested");
+    {
+        TCtx c;
+        IrFunc *f = tr(&c, nested, "k", a);
+        CHECK(f != NULL);
+        if (f) {
+            float X[1];
+            ArgBits ab[2];
+            ab[0].u = (uint64_t)(uintptr_t)X;
+            ab[1].i = 0;
+            MemRegion mem[1] = {region(X, sizeof X, "X")};
+            float in[4] = {2, 0.5f, -1, 0}, want[4] = {2, 1.5f, -3, 0};
+            for (int i = 0; i < 4; i++) {
+                X[0] = in[i];
+                Err e = {0};
+                CHECK_INT(TC_OK, run1(f, ab, 1, mem, 1, &e));
+                CHECK_NEAR(want[i], X[0], 0, 0);
+            }
+        } else fprintf(stderr, "%s\n", c.e.msg);
+        tctx_free(&c);
+    }
+    static const char *inloop =
+        "import triton\nimport triton.language as tl\n\n"
+        "@triton.jit\n"
+        "def g(x, n):\n"
+        "    for i in range(n):\n"
+        "        if x > i:\n"
+        "            return x\n"
+        "    return x * 3.0\n"
+        "\n"
+        "@triton.jit\n"
+        "def k(X, N):\n"
+        "    tl.store(X, g(tl.load(X), N))\n";
+    EXPECT_ERR(inloop, a, TC_ERR_SYNTAX, "k.py:8:13: error: Cannot have `return` statements inside `while` or `for`");
     /* a constexpr parameter given a run-time value */
     SpecArg rt[2] = {A_PTR(DT_FP32), A_NUM(DT_I32)};
     EXPECT_ERR(HDR "def k(X, B: tl.constexpr):\n    pass\n", rt, TC_ERR_ARG,

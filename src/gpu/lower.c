@@ -1240,6 +1240,39 @@ static void lower_reduce(G *g, const Inst *in) {
             if (arg) E(g, "st.shared.b32 [%s+%lld], %s;", rn(g, ai), (long long)(off * 4), rn(g, idx[o]));
         }
         E(g, "bar.sync 0;");
+        /* Second stage. When no lane bit below log2(nwa) selects the output element, the
+         * lanes of each aligned group of nwa lanes share their output elements: lane l loads
+         * partial (l mod nwa) and a butterfly over those lanes combines them (Triton's
+         * scheme, without the write-back). Otherwise every thread combines all partials. */
+        bool lanes_ok = true;
+        for (int j = 0; j < nwk; j++) lanes_ok &= Lo.lane[j] < 0;
+        if (lanes_ok) {
+            int lw = nr(g, CR), rowl = nr(g, CR);
+            E(g, "and.b32 %s, %s, %d;", rn(g, lw), rn(g, g->tid), nwa - 1);
+            E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowl), rn(g, tfo), nwa, rn(g, lw));
+            int b = smem_addr(g, rowl, slot);
+            int bi = arg ? nr(g, CR) : 0;
+            if (arg) {
+                E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, bi), rn(g, rowl), rn(g, g->smem));
+                E(g, "add.u32 %s, %s, %lld;", rn(g, bi), rn(g, bi), (long long)vbytes);
+            }
+            for (int o = 0; o < nout; o++) {
+                int64_t off = lay_reg_flat(&Lo, o) * nwa;
+                acc[o] = ld_shared(g, sdt, b, off * slot);
+                if (arg) {
+                    idx[o] = nr(g, CR);
+                    E(g, "ld.shared.b32 %s, [%s+%lld];", rn(g, idx[o]), rn(g, bi), (long long)(off * 4));
+                }
+            }
+            for (int m = nwa / 2; m >= 1; m /= 2)
+                for (int o = 0; o < nout; o++) {
+                    int bb = shfl(g, acc[o], m);
+                    int ib = arg ? shfl(g, idx[o], m) : 0;
+                    combine(g, kind, dt, acc[o], bb, idx[o], ib, &acc[o], &idx[o]);
+                }
+            set_val(g, v, Lout, arg ? idx : acc);
+            return;
+        }
         int row0 = nr(g, CR);
         E(g, "mul.lo.u32 %s, %s, %d;", rn(g, row0), rn(g, tfo), nwa);
         int b = smem_addr(g, row0, slot);
