@@ -256,6 +256,7 @@ typedef struct tc_compiled {
     int nparams;                    /* parameters of the entry: the args that are not fixed */
     int disk_cache;                 /* a tc_cache_event */
     char cache_note[256];           /* why a cache entry was refused, for --verbose */
+    void *priv;                     /* the library's (the disk cache key) */
 } tc_compiled;
 
 /* Compiles a kernel for a target with no device. sig: one type per runtime parameter, in
@@ -266,7 +267,9 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
                      tc_args *constexprs, int num_warps, int num_stages, tc_compiled **out);
 void tc_compiled_free(tc_compiled *c);
 /* Runs ptxas on c->ptx and keeps the cubin in c (ptxas: $TRITONC_PTXAS, else ptxas on
- * PATH, else /usr/local/cuda/bin/ptxas). TC_ERR_NOT_FOUND when there is none. */
+ * PATH, else /usr/local/cuda/bin/ptxas). TC_ERR_NOT_FOUND when there is none. The cubin is
+ * added to the disk cache entry (a JIT launch on that arch then loads it directly); a cubin
+ * already there (c->cubin set by tc_compile) is kept and ptxas is not run. */
 tc_status tc_compiled_assemble(tc_context *ctx, tc_compiled *c);
 /* The ptxas that tc_compiled_assemble would run (into buf); TC_ERR_NOT_FOUND if none. */
 tc_status tc_ptxas_path(char *buf, size_t n);
@@ -331,7 +334,7 @@ typedef struct tc_cache_item {
     uint64_t size;         /* bytes on disk */
     double age_s;          /* seconds since written */
     int valid;             /* 0: damaged (why in note) */
-    char note[128];
+    char note[128];        /* valid: "ptx" or "ptx+cubin"; damaged: why */
 } tc_cache_item;
 
 /* The directory ($TRITONC_CACHE_DIR, else $HOME/.cache/tritonc); TC_ERR_NOT_FOUND if none. */
@@ -341,6 +344,124 @@ tc_status tc_cache_dir(char *buf, size_t n);
 tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n);
 /* Removes every entry (and stale temporary files); *removed counts entries. */
 tc_status tc_cache_clear(tc_context *ctx, int *removed);
+
+/* ---- benchmarking, autotuning and heuristics (issue 5; src/tune.c) ------------------- */
+
+/* do_bench as triton.testing.do_bench: one call (compiles), an estimate from 5 timed runs,
+ * max(1, warmup_ms/estimate) untimed runs, then max(1, rep_ms/estimate) runs, each after an
+ * L2 flush (a flush_bytes buffer written outside the timed region) and timed by a pair of
+ * CUDA events. Needs the active driver: without one it fails with TC_ERR_NO_DRIVER. */
+typedef struct tc_bench_opts {
+    double warmup_ms;      /* 0 = 25 */
+    double rep_ms;         /* 0 = 100 */
+    size_t flush_bytes;    /* 0 = 256 MB */
+} tc_bench_opts;
+
+typedef struct tc_bench_result {
+    double median_ms, p20_ms, p80_ms;   /* linear-interpolated quantiles, as torch.quantile */
+    double mean_ms, min_ms, max_ms;
+    double estimate_ms;                 /* from the 5 estimate runs */
+    int n_warmup, n_repeat;
+} tc_bench_result;
+
+typedef tc_status (*tc_bench_fn)(void *user);
+
+/* Times fn on the context's current device. opts may be NULL (defaults). */
+tc_status tc_do_bench(tc_context *ctx, tc_bench_fn fn, void *user, const tc_bench_opts *opts,
+                      tc_bench_result *out);
+/* Times launches of k with a and opts (autotuned kernels: the launch picks its config). */
+tc_status tc_bench_kernel(tc_kernel *k, tc_args *a, const tc_launch_opts *lopts,
+                          const tc_bench_opts *opts, tc_bench_result *out);
+
+/* A configuration, as triton.Config(kwargs, num_warps, num_stages, num_ctas, maxnreg). */
+typedef struct tc_autotune_config {
+    int nkw;
+    const char *const *kw_names;    /* constexpr parameters the config sets */
+    const tc_value *kw_values;      /* numbers, booleans, strings (copied) */
+    int num_warps;                  /* 0 = 4 */
+    int num_stages;                 /* 0 = 3 */
+    int num_ctas;                   /* 0 = 1 */
+    int maxnreg;                    /* 0 = None */
+} tc_autotune_config;
+
+/* What @triton.autotune(configs=..., key=..., reset_to_zero=..., restore_value=...,
+ * warmup=..., rep=...) says, given through the API; replaces the decorator's. */
+typedef struct tc_autotune_spec {
+    const tc_autotune_config *configs; int nconfigs;
+    const char *const *key; int nkey;
+    const char *const *reset_to_zero; int nreset;
+    const char *const *restore_value; int nrestore;
+    double warmup_ms, rep_ms;       /* 0 = 25 / 100 */
+} tc_autotune_spec;
+tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *spec);
+
+/* What the kernel's decorators say. Fails with the decorator's error (TC_ERR_UNSUPPORTED for
+ * what tritonc cannot evaluate: prune_configs_by, pre_hook, ...; file:line:col). */
+typedef struct tc_tune_info {
+    int autotuned;          /* @triton.autotune (or tc_kernel_set_autotune) */
+    int heuristics;         /* number of @triton.heuristics values */
+    int nconfigs;
+    int nkey;
+    double warmup_ms, rep_ms;
+} tc_tune_info;
+tc_status tc_kernel_tune_info(tc_kernel *k, tc_tune_info *out);
+/* str(config) as Triton prints it: "BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3,
+ * maxnreg: None"; NULL if out of range. Valid until the kernel is freed or re-specified. */
+const char *tc_kernel_config_str(tc_kernel *k, int i);
+/* The name of the i-th heuristics value ("EVEN_K"); NULL if out of range. */
+const char *tc_kernel_heuristic_name(tc_kernel *k, int i);
+
+typedef enum tc_tune_source {
+    TC_TUNE_NONE = 0,       /* the kernel is not autotuned */
+    TC_TUNE_SINGLE,         /* one config: used without benchmarking (as Triton) */
+    TC_TUNE_BENCHMARKED,    /* every config was benchmarked now */
+    TC_TUNE_MEMORY,         /* chosen earlier in this process */
+    TC_TUNE_DISK,           /* read from the on-disk tuning cache (no benchmarking) */
+    TC_TUNE_DB              /* from a tuning database loaded by tc_tuning_db_load */
+} tc_tune_source;
+const char *tc_tune_source_name(tc_tune_source s);   /* "benchmarked", "disk cache", ... */
+
+typedef struct tc_tune_result {
+    char config[256];       /* str(config) */
+    tc_status status;       /* TC_OK, or why the config was skipped */
+    char reason[256];       /* the first line of the skip reason */
+    double ms, p20_ms, p80_ms;   /* median and quantiles; 0 when skipped or not measured */
+} tc_tune_result;
+
+typedef struct tc_tune_report {
+    tc_tune_source source;
+    int best;                   /* index of the chosen config */
+    char best_config[256];
+    char kernel[128];
+    char key[512];              /* Triton's tuning key: "(512, 512, 'torch.float16', ...)" */
+    char device[128];           /* where the choice was measured */
+    int cc_major, cc_minor;
+    char measured_at[32];       /* "2026-11-29T23:59:00Z" */
+    char where[512];            /* the database or cache file it came from / went to */
+    double tune_s;              /* seconds the tuning took (benchmarked) */
+    int compile_parallel;       /* 0: configs were compiled one after another */
+    int nresults;
+    const tc_tune_result *results;  /* one per config (benchmarked, or as recorded) */
+} tc_tune_report;
+/* The last autotuning decision on this context (valid until the next launch). */
+tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out);
+
+/* Runs the autotuning of k for these arguments now. flags: TC_TUNE_FORCE benchmarks even
+ * when a cached or database choice exists. progress (may be NULL) is called once per config
+ * after it is measured or skipped. Nothing is launched beyond the benchmark runs. */
+#define TC_TUNE_FORCE 1
+typedef void (*tc_tune_progress_fn)(int i, int n, const tc_tune_result *r, void *user);
+tc_status tc_tune(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, int flags,
+                  tc_tune_progress_fn progress, void *user, tc_tune_report *out);
+
+/* Tuning databases (JSON): load merges the file's entries into the context (a launch under
+ * the interpreter replays them; on a GPU an entry for the same device is reused); save
+ * writes every entry the context knows (loaded and measured). Hostile files fail with
+ * TC_ERR_IO or TC_ERR_SYNTAX naming the file and the problem. */
+tc_status tc_tuning_db_load(tc_context *ctx, const char *path);
+tc_status tc_tuning_db_save(tc_context *ctx, const char *path);
+/* The on-disk tuning cache directory ($TRITONC_CACHE_DIR/tune, else ~/.cache/tritonc/tune). */
+tc_status tc_tuning_cache_dir(char *buf, size_t n);
 
 void tc_free(void *p);  /* frees strings returned by the library */
 

@@ -7,7 +7,9 @@
 #include "trace.h"
 
 #include <ctype.h>
+#include <dlfcn.h>
 #include <errno.h>
+#include <pthread.h>
 #include <signal.h>
 #include <fcntl.h>
 #include <spawn.h>
@@ -97,6 +99,7 @@ static int max_shared_for(const tc_target *t) {
 
 void tc_compiled_free(tc_compiled *c) {
     if (!c) return;
+    free(c->priv);
     free(c->ptx);
     free(c->cubin);
     free(c->args);
@@ -242,6 +245,7 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
     bool use_cache = spec_ok && cache_key_make(&key, k->m->src->text, k->m->src->len, k->fn->name,
                                                c->specialization, nw, ns, &c->target);
     CacheResult cr = CACHE_OFF;
+    if (use_cache && (c->priv = malloc(sizeof key))) memcpy(c->priv, &key, sizeof key);
     if (use_cache) {
         CacheEntry ent;
         void *mem = NULL;
@@ -328,6 +332,56 @@ fail:
 
 /* ---- the JIT's disk cache step -------------------------------------------------------- */
 
+/* The cubin the driver makes of our PTX, through its linker (cuLinkCreate/AddData/Complete),
+ * so that the disk cache can keep it and a warm start loads it with no PTX JIT. The entry
+ * points come from the library cuda.c opened (dlopen RTLD_NOLOAD: the same handle). Any
+ * failure just means no cubin: the PTX is loaded as before. */
+typedef int (*LinkCreateFn)(unsigned, int *, void **, void **);
+typedef int (*LinkAddDataFn)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
+typedef int (*LinkCompleteFn)(void *, void **, size_t *);
+typedef int (*LinkDestroyFn)(void *);
+static struct {
+    LinkCreateFn create;
+    LinkAddDataFn add;
+    LinkCompleteFn complete;
+    LinkDestroyFn destroy;
+} lk;
+static pthread_once_t lk_once = PTHREAD_ONCE_INIT;
+
+static void lk_init(void) {
+    const char *lib = NULL;
+    int ver = 0;
+    Err e = {0};
+    if (cuda_driver_version(&lib, &ver, &e) || !lib) return;
+    void *h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
+    if (!h) return;
+    lk.create = (LinkCreateFn)dlsym(h, "cuLinkCreate_v2");
+    lk.add = (LinkAddDataFn)dlsym(h, "cuLinkAddData_v2");
+    lk.complete = (LinkCompleteFn)dlsym(h, "cuLinkComplete");
+    lk.destroy = (LinkDestroyFn)dlsym(h, "cuLinkDestroy");
+    if (!lk.create || !lk.add || !lk.complete || !lk.destroy) memset(&lk, 0, sizeof lk);
+}
+
+static int driver_cubin(const char *ptx, void **cubin, size_t *n) {
+    const char *off = getenv("TRITONC_CACHE_CUBIN");
+    if (off && strcmp(off, "0") == 0) return -1;
+    pthread_once(&lk_once, lk_init);
+    if (!lk.create) return -1;
+    void *st = NULL, *img = NULL;
+    size_t sz = 0;
+    int rc = -1;
+    if (lk.create(0, NULL, NULL, &st) != 0) return -1;
+    if (lk.add(st, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, strlen(ptx) + 1, "kernel.ptx", 0, NULL, NULL) == 0 &&
+        lk.complete(st, &img, &sz) == 0 && img && sz > 0 && sz < CACHE_MAX_FILE &&
+        (*cubin = malloc(sz))) {
+        memcpy(*cubin, img, sz);
+        *n = sz;
+        rc = 0;
+    }
+    lk.destroy(st);
+    return rc;
+}
+
 tc_status aot_jit_module(tc_kernel *k, const IrFunc *f, const char *spec, const tc_target *t,
                          int num_warps, int num_stages, int max_shared, CuModule **out,
                          int *threads, int *shared_bytes, int *cache_event, char *note,
@@ -378,7 +432,15 @@ tc_status aot_jit_module(tc_kernel *k, const IrFunc *f, const char *spec, const 
     if (rc) { gpu_kernel_free(&gk); return rc; }
     *threads = gk.threads > 0 ? gk.threads : num_warps * 32;
     *shared_bytes = gk.shared_bytes;
-    rc = cuda_module_load(gk.ptx, gk.name, gk.shared_bytes, out, e);
+    void *cub = NULL;
+    size_t cubn = 0;
+    rc = TC_ERR_NOT_FOUND;
+    if (use && cr != CACHE_OFF && driver_cubin(gk.ptx, &cub, &cubn) == 0) {
+        Err le = {0};
+        rc = cuda_module_load_cubin(cub, cubn, gk.name, gk.shared_bytes, out, &le);
+        if (rc) { free(cub); cub = NULL; cubn = 0; }
+    }
+    if (rc) rc = cuda_module_load(gk.ptx, gk.name, gk.shared_bytes, out, e);
     if (rc == TC_OK && use && cr != CACHE_OFF) {
         CacheMeta m;
         memset(&m, 0, sizeof m);
@@ -400,11 +462,12 @@ tc_status aot_jit_module(tc_kernel *k, const IrFunc *f, const char *spec, const 
         }
         char why[256];
         if (f->nparams <= CACHE_MAX_PARAMS &&
-            cache_store(&key, &m, gk.ptx, NULL, 0, why, sizeof why) != 0 && note && !note[0])
+            cache_store(&key, &m, gk.ptx, cub, cubn, why, sizeof why) != 0 && note && !note[0])
             snprintf(note, noten, "not stored in the disk cache: %.200s", why);
         *cache_event = cr == CACHE_CORRUPT ? TC_CACHE_CORRUPT
                        : cr == CACHE_BYPASS ? TC_CACHE_BYPASSED : TC_CACHE_MISS;
     }
+    free(cub);
     gpu_kernel_free(&gk);
     return rc;
 }
@@ -469,6 +532,7 @@ static unsigned char *read_all(const char *path, size_t *n, size_t limit) {
 tc_status tc_compiled_assemble(tc_context *ctx, tc_compiled *c) {
     if (!ctx) return TC_ERR_ARG;
     if (!c || !c->ptx) return ctx_fail(ctx, TC_ERR_ARG, "tc_compiled_assemble: no PTX");
+    if (c->cubin && c->cubin_size) return TC_OK;   /* from the disk cache */
     char ptxas[4096];
     if (!aot_find_ptxas(ptxas, sizeof ptxas)) {
         const char *env = getenv("TRITONC_PTXAS");
@@ -541,6 +605,14 @@ tc_status tc_compiled_assemble(tc_context *ctx, tc_compiled *c) {
     free(c->cubin);
     c->cubin = cub;
     c->cubin_size = n;
+    if (c->priv && c->disk_cache != TC_CACHE_UNUSED) {  /* keep the cubin in the entry too */
+        CacheMeta m;
+        meta_fill(&m, c);
+        char why[256];
+        if (cache_store((const CacheKey *)c->priv, &m, c->ptx, c->cubin, c->cubin_size, why, sizeof why) != 0 &&
+            !c->cache_note[0])
+            snprintf(c->cache_note, sizeof c->cache_note, "cubin not stored in the disk cache: %.200s", why);
+    }
 done:
     unlink(in);
     unlink(outp);

@@ -199,7 +199,22 @@ TEST(aot_ptxas_cubin) {
         CHECK(c->cubin && c->cubin_size > 64);
         CHECK(c->cubin && memcmp(c->cubin, "\177ELF", 4) == 0);
         CHECK(c->num_regs > 0);
+        /* the cubin went into the disk cache entry: the next compile has it, and assembling
+         * it again runs no ptxas */
+        tc_compiled *again = ak_compile(&K, "cuda:90a", "*fp32:16", "*fp32:16", "*fp32:16", "i32");
+        CHECK(again && again->disk_cache == TC_CACHE_HIT);
+        CHECK(again && again->cubin_size == c->cubin_size && again->cubin &&
+              memcmp(again->cubin, c->cubin, c->cubin_size) == 0);
+        CHECK(again && again->num_regs == c->num_regs);
+        setenv("TRITONC_PTXAS", "/nonexistent/ptxas", 1);
+        CHECK(again && tc_compiled_assemble(K.ctx, again) == TC_OK);
+        if (saved[0]) setenv("TRITONC_PTXAS", saved, 1);
+        else unsetenv("TRITONC_PTXAS");
+        tc_compiled_free(again);
         /* a broken PTX: ptxas's error with the repro command */
+        free(c->cubin);
+        c->cubin = NULL;
+        c->cubin_size = 0;
         char *keep = c->ptx;
         c->ptx = (char *)".version 8.0\n.target sm_90a\nthis is not ptx\n";
         CHECK_INT(TC_ERR_COMPILE, tc_compiled_assemble(K.ctx, c));

@@ -61,7 +61,8 @@ static const char *usage_cache =
     "usage: tritonc cache ls | clear | dir\n"
     "\n"
     "The disk cache of compiled kernels: $TRITONC_CACHE_DIR, else ~/.cache/tritonc.\n"
-    "  ls      one line per entry: key, kernel, target, size, age (damaged entries marked)\n"
+    "  ls      one line per entry: key, kernel, target, size, age, code (ptx, or ptx+cubin);
+          damaged entries are marked\n"
     "  clear   remove every entry\n"
     "  dir     print the directory\n"
     "\n"
@@ -311,6 +312,12 @@ int cmd_compile_aot(int argc, char **argv) {
                            (int)num_stages, &c);
             if (s) { rc = aerr(ctx, s); if (rc == X_USAGE && s != TC_ERR_ARG) rc = X_ERR; goto done; }
             vars[nv++] = c;
+            if (!strcmp(emit, "c") && !with_cubin && c->cubin) {
+                /* a cubin from the disk cache: the output must not depend on the cache */
+                tc_free(c->cubin);
+                c->cubin = NULL;
+                c->cubin_size = 0;
+            }
             if ((!strcmp(emit, "cubin") || with_cubin) && (s = tc_compiled_assemble(ctx, c))) {
                 rc = aerr(ctx, s);
                 if (rc == X_USAGE) rc = X_ERR;
@@ -411,13 +418,13 @@ int cmd_cache(int argc, char **argv) {
         int n = 0;
         if ((s = tc_cache_list(ctx, &it, &n))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; }
         else {
-            printf("%-64s  %-24s  %-9s  %7s  %5s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE");
+            printf("%-64s  %-24s  %-9s  %7s  %5s  %s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE", "CODE");
             for (int i = 0; i < n; i++) {
                 char sz[32], age[32];
                 fmt_size(it[i].size, sz, sizeof sz);
                 fmt_age(it[i].age_s, age, sizeof age);
                 if (it[i].valid)
-                    printf("%s  %-24s  %-9s  %7s  %5s\n", it[i].key, it[i].kernel, it[i].target, sz, age);
+                    printf("%s  %-24s  %-9s  %7s  %5s  %s\n", it[i].key, it[i].kernel, it[i].target, sz, age, it[i].note);
                 else
                     printf("%s  %-24s  %-9s  %7s  %5s  damaged: %s\n", it[i].key, "?", "?", sz, age, it[i].note);
             }

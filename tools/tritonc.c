@@ -786,7 +786,7 @@ done:
 int cmd_compile(int argc, char **argv) {
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
-    const char *target_s = NULL, *emit = "ptx", *outp = NULL;
+    const char *target_s = NULL, *outp = NULL;
     int num_warps = 4;
     const char *assigns[256];
     int nassign = 0;
@@ -798,7 +798,6 @@ int cmd_compile(int argc, char **argv) {
             target_s = v;
         } else if (opt_val(argc, argv, &i, "--emit", &v)) {
             if (!v || strcmp(v, "ptx") != 0) return usage_err("compile ", "--emit supports only ptx");
-            emit = v;
         } else if (opt_val(argc, argv, &i, "-o", &v)) {
             if (!v) return usage_err("compile ", "-o takes a path");
             outp = v;
@@ -818,7 +817,6 @@ int cmd_compile(int argc, char **argv) {
             return usage_err("compile ", "expected NAME=TYPE, got '%s'", a);
         }
     }
-    (void)emit;
     if (npos < 2) return usage_err("compile ", "expected FILE and KERNEL");
     if (!target_s) return usage_err("compile ", "--target cuda:ARCH is required");
     tc_target tgt;
@@ -834,8 +832,6 @@ int cmd_compile(int argc, char **argv) {
     char *ptx = NULL;
     const char *sig[256];
     int nsig = 0;
-    char *owned[256];
-    int nowned = 0;
     tc_status s = tc_module_load_file(ctx, pos[0], &m);
     if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(ctx)), EXIT_ERR) : api_err(ctx, s); goto done; }
     if ((s = tc_module_kernel(m, pos[1], &k))) { errorf("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
@@ -874,7 +870,6 @@ int cmd_compile(int argc, char **argv) {
         if (!given[j]) { rc = usage_err("compile ", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
         sig[nsig++] = given[j];
     }
-    (void)owned; (void)nowned;
     s = tc_compile_ptx(k, &tgt, sig, nsig, args, num_warps, &ptx);
     if (s) { rc = api_err(ctx, s); goto done; }
     if (outp) {
