@@ -22,7 +22,12 @@ TESTSRCS = $(wildcard tests/test_*.c)
 TESTOBJS = $(patsubst tests/%.c,$(B)/tests/%.o,$(TESTSRCS))
 EXAMPLES = $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 
-all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES)
+all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES) aot-example
+
+# The ahead-of-time example (issue 6): add_kernel compiled by $(B)/tritonc for cuda:80 and
+# cuda:90a into a C pair, built into a program with no kernel source (examples/aot/Makefile).
+aot-example: $(B)/tritonc $(B)/libtritonc.a
+	$(MAKE) -C examples/aot B=$(abspath $(B)) CFLAGS="-std=c11 -Wall -Werror -O2 $(SANLD)"
 
 $(B)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
@@ -89,7 +94,7 @@ example: all
 clean:
 	rm -rf build build-san
 
-.PHONY: all test install example clean
+.PHONY: all test install example clean aot-example
 
 # ---- fuzzing (issue 8) ---------------------------------------------------------------
 # `make fuzz` builds the libFuzzer targets into build-fuzz/ and runs each one for

@@ -192,8 +192,17 @@ typedef struct tc_launch_opts {
     void *grid_user;
     int num_warps;          /* 0 = default 4; must be a power of two */
     int num_stages;         /* 0 = default 3 */
-    int check;              /* interpreter: record and report races/hazards (tritonc check) */
+    int check;              /* interpreter: record and report races/hazards (tritonc check);
+                               also on when the environment has TRITONC_CHECK=1. The report
+                               goes to the print callback (tc_set_print); the counts to
+                               tc_launch_report.check_findings/check_notes */
     void *stream;           /* CUstream, or NULL for the default stream */
+    int threads;            /* interpreter: run the programs on this many threads (0 or 1: one;
+                               -1: one per online CPU). With check, a parallel run on copies
+                               of the tensors is compared with the program-order run */
+    uint64_t shuffle_seed;  /* interpreter: 0 runs programs in order (x, then y, then z);
+                               else in an order shuffled by this seed. With check: the seed of
+                               the shuffled comparison run (0: a fixed default, reported) */
 } tc_launch_opts;
 
 tc_launch_opts tc_launch_defaults(void);
@@ -209,6 +218,11 @@ typedef struct tc_launch_report {
     char note[256];                  /* e.g. "the interpreter does not model num_warps/num_stages" */
     double compile_ms, run_ms;
     int disk_cache;                  /* a tc_cache_event: what the disk cache did (CUDA) */
+    int check;                       /* 1 if the launch ran in check mode */
+    int check_findings;              /* check mode: problems reported (0 = clean) */
+    int check_notes;                 /* check mode: notes (division by zero, rounding, ...) */
+    uint64_t check_seed;             /* check mode: the shuffle seed compared with (0: none) */
+    int threads;                     /* interpreter threads used for the (plain) run */
 } tc_launch_report;
 void tc_last_launch(const tc_context *ctx, tc_launch_report *out);
 

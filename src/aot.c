@@ -782,6 +782,23 @@ static bool c_ident(const char *s) {
     return true;
 }
 
+/* A kernel parameter's name in the generated C: C keywords, the launcher's own parameter
+ * names (grid, stream) and the generated code's prefix (tc_) get a trailing underscore. */
+static void c_param_name(const char *py, char *out, size_t n) {
+    static const char *const reserved[] = {
+        "auto", "break", "case", "char", "const", "continue", "default", "do", "double", "else",
+        "enum", "extern", "float", "for", "goto", "if", "inline", "int", "long", "register",
+        "restrict", "return", "short", "signed", "sizeof", "static", "struct", "switch",
+        "typedef", "union", "unsigned", "void", "volatile", "while", "bool", "true", "false",
+        "grid", "stream", "NULL", "errno", "assert", "class", "new", "delete", "this",
+        "template", "typename", "namespace", "operator", "private", "public", "protected",
+        "virtual", "friend", "using", "try", "catch", "throw", "explicit", "mutable"};
+    bool clash = strncmp(py, "tc_", 3) == 0 || strncmp(py, "TC_", 3) == 0 || py[0] == '_';
+    for (size_t i = 0; !clash && i < sizeof reserved / sizeof reserved[0]; i++)
+        clash = strcmp(py, reserved[i]) == 0;
+    snprintf(out, n, "%s%s", py, clash ? "_" : "");
+}
+
 /* The signature of a variant without its target: variants with equal strings form a group. */
 typedef struct SigGroup {
     const tc_compiled *first;
@@ -861,6 +878,18 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
                                 pargs[j].name);
     }
     proto.args = pargs;
+    for (int j = 0; j < c0->nargs; j++) {
+        char cn[80];
+        c_param_name(c0->args[j].name, cn, sizeof cn);
+        size_t cl = strlen(cn);
+        if (cl >= sizeof pargs[j].name)
+            return ctx_fail(ctx, TC_ERR_LIMIT, "parameter name '%s' is too long", c0->args[j].name);
+        memcpy(pargs[j].name, cn, cl + 1);
+        for (int q = 0; q < j; q++)
+            if (strcmp(pargs[q].name, cn) == 0)
+                return ctx_fail(ctx, TC_ERR_ARG, "parameters '%s' and '%s' have the same C name '%s'",
+                                c0->args[q].name, c0->args[j].name, cn);
+    }
 
     /* groups of variants sharing a signature, most specialized first */
     SigGroup groups[64];
@@ -1002,22 +1031,24 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
                prefix, ng, prefix);
 
     /* fits: the conditions of each signature */
-    buf_printf(&c, "static int %s_fits(int s", prefix);
+    buf_printf(&c, "static int %s_fits(int tc_s", prefix);
     emit_params(&c, &proto, false);
     buf_puts(&c, ") {\n");
     for (int i = 0; i < proto.nargs; i++)
         if (pargs[i].typed) buf_printf(&c, "    (void)%s;\n", pargs[i].name);
-    buf_puts(&c, "    switch (s) {\n");
+    buf_puts(&c, "    switch (tc_s) {\n");
     for (int g = 0; g < ng; g++) {
         const tc_compiled *x = groups[g].first;
         buf_printf(&c, "    case %d: return 1", g);
         for (int j = 0; j < x->nargs; j++) {
             const tc_compiled_param *a = &x->args[j];
             if (!pargs[j].typed) continue;
-            if (a->hint == 16) buf_printf(&c, " && %s %% 16 == 0", a->name);
+            if (a->hint == 16) buf_printf(&c, " && %s %% 16 == 0", pargs[j].name);
             else if (a->fixed) {
-                if (pargs[j].is_ptr) buf_printf(&c, " && %s == (uint64_t)%lldull", a->name, (long long)a->value);
-                else buf_printf(&c, " && %s == (%s)%lldll", a->name, c_type(&pargs[j]), (long long)a->value);
+                char lit[48];
+                if (a->value == INT64_MIN) snprintf(lit, sizeof lit, "(-9223372036854775807ll - 1)");
+                else snprintf(lit, sizeof lit, "%lldll", (long long)a->value);
+                buf_printf(&c, " && %s == (%s)%s", pargs[j].name, c_type(&pargs[j]), lit);
             }
         }
         buf_puts(&c, ";\n");
@@ -1031,17 +1062,17 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
         buf_puts(&c, t.s ? t.s + 2 : "void");
         buf_free(&t);
     }
-    buf_printf(&c, ") {\n    for (int s = 0; s < %d; s++)\n        if (%s_fits(s", ng, prefix);
+    buf_printf(&c, ") {\n    for (int tc_s = 0; tc_s < %d; tc_s++)\n        if (%s_fits(tc_s", ng, prefix);
     emit_names(&c, &proto, true);
-    buf_puts(&c, ")) return s;\n    return -1;\n}\n\n");
+    buf_puts(&c, ")) return tc_s;\n    return -1;\n}\n\n");
 
     /* launch_ptrs: the first loaded signature that fits */
     buf_printf(&c, "tc_status %s_launch_ptrs(void *stream, const uint32_t grid[3]", prefix);
     emit_params(&c, &proto, false);
-    buf_printf(&c, ") {\n    for (int s = 0; s < %d; s++) {\n", ng);
-    buf_printf(&c, "        if (!%s_bin[s] || !%s_fits(s", prefix, prefix);
+    buf_printf(&c, ") {\n    for (int tc_s = 0; tc_s < %d; tc_s++) {\n", ng);
+    buf_printf(&c, "        if (!%s_bin[tc_s] || !%s_fits(tc_s", prefix, prefix);
     emit_names(&c, &proto, true);
-    buf_puts(&c, ")) continue;\n        switch (s) {\n");
+    buf_puts(&c, ")) continue;\n        switch (tc_s) {\n");
     for (int g = 0; g < ng; g++) {
         const tc_compiled *x = groups[g].first;
         buf_printf(&c, "        case %d: {\n", g);
@@ -1049,15 +1080,15 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
         for (int j = 0; j < x->nargs; j++) {
             const tc_compiled_param *a = &x->args[j];
             if (a->fixed) continue;
-            buf_printf(&c, "            %s p%d = %s;\n", c_type(a), np, a->name);
+            buf_printf(&c, "            %s tc_p%d = %s;\n", c_type(a), np, pargs[j].name);
             np++;
         }
         if (np) {
-            buf_printf(&c, "            void *params[%d] = {", np);
-            for (int q = 0; q < np; q++) buf_printf(&c, "%s&p%d", q ? ", " : "", q);
-            buf_printf(&c, "};\n            return tc_binary_launch(%s_bin[s], grid, stream, params, %d);\n", prefix, np);
+            buf_printf(&c, "            void *tc_params[%d] = {", np);
+            for (int q = 0; q < np; q++) buf_printf(&c, "%s&tc_p%d", q ? ", " : "", q);
+            buf_printf(&c, "};\n            return tc_binary_launch(%s_bin[tc_s], grid, stream, tc_params, %d);\n", prefix, np);
         } else {
-            buf_printf(&c, "            return tc_binary_launch(%s_bin[s], grid, stream, NULL, 0);\n", prefix);
+            buf_printf(&c, "            return tc_binary_launch(%s_bin[tc_s], grid, stream, NULL, 0);\n", prefix);
         }
         buf_puts(&c, "        }\n");
     }

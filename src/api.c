@@ -2,6 +2,7 @@
  * tensors, values and argument lists. The launch itself and the specialization cache are
  * in jit.c; the hardware half (driver, target, devices) is in device.c. */
 #include "jit.h"
+#include "tune.h"
 #include "cuda.h"
 
 #include <errno.h>
@@ -91,6 +92,7 @@ tc_status tc_context_new(tc_context **out) {
 
 void tc_context_free(tc_context *ctx) {
     if (!ctx) return;
+    tune_context_free(ctx);
     if (ctx->priv) buf_free(&st(ctx)->output);
     free(ctx->priv);
     free(ctx);
@@ -272,6 +274,7 @@ void tc_module_free(tc_module *m) {
         tc_kernel *k = m->kernels[i];
         if (!k) continue;
         jit_kernel_free_cache(k);
+        tune_kernel_free(k);
         free(k->signature);
         free(k);
     }

@@ -13,6 +13,7 @@ struct tc_context {
     tc_print_fn print; void *print_user;
     tc_launch_report last;     /* what the last launch did */
     void *priv;                /* api.c's own state */
+    void *tune;                /* tune.c's state: tuning database, last tuning (tune_context_free) */
 };
 
 /* Sets ctx->err and returns its code (for `return ctx_fail(ctx, ...)`). */

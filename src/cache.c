@@ -371,7 +371,7 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
         snprintf(why, whyn, "TRITONC_ALWAYS_COMPILE is set: the disk cache was not read");
         return CACHE_BYPASS;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
     if (fd < 0) return CACHE_MISS;
     uint8_t *b = NULL;
     size_t n = 0;
@@ -489,7 +489,7 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
         if (!is_entry_name(de->d_name)) continue;
         char path[4400];
         snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
         if (fd < 0) continue;
         struct stat st;
         uint8_t *b = NULL;

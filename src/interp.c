@@ -35,6 +35,7 @@
  * interpreter cannot know); kernels should divide by `tl.where(mask, y, 1)` there.
  * A launch of more than 2^26 programs is refused (TC_ERR_LIMIT). */
 #include "interp.h"
+#include "check.h"
 
 /* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its
  * "very cheap" cost model (no loops of unknown trip count). */
@@ -43,6 +44,7 @@
 #endif
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,6 +64,17 @@ typedef struct Ctx {
     int returned;
     int last_mem;       /* cached MemRegion index for the bounds check */
     void *scratch; size_t scratch_cap;
+    /* check mode (NULL/0 otherwise) */
+    Checker *chk;
+    const Inst **def;   /* defining instruction of each value (NaN/Inf origins) */
+    uint64_t prog;      /* linear index of the running program (x outermost) */
+    uint32_t epoch;     /* barrier epoch of the running program */
+    int nonfinite_in;   /* this program loaded a NaN/Inf (or has a NaN/Inf argument) */
+    int args_nonfinite;
+    bool has_uninit;    /* some region has uninit marks (stores clear them) */
+    /* parallel runs */
+    int par;            /* atomics through __atomic builtins */
+    pthread_mutex_t *print_lock;
 } Ctx;
 
 /* ---- 16-bit floats -------------------------------------------------------------------- */
@@ -208,10 +221,18 @@ static void *scratch(Ctx *c, size_t n) {
 
 #define FOR_N for (int64_t i = 0; i < n; i++)
 
-static void div_zero(Ctx *c, const Inst *in) {
-    char p[64];
+/* Integer division or remainder by zero gives 0 (unspecified on GPUs); check mode notes it
+ * once per source location. */
+static void div_zero(Ctx *c, const Inst *in, int64_t lane) {
+    if (!c->chk) return;
+    SrcLoc z = {0};
+    if (check_count(c->chk, CK_NOTE_DIV0, in->loc, z, 0)) return;
+    char p[64], text[400];
     program_str(c, p, sizeof p);
-    FAIL(c, in, "integer division by zero in program %s", p);
+    snprintf(text, sizeof text, "note: integer %s by zero in program %s, lane %lld: unspecified "
+             "on GPUs, tritonc gives 0 (harmless if a mask drops that lane later)",
+             in->op == OP_DIV ? "division" : "remainder", p, (long long)lane);
+    check_add(c->chk, CK_NOTE_DIV0, in->loc, z, 0, text);
 }
 
 #define INT_BIN(DT, T, UT, MT, BITS, S) \
@@ -227,12 +248,14 @@ static void div_zero(Ctx *c, const Inst *in) {
         case OP_MAX: FOR_N R[i] = A[i] > B[i] ? A[i] : B[i]; break; \
         case OP_MIN: FOR_N R[i] = A[i] < B[i] ? A[i] : B[i]; break; \
         case OP_DIV: case OP_REM: { \
-            FOR_N if (B[i] == 0) div_zero(c, in); \
+            int64_t z = -1; \
+            FOR_N if (B[i] == 0) { z = i; break; } \
+            if (z >= 0) div_zero(c, in, z); \
             T mn = S ? (T)((UT)1 << (BITS - 1)) : 0; \
             if (op == OP_DIV) { \
-                FOR_N R[i] = (S && A[i] == mn && B[i] == (T)-1) ? mn : (T)(A[i] / B[i]); \
+                FOR_N R[i] = B[i] == 0 ? 0 : (S && A[i] == mn && B[i] == (T)-1) ? mn : (T)(A[i] / B[i]); \
             } else { \
-                FOR_N R[i] = (S && B[i] == (T)-1) ? 0 : (T)(A[i] % B[i]); \
+                FOR_N R[i] = (B[i] == 0 || (S && B[i] == (T)-1)) ? 0 : (T)(A[i] % B[i]); \
             } \
             break; \
         } \
@@ -906,20 +929,145 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
     }
     if (!active) return 0;
     const InterpLaunch *l = c->l;
+    int region = -1;
     if (!(orr & (uint64_t)(size - 1)) && hi + (uint64_t)size > hi) {
-        if (c->last_mem < l->nmem && in_region(&l->mem[c->last_mem], lo, hi + (uint64_t)size))
-            return active;
-        for (int i = 0; i < l->nmem; i++)
-            if (in_region(&l->mem[i], lo, hi + (uint64_t)size)) {
-                c->last_mem = i;
-                return active;
-            }
+        if (c->last_mem < l->nmem && in_region(&l->mem[c->last_mem], lo, hi + (uint64_t)size)) {
+            region = c->last_mem;
+        } else {
+            for (int i = 0; i < l->nmem; i++)
+                if (in_region(&l->mem[i], lo, hi + (uint64_t)size)) {
+                    c->last_mem = region = i;
+                    break;
+                }
+        }
     }
-    FOR_N {
-        if (mask && !mask[i]) continue;
-        if (!lane_ok(c, addr[i], size)) mem_fail(c, in, addr[i], size, kind);
+    if (region < 0) {
+        FOR_N {
+            if (mask && !mask[i]) continue;
+            if (!lane_ok(c, addr[i], size)) mem_fail(c, in, addr[i], size, kind);
+        }
+    }
+    if (c->chk) {
+        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region);
+    } else if (kind != 0 && c->has_uninit) {
+        /* stores clear never-written marks in every mode (a later checked launch reads them) */
+        FOR_N {
+            if (mask && !mask[i]) continue;
+            int r = region;
+            if (r < 0)
+                for (int j = 0; j < l->nmem && r < 0; j++)
+                    if (addr[i] >= l->mem[j].lo && addr[i] < l->mem[j].hi) r = j;
+            if (r >= 0 && l->mem[r].uninit)
+                memset(l->mem[r].uninit + (addr[i] - l->mem[r].lo), 0, (size_t)size);
+        }
     }
     return active;
+}
+
+/* ---- check mode: NaN and Inf ------------------------------------------------------------ */
+
+static inline bool nonfinite_at(int dt, const void *p, int64_t i) {
+    switch (dt) {
+    case DT_FP16: return (((const uint16_t *)p)[i] & 0x7c00u) == 0x7c00u;
+    case DT_BF16: return (((const uint16_t *)p)[i] & 0x7f80u) == 0x7f80u;
+    case DT_FP32: { uint32_t b; memcpy(&b, (const char *)p + i * 4, 4); return (b & 0x7f800000u) == 0x7f800000u; }
+    case DT_FP64: { uint64_t b; memcpy(&b, (const char *)p + i * 8, 8);
+                    return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL; }
+    default: return false;
+    }
+}
+
+/* The first active lane holding NaN or Inf, or -1. */
+static int64_t first_nonfinite(int dt, const void *p, const uint8_t *M, int64_t n) {
+    if (!dt_is_float(dt)) return -1;
+    bool any = false;
+    if (dt == DT_FP32) {
+        const uint32_t *B = p;
+        uint32_t acc = 0;
+        if (M) { FOR_N acc |= ((B[i] & 0x7f800000u) == 0x7f800000u) & (M[i] != 0); }
+        else { FOR_N acc |= (B[i] & 0x7f800000u) == 0x7f800000u; }
+        any = acc != 0;
+    } else {
+        FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) { any = true; break; }
+    }
+    if (!any) return -1;
+    FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) return i;
+    return -1;
+}
+
+static const Inst trace_loaded, trace_const;
+
+/* Follows a NaN/Inf in lane `lane` of value v back to the instruction that made it from
+ * finite operands: element-wise operands at the same lane (scalars at lane 0), other
+ * operands anywhere. Returns that instruction, &trace_loaded / &trace_const when the value
+ * comes from memory or a constant, or NULL when it cannot tell (an argument, a loop-carried
+ * value). */
+static const Inst *nonfinite_origin(Ctx *c, int v, int64_t lane) {
+    for (int steps = 0; steps < 256; steps++) {
+        const Inst *d = c->def ? c->def[v] : NULL;
+        if (!d) return NULL;
+        switch (d->op) {
+        case OP_LOAD: case OP_ATOMIC: case OP_ATOMIC_CAS: return &trace_loaded;
+        case OP_CONST: return &trace_const;
+        case OP_IF: case OP_FOR: case OP_WHILE: return d;
+        default: break;
+        }
+        int64_t rn = type_numel(TY(c, v));
+        int next = -1;
+        int64_t nl = 0;
+        for (int k = 0; k < d->nargs && next < 0; k++) {
+            int a = d->args[k];
+            if (a < 0 || !dt_is_float(TY(c, a).dt)) continue;
+            if (d->op == OP_WHERE) {
+                int64_t cn = type_numel(TY(c, d->args[0]));
+                bool cond = ((const uint8_t *)V(c, d->args[0]))[cn == rn ? lane : 0] != 0;
+                if (k != (cond ? 1 : 2)) continue;
+            }
+            int64_t an = type_numel(TY(c, a));
+            if (an == rn || an == 1) {
+                int64_t j = an == rn ? lane : 0;
+                if (nonfinite_at(TY(c, a).dt, V(c, a), j)) { next = a; nl = j; }
+            } else {
+                int64_t j = first_nonfinite(TY(c, a).dt, V(c, a), NULL, an);
+                if (j >= 0) { next = a; nl = j; }
+            }
+        }
+        if (next < 0) return d;
+        v = next;
+        lane = nl;
+    }
+    return NULL;
+}
+
+/* Check mode, before a store: a NaN/Inf in an active lane when this program has loaded only
+ * finite values is reported with the instruction that produced it. */
+static void nonfinite_store(Ctx *c, const Inst *in, const uint64_t *P, const uint8_t *M,
+                            int64_t n) {
+    int v = in->args[1];
+    Type t = TY(c, v);
+    if (c->nonfinite_in || !dt_is_float(t.dt)) return;
+    int64_t lane = first_nonfinite(t.dt, V(c, v), M, n);
+    if (lane < 0) return;
+    const Inst *o = nonfinite_origin(c, v, lane);
+    if (o == &trace_loaded || o == &trace_const) return;
+    SrcLoc z = {0};
+    SrcLoc b = o ? o->loc : z;
+    if (check_count(c->chk, CK_NONFINITE, in->loc, b, 0)) return;
+    char p[64], el[200], val[32], text[1400], where[600];
+    program_str(c, p, sizeof p);
+    check_elem_str(c->chk, P[lane], el, sizeof el);
+    fmt_double_repr(rdf(t.dt, V(c, v), lane), val, sizeof val);
+    if (o) {
+        const char *path = o->loc.src && o->loc.src->path ? o->loc.src->path : "?";
+        snprintf(where, sizeof where, "produced by %s at %s:%d:%d from finite inputs",
+                 op_names[o->op], path, o->loc.line, o->loc.col);
+    } else {
+        snprintf(where, sizeof where, "from finite inputs (its origin is a loop-carried value "
+                 "or an argument)");
+    }
+    snprintf(text, sizeof text, "non-finite: program %s stores %s to %s (lane %lld); %s", p,
+             val, el, (long long)lane, where);
+    check_add(c->chk, CK_NONFINITE, in->loc, b, 0, text);
 }
 
 /* Are the n addresses consecutive elements of size es? */
@@ -961,6 +1109,8 @@ static void ex_load(Ctx *c, const Inst *in) {
         uint8_t *R = r;
         FOR_N R[i] = R[i] != 0;
     }
+    if (c->chk && !c->nonfinite_in && active && first_nonfinite(rt.dt, r, M, n) >= 0)
+        c->nonfinite_in = 1;
 }
 
 static void ex_store(Ctx *c, const Inst *in) {
@@ -973,6 +1123,7 @@ static void ex_store(Ctx *c, const Inst *in) {
     bool contig;
     int64_t active = mem_check(c, in, P, M, n, es, 1, &contig);
     if (active == n) M = NULL;
+    if (c->chk && active) nonfinite_store(c, in, P, M, n);
     if (contig) {
         memmove((void *)(uintptr_t)P[0], val, (size_t)(n * es));
         return;
@@ -992,13 +1143,57 @@ static void ex_store(Ctx *c, const Inst *in) {
     }
 }
 
-/* One atomic read-modify-write on host memory: returns the old value's bits. */
+/* Compare-and-swap of es bytes at p (parallel runs): true if *p held *expect (then it holds
+ * *desired); else *expect gets the current value. */
+static bool cas_bytes(void *p, void *expect, const void *desired, int es) {
+    switch (es) {
+    case 1: { uint8_t d; memcpy(&d, desired, 1);
+              return __atomic_compare_exchange_n((uint8_t *)p, (uint8_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    case 2: { uint16_t d; memcpy(&d, desired, 2);
+              return __atomic_compare_exchange_n((uint16_t *)p, (uint16_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    case 4: { uint32_t d; memcpy(&d, desired, 4);
+              return __atomic_compare_exchange_n((uint32_t *)p, (uint32_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    default: { uint64_t d; memcpy(&d, desired, 8);
+               return __atomic_compare_exchange_n((uint64_t *)p, (uint64_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    }
+}
+
+static void atomic_read(const void *p, void *out, int es) {
+    switch (es) {
+    case 1: *(uint8_t *)out = __atomic_load_n((const uint8_t *)p, __ATOMIC_SEQ_CST); break;
+    case 2: *(uint16_t *)out = __atomic_load_n((const uint16_t *)p, __ATOMIC_SEQ_CST); break;
+    case 4: *(uint32_t *)out = __atomic_load_n((const uint32_t *)p, __ATOMIC_SEQ_CST); break;
+    default: *(uint64_t *)out = __atomic_load_n((const uint64_t *)p, __ATOMIC_SEQ_CST); break;
+    }
+}
+
+static void atomic_new(Ctx *c, const Inst *in, int dt, const uint8_t *oldb, uint8_t *newb,
+                       const void *vals, int64_t i);
+
+/* One atomic read-modify-write on host memory: returns the old value's bits. In parallel
+ * runs it is a compare-and-swap loop, so it is atomic among the threads. */
 static uint64_t atomic_one(Ctx *c, const Inst *in, int dt, void *p, const void *vals, int64_t i) {
     int es = dt_size(dt);
     uint64_t old = 0;
+    uint8_t oldb[8] = {0}, newb[8] = {0};
+    if (c->par) {
+        atomic_read(p, oldb, es);
+        do {
+            atomic_new(c, in, dt, oldb, newb, vals, i);
+        } while (!cas_bytes(p, oldb, newb, es));
+        memcpy(&old, oldb, (size_t)es);
+        return old;
+    }
     memcpy(&old, p, (size_t)es);
-    uint8_t oldb[8], newb[8];
     memcpy(oldb, p, (size_t)es);
+    atomic_new(c, in, dt, oldb, newb, vals, i);
+    memcpy(p, newb, (size_t)es);
+    return old;
+}
+
+static void atomic_new(Ctx *c, const Inst *in, int dt, const uint8_t *oldb, uint8_t *newb,
+                       const void *vals, int64_t i) {
+    int es = dt_size(dt);
     int kind = in->attr.kind;
     if (dt_is_float(dt)) {
         double o = rdf(dt, oldb, 0), v = rdf(dt, vals, i), r;
@@ -1009,7 +1204,7 @@ static uint64_t atomic_one(Ctx *c, const Inst *in, int dt, void *p, const void *
             break;
         case ATOM_MAX: r = (isnan(o) || v > o) ? v : o; break;
         case ATOM_MIN: r = (isnan(o) || v < o) ? v : o; break;
-        case ATOM_XCHG: memcpy(p, (const char *)vals + i * es, (size_t)es); return old;
+        case ATOM_XCHG: memcpy(newb, (const char *)vals + i * es, (size_t)es); return;
         default: BAD(c, in);
         }
         if (dt == DT_FP16 || dt == DT_BF16) r = (double)(float)r; /* computed in float */
@@ -1030,8 +1225,6 @@ static uint64_t atomic_one(Ctx *c, const Inst *in, int dt, void *p, const void *
         }
         wri(dt, newb, 0, r);
     }
-    memcpy(p, newb, (size_t)es);
-    return old;
 }
 
 static void ex_atomic(Ctx *c, const Inst *in) {
@@ -1058,9 +1251,14 @@ static void ex_atomic(Ctx *c, const Inst *in) {
         FOR_N {
             void *p = (void *)(uintptr_t)P[i];
             uint64_t old = 0;
-            memcpy(&old, p, (size_t)es);
-            if (memcmp(p, (const char *)cmp + i * es, (size_t)es) == 0)
-                memcpy(p, (const char *)nv + i * es, (size_t)es);
+            if (c->par) {
+                memcpy(&old, (const char *)cmp + i * es, (size_t)es);
+                cas_bytes(p, &old, (const char *)nv + i * es, es); /* old: the value found */
+            } else {
+                memcpy(&old, p, (size_t)es);
+                if (memcmp(p, (const char *)cmp + i * es, (size_t)es) == 0)
+                    memcpy(p, (const char *)nv + i * es, (size_t)es);
+            }
             if (r) memcpy((char *)r + i * es, &old, (size_t)es);
         }
     }
@@ -1094,6 +1292,7 @@ static void ex_print(Ctx *c, const Inst *in) {
     Type shape = type_scalar(DT_I32);
     if (in->nargs) { shape = TY(c, in->args[0]); n = type_numel(shape); }
     Buf b = {0};
+    if (c->print_lock) pthread_mutex_lock(c->print_lock);
     for (int64_t e = 0; e < n; e++) {
         b.len = 0;
         buf_printf(&b, "pid (%u, %u, %u) idx (", c->pid[0], c->pid[1], c->pid[2]);
@@ -1114,6 +1313,7 @@ static void ex_print(Ctx *c, const Inst *in) {
         buf_puts(&b, "\n");
         if (b.s && !b.oom) l->print(b.s, l->print_user);
     }
+    if (c->print_lock) pthread_mutex_unlock(c->print_lock);
     buf_free(&b);
 }
 
@@ -1215,8 +1415,10 @@ static void ex_while(Ctx *c, const Inst *in) {
 static void exec_inst(Ctx *c, const Inst *in) {
     switch (in->op) {
     case OP_CONST: case OP_ARANGE: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_BITCAST:
-    case OP_BARRIER:
         break; /* precomputed or aliased */
+    case OP_BARRIER:
+        if (c->chk) c->epoch = check_next_epoch(c->chk);
+        break;
     case OP_PROGRAM_ID: {
         int a = in->attr.axis;
         *(int32_t *)V(c, in->res[0]) = (int32_t)(a >= 0 && a < 3 ? c->pid[a] : 0);
@@ -1312,6 +1514,7 @@ static void setup_region(Ctx *c, const Region *r, bool loop) {
                      vbytes(c, in->res[0]) == vbytes(c, in->args[0]);
         for (int k = 0; k < in->nres; k++) {
             int v = in->res[k];
+            if (c->def) c->def[v] = in;
             c->buf[v] = alias ? c->buf[in->args[0]] : alloc_value(c, v);
             if (in->op == OP_IF || in->op == OP_FOR || in->op == OP_WHILE)
                 c->shadow[v] = alloc_value(c, v);
@@ -1331,8 +1534,50 @@ static void setup_region(Ctx *c, const Region *r, bool loop) {
     }
 }
 
-tc_status interp_run(InterpLaunch *l, Err *e) {
-    const IrFunc *f = l->f;
+/* Allocates c's value buffers and fills the per-launch constants (c->f, c->l, c->e set). */
+static void ctx_setup(Ctx *c) {
+    const IrFunc *f = c->f;
+    const InterpLaunch *l = c->l;
+    c->buf = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
+    c->shadow = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
+    if (c->chk) c->def = arena_alloc(&c->arena, sizeof(Inst *) * (size_t)(f->nvalues + 1));
+    for (int i = 0; i < f->nparams; i++) {
+        int v = f->params[i].value;
+        c->buf[v] = alloc_value(c, v);
+        int dt = f->params[i].type.dt;
+        if (dt_is_float(dt)) {
+            wrf(dt, c->buf[v], 0, l->args[i].f, 0);
+            if (!isfinite(l->args[i].f)) c->args_nonfinite = 1;
+        } else {
+            wri(dt, c->buf[v], 0, l->args[i].u);
+        }
+    }
+    for (int i = 0; i < l->nmem; i++) c->has_uninit |= l->mem[i].uninit != NULL;
+    setup_region(c, f->body, false);
+}
+
+/* Program `prog` (linear index: x outermost, then y, then z). */
+static void run_one(Ctx *c, uint64_t prog) {
+    const uint32_t *g = c->l->grid;
+    uint64_t yz = (uint64_t)g[1] * g[2];
+    c->pid[0] = (uint32_t)(prog / yz);
+    c->pid[1] = (uint32_t)((prog / g[2]) % g[1]);
+    c->pid[2] = (uint32_t)(prog % g[2]);
+    c->prog = prog;
+    c->returned = 0;
+    if (c->chk) {
+        c->epoch = check_next_epoch(c->chk);
+        c->nonfinite_in = c->args_nonfinite;
+    }
+    exec_region(c, c->f->body);
+}
+
+static uint64_t programs_of(const InterpLaunch *l) {
+    return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+}
+
+/* All programs on this thread, in order or shuffled by seed; chk records (check mode). */
+static tc_status run_seq(InterpLaunch *l, uint64_t seed, Checker *chk, Err *e) {
     Ctx *const c = calloc(1, sizeof *c);
     if (!c) {
         err_set(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
@@ -1347,44 +1592,355 @@ tc_status interp_run(InterpLaunch *l, Err *e) {
         e->jump = saved;
         return e->code;
     }
-    c->f = f;
+    c->f = l->f;
     c->l = l;
     c->e = e;
-    if (!f || !f->body) err_fail(e, TC_ERR_INTERNAL, (SrcLoc){0}, "interpreter: no function");
-    for (int i = 0; i < 3; i++)
-        if (l->grid[i] < 1)
-            err_fail(e, TC_ERR_ARG, (SrcLoc){0}, "grid dimension %d is %u; it must be >= 1", i,
-                     l->grid[i]);
-    uint64_t programs = (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
-    if (programs > INTERP_MAX_PROGRAMS)
-        err_fail(e, TC_ERR_LIMIT, (SrcLoc){0},
-                 "grid (%u, %u, %u) has %llu programs; the interpreter runs at most %llu (2^26) "
-                 "per launch", l->grid[0], l->grid[1], l->grid[2], (unsigned long long)programs,
-                 (unsigned long long)INTERP_MAX_PROGRAMS);
-    c->buf = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
-    c->shadow = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
-    for (int i = 0; i < f->nparams; i++) {
-        int v = f->params[i].value;
-        c->buf[v] = alloc_value(c, v);
-        int dt = f->params[i].type.dt;
-        if (dt_is_float(dt)) wrf(dt, c->buf[v], 0, l->args[i].f, 0);
-        else wri(dt, c->buf[v], 0, l->args[i].u);
-    }
-    setup_region(c, f->body, false);
-    for (uint32_t x = 0; x < l->grid[0]; x++)
-        for (uint32_t y = 0; y < l->grid[1]; y++)
-            for (uint32_t z = 0; z < l->grid[2]; z++) {
-                c->pid[0] = x;
-                c->pid[1] = y;
-                c->pid[2] = z;
-                c->returned = 0;
-                exec_region(c, f->body);
-            }
-    l->findings = 0;
+    c->chk = chk;
+    ctx_setup(c);
+    uint64_t n = programs_of(l);
+    Shuffle sh;
+    if (seed) shuffle_init(&sh, n, seed);
+    for (uint64_t i = 0; i < n; i++) run_one(c, seed ? shuffle_at(&sh, i) : i);
     arena_free(&c->arena);
     free(c);
     e->jump = saved;
     return TC_OK;
+}
+
+/* ---- parallel runs ----------------------------------------------------------------------- */
+
+typedef struct Pool {
+    InterpLaunch *l;
+    uint64_t n, chunk;
+    Shuffle sh;
+    bool shuffled;
+    uint64_t next;              /* atomic: the next program index to hand out */
+    int stop;                   /* atomic: a program failed */
+    pthread_mutex_t print_lock;
+} Pool;
+
+typedef struct Worker {
+    Pool *p;
+    Err err;
+    tc_status rc;
+    uint64_t fail_prog;
+} Worker;
+
+static void *worker_main(void *arg) {
+    Worker *w = arg;
+    Pool *p = w->p;
+    Ctx *const c = calloc(1, sizeof *c);
+    if (!c) {
+        err_set(&w->err, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+        w->rc = TC_ERR_NOMEM;
+        __atomic_store_n(&p->stop, 1, __ATOMIC_SEQ_CST);
+        return NULL;
+    }
+    jmp_buf jb;
+    arena_init(&c->arena, &w->err);
+    c->prog = UINT64_MAX;
+    if (ERR_TRY(&w->err, jb)) {
+        w->rc = w->err.code ? w->err.code : TC_ERR_INTERNAL;
+        w->fail_prog = c->prog;
+        __atomic_store_n(&p->stop, 1, __ATOMIC_SEQ_CST);
+        arena_free(&c->arena);
+        free(c);
+        return NULL;
+    }
+    c->f = p->l->f;
+    c->l = p->l;
+    c->e = &w->err;
+    c->par = 1;
+    c->print_lock = &p->print_lock;
+    ctx_setup(c);
+    for (;;) {
+        if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) break;
+        uint64_t s = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
+        if (s >= p->n) break;
+        uint64_t e = s + p->chunk < p->n ? s + p->chunk : p->n;
+        for (uint64_t i = s; i < e; i++) run_one(c, p->shuffled ? shuffle_at(&p->sh, i) : i);
+    }
+    arena_free(&c->arena);
+    free(c);
+    return NULL;
+}
+
+#define INTERP_MAX_THREADS 256
+
+/* The programs on `threads` threads, each with its own value buffers; chunks of programs
+ * are handed out in order (or in the shuffled order). Atomics are real atomics, device_print
+ * lines of one print are kept together. On failure: the failing program with the lowest
+ * index among those that failed. */
+static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
+    uint64_t n = programs_of(l);
+    if (threads > INTERP_MAX_THREADS) threads = INTERP_MAX_THREADS;
+    if ((uint64_t)threads > n) threads = (int)n;
+    Pool p;
+    memset(&p, 0, sizeof p);
+    p.l = l;
+    p.n = n;
+    p.chunk = n / ((uint64_t)threads * 8);
+    if (p.chunk < 1) p.chunk = 1;
+    if (p.chunk > 64) p.chunk = 64;
+    p.shuffled = seed != 0;
+    if (seed) shuffle_init(&p.sh, n, seed);
+    pthread_mutex_init(&p.print_lock, NULL);
+    Worker *w = calloc((size_t)threads, sizeof *w);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    bool *started = calloc((size_t)threads, sizeof *started);
+    if (!w || !tid || !started) {
+        free(w); free(tid); free(started);
+        pthread_mutex_destroy(&p.print_lock);
+        return run_seq(l, seed, NULL, e);
+    }
+    int nstarted = 0;
+    for (int i = 0; i < threads; i++) {
+        w[i].p = &p;
+        w[i].fail_prog = UINT64_MAX;
+        /* thread 0 is this one */
+        if (i > 0 && pthread_create(&tid[i], NULL, worker_main, &w[i]) == 0) {
+            started[i] = true;
+            nstarted++;
+        }
+    }
+    worker_main(&w[0]);
+    for (int i = 1; i < threads; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+    (void)nstarted;
+    tc_status rc = TC_OK;
+    int worst = -1;
+    for (int i = 0; i < threads; i++)
+        if (w[i].rc && (worst < 0 || w[i].fail_prog < w[worst].fail_prog)) worst = i;
+    if (worst >= 0) {
+        jmp_buf *j = e->jump;
+        *e = w[worst].err;
+        e->jump = j;
+        rc = w[worst].rc;
+    }
+    pthread_mutex_destroy(&p.print_lock);
+    free(w);
+    free(tid);
+    free(started);
+    return rc;
+}
+
+static tc_status run_plain(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
+    if (threads > 1 && programs_of(l) > 1) return run_par(l, threads, seed, e);
+    return run_seq(l, seed, NULL, e);
+}
+
+/* ---- check mode: comparing orders ---------------------------------------------------------- */
+
+static double elem_double(int dt, const uint8_t *p) {
+    if (dt_is_float(dt)) return rdf(dt, p, 0);
+    return (double)rdi(dt, p, 0);
+}
+
+static void elem_str(int dt, const uint8_t *p, char *buf, size_t n) {
+    if (dt_is_float(dt)) fmt_double_repr(rdf(dt, p, 0), buf, n);
+    else if (dt_is_unsigned(dt)) snprintf(buf, n, "%llu", (unsigned long long)rdi(dt, p, 0));
+    else if (dt_is_int(dt)) snprintf(buf, n, "%lld", (long long)rdi(dt, p, 0));
+    else snprintf(buf, n, "0x%02x", p[0]);
+}
+
+/* Compares region r's memory after the program-order run (ref) with a run in another order
+ * (other); differences become findings (or rounding notes for floats within tol). */
+static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8_t *ref,
+                           const uint8_t *other, const char *how, int variant) {
+    const MemRegion *m = &l->mem[r];
+    int dt = m->dt > 0 && m->dt < DT_COUNT && m->dt != DT_VOID && m->dt != DT_PTR ? m->dt : DT_U8;
+    int es = dt_size(dt);
+    uint64_t nel = (m->hi - m->lo) / (uint64_t)es, ndiff = 0, nround = 0;
+    int64_t first = -1, first_round = -1;
+    if (memcmp(ref, other, (size_t)(m->hi - m->lo)) == 0) return;
+    double tol = dt == DT_FP16 || dt == DT_BF16 ? 1e-2 : dt == DT_FP32 ? 1e-5 : 1e-12;
+    for (uint64_t i = 0; i < nel; i++) {
+        const uint8_t *a = ref + i * (uint64_t)es, *b = other + i * (uint64_t)es;
+        if (memcmp(a, b, (size_t)es) == 0) continue;
+        if (dt_is_float(dt)) {
+            double x = rdf(dt, a, 0), y = rdf(dt, b, 0);
+            if (isnan(x) && isnan(y)) continue;
+            if (isfinite(x) && isfinite(y) &&
+                fabs(x - y) <= tol * (fabs(x) > fabs(y) ? fabs(x) : fabs(y))) {
+                if (first_round < 0) first_round = (int64_t)i;
+                nround++;
+                continue;
+            }
+        }
+        if (first < 0) first = (int64_t)i;
+        ndiff++;
+    }
+    const char *name = m->name ? m->name : "?";
+    char va[64], vb[64], text[1200];
+    SrcLoc z = {0};
+    if (ndiff) {
+        const uint8_t *a = ref + (uint64_t)first * (uint64_t)es, *b = other + (uint64_t)first * (uint64_t)es;
+        elem_str(dt, a, va, sizeof va);
+        elem_str(dt, b, vb, sizeof vb);
+        snprintf(text, sizeof text, "order dependence: %s[%lld] is %s with the programs in order "
+                 "(x, then y, then z) but %s %s; %llu of %llu elements of '%s' differ", name,
+                 (long long)first, va, vb, how, (unsigned long long)ndiff,
+                 (unsigned long long)nel, name);
+        check_add(k, CK_ORDER, z, z, r * 4 + variant, text);
+    } else if (nround) {
+        const uint8_t *a = ref + (uint64_t)first_round * (uint64_t)es;
+        const uint8_t *b = other + (uint64_t)first_round * (uint64_t)es;
+        elem_str(dt, a, va, sizeof va);
+        elem_str(dt, b, vb, sizeof vb);
+        snprintf(text, sizeof text, "note: %s[%lld] is %s with the programs in order but %s %s "
+                 "(%llu elements of '%s' differ by rounding only, relative difference <= %g, as "
+                 "float atomics do on GPUs)", name, (long long)first_round, va, vb, how,
+                 (unsigned long long)nround, name, tol);
+        check_add(k, CK_NOTE_ROUND, z, z, r * 4 + variant, text);
+    }
+    (void)elem_double;
+}
+
+/* Check mode: a recorded run in program order on the real memory, then the same launch on
+ * copies of the tensors (as they were before) shuffled, and in parallel when threads > 1;
+ * the copies are compared with the real results. */
+static tc_status run_checked(InterpLaunch *l, Err *e) {
+    Checker *k = check_new(l);
+    if (!k) {
+        err_set(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+        return TC_ERR_NOMEM;
+    }
+    uint64_t n = programs_of(l);
+    int nm = l->nmem;
+    uint8_t **snap = NULL;
+    int *alias = NULL;
+    bool compare = n > 1 && nm > 0;
+    if (compare) {
+        snap = calloc((size_t)nm, sizeof *snap);
+        alias = calloc((size_t)nm, sizeof *alias);
+        if (!snap || !alias) compare = false;
+        for (int i = 0; compare && i < nm; i++) {
+            alias[i] = -1;
+            for (int j = 0; j < i; j++)
+                if (l->mem[j].lo == l->mem[i].lo && l->mem[j].hi == l->mem[i].hi) { alias[i] = j; break; }
+            if (alias[i] >= 0) continue;
+            size_t sz = (size_t)(l->mem[i].hi - l->mem[i].lo);
+            snap[i] = malloc(sz ? sz : 1);
+            if (!snap[i]) { compare = false; break; }
+            if (sz) memcpy(snap[i], (const void *)(uintptr_t)l->mem[i].lo, sz);
+        }
+    }
+    tc_status rc = run_seq(l, 0, k, e);
+    uint64_t seed = l->shuffle_seed ? l->shuffle_seed : INTERP_CHECK_DEFAULT_SEED;
+    char summary[400];
+    int variants = l->threads > 1 ? 2 : 1;
+    if (rc == TC_OK && compare) {
+        l->seed_used = seed;
+        MemRegion *m2 = calloc((size_t)nm, sizeof *m2);
+        ArgBits *a2 = calloc((size_t)(l->f->nparams + 1), sizeof *a2);
+        uint8_t **cp = calloc((size_t)nm, sizeof *cp);
+        for (int v = 0; m2 && a2 && cp && v < variants; v++) {
+            bool last = v == variants - 1, ok = true;
+            for (int i = 0; i < nm; i++) {
+                if (alias[i] >= 0) { cp[i] = cp[alias[i]]; continue; }
+                size_t sz = (size_t)(l->mem[i].hi - l->mem[i].lo);
+                if (last) { cp[i] = snap[i]; continue; }
+                cp[i] = malloc(sz ? sz : 1);
+                if (!cp[i]) { ok = false; break; }
+                if (sz) memcpy(cp[i], snap[i], sz);
+            }
+            if (ok) {
+                for (int i = 0; i < nm; i++) {
+                    m2[i] = l->mem[i];
+                    m2[i].lo = (uint64_t)(uintptr_t)cp[i];
+                    m2[i].hi = m2[i].lo + (l->mem[i].hi - l->mem[i].lo);
+                    m2[i].uninit = NULL;
+                }
+                for (int j = 0; j < l->f->nparams; j++) {
+                    a2[j] = l->args[j];
+                    if (l->f->params[j].type.dt != DT_PTR) continue;
+                    for (int i = 0; i < nm; i++)
+                        if (a2[j].u >= l->mem[i].lo && a2[j].u <= l->mem[i].hi) {
+                            a2[j].u = m2[i].lo + (a2[j].u - l->mem[i].lo);
+                            break;
+                        }
+                }
+                InterpLaunch l2 = *l;
+                l2.args = a2;
+                l2.mem = m2;
+                l2.print = NULL;
+                l2.check = 0;
+                l2.report = NULL;
+                char how[120];
+                if (v == 0) snprintf(how, sizeof how, "with the programs shuffled (seed %llu)", (unsigned long long)seed);
+                else snprintf(how, sizeof how, "with the programs on %d threads", l->threads);
+                Err e2;
+                memset(&e2, 0, sizeof e2);
+                tc_status rc2 = v == 0 ? run_seq(&l2, seed, NULL, &e2) : run_par(&l2, l->threads, 0, &e2);
+                if (rc2) {
+                    char text[1400];
+                    SrcLoc z = {0};
+                    size_t ml = strcspn(e2.msg, "\n");
+                    snprintf(text, sizeof text, "order dependence: the launch fails %s but not "
+                             "in program order: %.*s", how, (int)(ml > 900 ? 900 : ml), e2.msg);
+                    check_add(k, CK_FAIL_ORDER, e2.loc, z, v, text);
+                } else {
+                    for (int i = 0; i < nm; i++)
+                        if (alias[i] < 0)
+                            compare_region(k, l, i, (const uint8_t *)(uintptr_t)l->mem[i].lo,
+                                           cp[i], how, v);
+                }
+            }
+            if (!last)
+                for (int i = 0; i < nm; i++)
+                    if (alias[i] < 0 && cp[i] != snap[i]) { free(cp[i]); cp[i] = NULL; }
+        }
+        free(m2);
+        free(a2);
+        free(cp);
+    }
+    int notes = 0;
+    int nf = check_report(k, NULL, NULL, &notes);
+    if (compare && rc == TC_OK)
+        snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu programs; "
+                 "results compared with a shuffled order, seed %llu%s%s)\n",
+                 l->f->name ? l->f->name : "kernel", nf, nf == 1 ? "" : "s", notes,
+                 notes == 1 ? "" : "s", (unsigned long long)n, (unsigned long long)seed,
+                 variants > 1 ? ", and a parallel run" : "", variants > 1 ? "" : "");
+    else
+        snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu program%s%s)\n",
+                 l->f->name ? l->f->name : "kernel", nf, nf == 1 ? "" : "s", notes,
+                 notes == 1 ? "" : "s", (unsigned long long)n, n == 1 ? "" : "s",
+                 rc ? "; the launch failed" : n > 1 ? "; orders not compared: out of memory" : "");
+    l->findings = check_report(k, l->report, summary, &l->notes);
+    if (snap)
+        for (int i = 0; i < nm; i++) free(snap[i]);
+    free(snap);
+    free(alias);
+    check_free(k);
+    return rc;
+}
+
+tc_status interp_run(InterpLaunch *l, Err *e) {
+    const IrFunc *f = l->f;
+    l->findings = 0;
+    l->notes = 0;
+    l->seed_used = 0;
+    if (!f || !f->body) {
+        err_set(e, TC_ERR_INTERNAL, (SrcLoc){0}, "interpreter: no function");
+        return TC_ERR_INTERNAL;
+    }
+    for (int i = 0; i < 3; i++)
+        if (l->grid[i] < 1) {
+            err_set(e, TC_ERR_ARG, (SrcLoc){0}, "grid dimension %d is %u; it must be >= 1", i,
+                    l->grid[i]);
+            return TC_ERR_ARG;
+        }
+    uint64_t programs = programs_of(l);
+    if (programs > INTERP_MAX_PROGRAMS) {
+        err_set(e, TC_ERR_LIMIT, (SrcLoc){0},
+                "grid (%u, %u, %u) has %llu programs; the interpreter runs at most %llu (2^26) "
+                "per launch", l->grid[0], l->grid[1], l->grid[2], (unsigned long long)programs,
+                (unsigned long long)INTERP_MAX_PROGRAMS);
+        return TC_ERR_LIMIT;
+    }
+    if (l->check) return run_checked(l, e);
+    return run_plain(l, l->threads, l->shuffle_seed, e);
 }
 
 /* ---- constant folding support for opt.c ----------------------------------------------- */

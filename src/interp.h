@@ -13,7 +13,10 @@ typedef union ArgBits { int64_t i; uint64_t u; double f; } ArgBits;
 typedef struct MemRegion {
     uint64_t lo, hi;       /* [lo, hi) host addresses */
     const char *name;      /* the argument's name, for messages */
-    uint8_t *uninit;       /* optional: one byte per byte, 1 = never written (check mode) */
+    uint8_t *uninit;       /* optional: one byte per byte, 1 = never written (check mode);
+                              stores clear it in every mode */
+    int dt;                /* the element DType (0 = unknown): check mode records and compares
+                              per element of this size, and prints values with it */
 } MemRegion;
 
 typedef struct InterpLaunch {
@@ -22,13 +25,21 @@ typedef struct InterpLaunch {
     uint32_t grid[3];          /* each >= 1 */
     const MemRegion *mem; int nmem;
     tc_print_fn print; void *print_user;   /* device_print output (may be NULL) */
-    int check;                 /* issue "checks": record races and hazards */
-    int threads;               /* 0/1 = sequential; >1: programs in parallel (order-independent
-                                  kernels only; the checker decides) */
-    uint64_t shuffle_seed;     /* 0 = in order (x outermost... see interp.c); else shuffled */
-    Buf *report;               /* check-mode findings, one per line (may be NULL) */
-    int findings;              /* out: number of check findings */
+    int check;                 /* check mode (see interp.c): record races, hazards, reads of
+                                  never-written memory and NaN/Inf production, and compare the
+                                  results with a shuffled (and, threads > 1, parallel) run */
+    int threads;               /* 0/1 = sequential; >1: programs on that many threads */
+    uint64_t shuffle_seed;     /* 0 = in order (x outermost, then y, then z); else the programs
+                                  run in an order shuffled by this seed. Check mode compares
+                                  with this seed's order (0: a fixed default, reported) */
+    Buf *report;               /* check-mode findings, one per line, and a summary (may be NULL) */
+    int findings;              /* out: number of check findings (deduplicated reports) */
+    int notes;                 /* out: check-mode notes (division by zero, rounding) */
+    uint64_t seed_used;        /* out: the shuffle seed check mode compared with (0: none) */
 } InterpLaunch;
+
+/* The shuffle seed check mode uses when InterpLaunch.shuffle_seed is 0. */
+#define INTERP_CHECK_DEFAULT_SEED 0x5eedULL
 
 /* Runs the launch. A load or store outside every region is TC_ERR_RUNTIME naming the
  * kernel's file:line:col, the program id and the offending offset; nothing is touched. */

@@ -15,11 +15,13 @@
 #include "gpu/gpu.h"
 #include "interp.h"
 #include "trace.h"
+#include "tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 enum { KA_MISSING = 0, KA_CONST, KA_RUNTIME };
 
@@ -348,7 +350,14 @@ static bool arg_value(const tc_args *a, int i, tc_value *v) {
 static const char interp_note[] = "the interpreter does not model num_warps/num_stages: "
                                   "they were accepted and changed nothing";
 
+/* A kernel with @triton.heuristics / @triton.autotune goes through tune.c, which sets the
+ * chosen constexprs and options and calls jit_launch. */
 tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
+    if (k && tune_wanted(k)) return tune_launch(k, a, opts);
+    return jit_launch(k, a, opts);
+}
+
+tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     if (!k) return TC_ERR_ARG;
     tc_context *ctx = k->m->ctx;
     if (!a) return ctx_fail(ctx, TC_ERR_ARG, "tc_launch: NULL argument list");
@@ -451,6 +460,9 @@ tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     ctx->last.compile_ms = compile_ms;
     ctx->last.run_ms = 0;
     ctx->last.disk_cache = compiled ? e->disk_cache : TC_CACHE_UNUSED;
+    ctx->last.check = ctx->last.check_findings = ctx->last.check_notes = 0;
+    ctx->last.check_seed = 0;
+    ctx->last.threads = 1;
     if (b == TC_BACKEND_INTERPRET)
         memcpy(ctx->last.note, interp_note, sizeof interp_note);
     else if (compiled && e->note[0])
@@ -473,6 +485,7 @@ tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
             mem[nmem].hi = mem[nmem].lo + t->nbytes;
             mem[nmem].name = k->fn->params[i].name;
             mem[nmem].uninit = t->uninit;
+            mem[nmem].dt = (int)t->dtype;
             nmem++;
         }
         for (int j = 0; j < f->nparams; j++) {
@@ -501,13 +514,25 @@ tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         l.nmem = nmem;
         l.print = ctx->print ? ctx->print : api_keep_output;
         l.print_user = ctx->print ? ctx->print_user : ctx;
-        l.check = opts->check;
+        const char *ce = getenv("TRITONC_CHECK");
+        l.check = opts->check || (ce && ce[0] && strcmp(ce, "0") != 0);
+        l.threads = opts->threads;
+        if (l.threads < 0) {
+            long nc = sysconf(_SC_NPROCESSORS_ONLN);
+            l.threads = nc > 0 ? (int)nc : 1;
+        }
+        l.shuffle_seed = opts->shuffle_seed;
         Buf report = {0};
-        if (opts->check) l.report = &report;
+        if (l.check) l.report = &report;
         Err ie = {0};
         rc = interp_run(&l, &ie);
         if (report.s) deliver_text(ctx, report.s);
         buf_free(&report);
+        ctx->last.check = l.check;
+        ctx->last.check_findings = l.findings;
+        ctx->last.check_notes = l.notes;
+        ctx->last.check_seed = l.seed_used;
+        ctx->last.threads = l.threads > 1 ? l.threads : 1;
         if (rc) {
             if (ie.code == TC_OK) ie.code = rc;
             return ctx_take(ctx, &ie);

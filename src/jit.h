@@ -34,6 +34,7 @@ struct tc_kernel {
     /* the specialization cache: open addressing on the key hash */
     JitEntry **table; int table_cap, nentries;
     tc_stats stats;
+    void *tune;              /* tune.c: decorators, configs, chosen configs (tune_kernel_free) */
 };
 
 struct tc_tensor {

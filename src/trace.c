@@ -43,6 +43,8 @@ __extension__ typedef __int128 i128;
 #define MAX_DEPTH 500          /* expression/statement nesting */
 #define MAX_CALL_DEPTH 64      /* nested inlined @jit calls */
 #define MAX_UNROLL 65536       /* static_range iterations */
+#define MAX_STEPS 2000000      /* statements + expressions traced per kernel (bounds time and
+                                  memory under exponential inlining or nested unrolling) */
 
 /* ---- values ------------------------------------------------------------------------------ */
 
@@ -95,6 +97,7 @@ typedef struct TState {
     bool debug;           /* TRITON_DEBUG=1: asserts become device_assert */
     Val *gcache;          /* module globals, evaluated once */
     uint8_t *gstate;      /* 0 not yet, 1 evaluating, 2 done */
+    long steps;           /* statements + expressions traced so far (MAX_STEPS) */
 } TState;
 
 #define TS(t) ((TState *)(t)->priv)
@@ -132,6 +135,11 @@ static void scope_set(Trace *t, Scope *s, const char *name, Val v) {
 static void enter(Trace *t, SrcLoc loc) {
     if (++t->depth > MAX_DEPTH)
         err_fail(t->err, TC_ERR_LIMIT, loc, "nesting too deep (more than %d levels)", MAX_DEPTH);
+    if (++TS(t)->steps > MAX_STEPS)
+        err_fail(t->err, TC_ERR_LIMIT, loc,
+                 "kernel too large to trace: more than %d statements and expressions evaluated "
+                 "(exponential inlining of @jit calls or nested tl.static_range unrolling?)",
+                 MAX_STEPS);
 }
 static void leave(Trace *t) { t->depth--; }
 

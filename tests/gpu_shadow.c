@@ -106,7 +106,7 @@ static KerRec *find_kernel(tc_kernel *k) {
 }
 
 /* Triton signature strings for the runtime parameters, and a key for the specialization */
-static int build_sig(tc_kernel *k, tc_args *a, char sig[][32], int *nsig, char *key, size_t nkey) {
+static int build_sig(tc_kernel *k, tc_args *a, char sig[][64], int *nsig, char *key, size_t nkey) {
     int n = tc_kernel_param_count(k);
     size_t o = 0;
     *nsig = 0;
@@ -136,14 +136,14 @@ static int build_sig(tc_kernel *k, tc_args *a, char sig[][32], int *nsig, char *
         case TC_VAL_BOOL: snprintf(buf, sizeof buf, "i1"); break;
         default: return 0;
         }
-        if (*nsig < 64) snprintf(sig[(*nsig)++], 32, "%s", buf);
+        if (*nsig < 64) snprintf(sig[(*nsig)++], 64, "%s", buf);
         o += (size_t)snprintf(key + o, o < nkey ? nkey - o : 0, "%s=%s,", name, buf);
     }
     return 1;
 }
 
 static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *key) {
-    char sig[64][32];
+    char sig[64][64];
     const char *sp[64];
     int nsig = 0;
     char dummy[4096];
@@ -157,7 +157,7 @@ static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *k
     for (int t = 0; t < 2; t++)
         for (int nw = 1; nw <= 8; nw *= 2) {
             if (ws && *ws) {
-                char one[8];
+                char one[16];
                 snprintf(one, sizeof one, "%d", nw);
                 bool want = false;
                 for (const char *q = ws; *q;) {
@@ -424,7 +424,7 @@ tc_status __wrap_tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts)
     static bool registered;
     if (!registered) { atexit(summary); registered = true; }
     KerRec *kr = find_kernel(k);
-    char sig[64][32];
+    char sig[64][64];
     int nsig = 0;
     char key[4096] = "";
     bool fresh = false;

@@ -499,3 +499,48 @@ TEST(aot_cli_compile) {
     CHECK_CONTAINS(out, "needs a type");
     tdir_end();
 }
+
+/* Parameter names that are C keywords or the launcher's own names still give valid C. */
+TEST(aot_emit_c_awkward_names) {
+    tdir_begin("names");
+    static const char *src =
+        "import triton\n"
+        "import triton.language as tl\n"
+        "\n"
+        "@triton.jit\n"
+        "def k(grid, s, p0, default, tc_s, N: tl.constexpr):\n"
+        "    offs = tl.arange(0, N)\n"
+        "    x = tl.load(s + offs) + tl.load(p0 + offs)\n"
+        "    tl.store(grid + offs, x + default + tc_s)\n";
+    tc_context *ctx = NULL;
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    tc_args *a = NULL;
+    CHECK(!tc_context_new(&ctx) && !tc_module_load_string(ctx, "k.py", src, &m) &&
+          !tc_module_kernel(m, "k", &k) && !tc_args_new(k, &a) && !tc_args_set(a, "N", tc_int(64)));
+    const char *s1[5] = {"*fp32:16", "*fp32:16", "*fp32:16", "i32:16", "i32"};
+    const char *s2[5] = {"*fp32", "*fp32", "*fp32", "i32", "i32:1"};
+    tc_target t;
+    tc_target_parse("cuda:80", &t);
+    tc_compiled *v[2] = {NULL, NULL};
+    CHECK_INT(TC_OK, tc_compile(k, &t, s1, 5, a, 4, 3, &v[0]));
+    CHECK_INT(TC_OK, tc_compile(k, &t, s2, 5, a, 4, 3, &v[1]));
+    char h[512], c[512], cmd[2000], out[4096];
+    snprintf(h, sizeof h, "%s/k.h", tdir);
+    snprintf(c, sizeof c, "%s/k.c", tdir);
+    if (v[0] && v[1]) {
+        CHECK_INT(TC_OK, tc_emit_c(k, v, 2, "k", h, c, "k.h"));
+        snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall -Wextra -Werror -Iinclude -c %s -o /dev/null", c);
+        int r = test_run(cmd, out, sizeof out);
+        if (r) fprintf(stderr, "%s\n", out);
+        CHECK_INT(0, r);
+        snprintf(cmd, sizeof cmd, "grep -c 'uint64_t grid_, uint64_t s, uint64_t p0, int32_t default_, int32_t tc_s_' %s", h);
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+    }
+    tc_compiled_free(v[0]);
+    tc_compiled_free(v[1]);
+    tc_args_free(a);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    tdir_end();
+}

@@ -509,6 +509,14 @@ TEST(cache_corruption_recovery) {
     CHECK(c && c->disk_cache != TC_CACHE_HIT);
     tc_compiled_free(c);
     rmdir(path);
+    /* a FIFO there: never blocks, replaced */
+    CHECK_INT(0, mkfifo(path, 0644));
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->ptx && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_CORRUPT);
+    tc_compiled_free(c);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_HIT);
+    tc_compiled_free(c);
     kern_close(&K);
     tc_compiled_free(ref);
     cache_end();

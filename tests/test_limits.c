@@ -374,9 +374,11 @@ static char *big_comment_src(void) {
     const char *k = HDR "@triton.jit\ndef k(x_ptr):\n    tl.store(x_ptr, 1.0)\n";
     size_t o = strlen(k);
     memcpy(s, k, o);
-    while (o + 64 < BIG_SOURCE) {
-        memcpy(s + o, "# padding padding padding padding padding padding padding pad\n", 63);
-        o += 63;
+    const char *pad = "# padding padding padding padding padding padding padding pad\n";
+    size_t pl = strlen(pad);
+    while (o + pl < BIG_SOURCE) {
+        memcpy(s + o, pad, pl);
+        o += pl;
     }
     s[o] = 0;
     return s;

@@ -1430,3 +1430,23 @@ TEST(trace_more_errors) {
     EXPECT_ERR(HDR "def k(X, B: tl.constexpr):\n    pass\n", rt, TC_ERR_ARG,
                "k.py:5:10: error: argument 'B' is a tl.constexpr and needs a compile-time value");
 }
+
+TEST(trace_work_limit) {
+    /* f0 .. f30, each calling the one below twice: 2^30 inlined calls at depth 31 */
+    Buf b = {0};
+    buf_puts(&b, "import triton\nimport triton.language as tl\n\n@triton.jit\ndef f0(x):\n    return x + 1\n\n");
+    for (int i = 1; i <= 30; i++)
+        buf_printf(&b, "@triton.jit\ndef f%d(x):\n    return f%d(x) + f%d(x)\n\n", i, i - 1, i - 1);
+    buf_puts(&b, "@triton.jit\ndef k(X):\n    tl.store(X, f30(tl.load(X)))\n");
+    SpecArg a[1] = {A_PTR(DT_FP32)};
+    TCtx c;
+    CHECK(tr(&c, b.s, "k", a) == NULL);
+    CHECK_INT(TC_ERR_LIMIT, c.e.code);
+    CHECK_CONTAINS(c.e.msg, "kernel too large to trace");
+    tctx_free(&c);
+    buf_free(&b);
+    static const char *unroll =
+        HDR "def k(X):\n    acc = 0.0\n    for i in tl.static_range(65536):\n"
+        "        for j in tl.static_range(65536):\n            acc += 1.0\n    tl.store(X, acc)\n";
+    EXPECT_ERR(unroll, a, TC_ERR_LIMIT, "kernel too large to trace");
+}

@@ -5,11 +5,25 @@
 #define CLI_H
 
 int cmd_run(int argc, char **argv);      /* tools/tritonc.c */
+/* tools/tritonc.c: `run` (check = 0) and `check` (check = 1) share their arguments. */
+int cli_run(int argc, char **argv, int check);
+/* tools/check.c: `tritonc check FILE KERNEL ARGS...` (exit status 4 when it finds problems) */
+int cmd_check(int argc, char **argv);
 int cmd_info(int argc, char **argv);     /* tools/info.c */
 int cmd_compile(int argc, char **argv);  /* tools/tritonc.c */
 /* tools/compile.c: `tritonc compile` ahead of time (several targets, signatures, --emit
  * ptx|cubin|c) and `tritonc cache ls|clear|dir`. */
 int cmd_compile_aot(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
+#include "tritonc.h"
+
+/* tools/tune.c: `tritonc bench` (do_bench, num_warps/num_stages sweeps) and `tritonc tune`
+ * (autotuning with a progress line per config, --export, --tuning-db). */
+int cmd_bench(int argc, char **argv);
+int cmd_tune(int argc, char **argv);
+/* tools/tritonc.c: reads VALUE as `run` does (numbers, DTYPE[...], DTYPE:rand(...), @F.npy);
+ * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). */
+int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
+                    tc_value *v, tc_tensor **owned);
 
 #endif

@@ -1,7 +1,7 @@
 /* compile.c — `tritonc compile` (ahead of time: several targets and signatures, PTX, cubin
  * or a C pair) and `tritonc cache` (the disk cache: dir, ls, clear). Public API only. */
-#include "cli.h"
 #include "tritonc.h"
+#include "cli.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -61,8 +61,8 @@ static const char *usage_cache =
     "usage: tritonc cache ls | clear | dir\n"
     "\n"
     "The disk cache of compiled kernels: $TRITONC_CACHE_DIR, else ~/.cache/tritonc.\n"
-    "  ls      one line per entry: key, kernel, target, size, age, code (ptx, or ptx+cubin);
-          damaged entries are marked\n"
+    "  ls      one line per entry: key, kernel, target, size, age, code (ptx, or ptx+cubin);\n"
+    "          damaged entries are marked\n"
     "  clear   remove every entry\n"
     "  dir     print the directory\n"
     "\n"

@@ -1,7 +1,8 @@
 /* tritonc.c — the command line: `tritonc run`, `tritonc compile`, and the dispatch to the
  * other subcommands (info.c). It uses only the public API, tritonc.h.
  *
- * Exit statuses: 0 success, 1 compile or run error, 2 usage error, 3 no active driver. */
+ * Exit statuses: 0 success, 1 compile or run error, 2 usage error, 3 no active driver,
+ * 4 `tritonc check` found problems. */
 #include "cli.h"
 #include "npy.h"
 #include "tritonc.h"
@@ -14,7 +15,7 @@
 #include <string.h>
 #include <strings.h>
 
-enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3 };
+enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
 
 static const char *usage_main =
     "usage: tritonc <command> [options]\n"
@@ -24,15 +25,24 @@ static const char *usage_main =
     "\n"
     "commands:\n"
     "  run FILE KERNEL ...      run a kernel (tritonc run --help)\n"
+    "  check FILE KERNEL ...    run a kernel on the interpreter looking for what real hardware\n"
+    "                           would break: races, missing barriers, reads of never-written\n"
+    "                           memory, NaN/Inf from finite inputs, order dependence\n"
+    "                           (tritonc check --help)\n"
     "  compile FILE KERNEL ...  compile a kernel to PTX ahead of time (tritonc compile --help)\n"
     "  info                     the active driver, target and device properties\n"
     "  cache ls|clear|dir       the disk cache of compiled kernels (tritonc cache --help)\n"
+    "  bench FILE KERNEL ...    time a kernel as triton.testing.do_bench, sweeping num_warps and\n"
+    "                           num_stages (tritonc bench --help)\n"
+    "  tune FILE KERNEL ...     run a kernel's @triton.autotune tuning, persist and export it\n"
+    "                           (tritonc tune --help)\n"
     "\n"
     "options:\n"
     "  --help      this text\n"
     "  --version   the version\n"
     "\n"
-    "exit status: 0 success, 1 compile or run error, 2 usage error, 3 no active driver\n";
+    "exit status: 0 success, 1 compile or run error, 2 usage error, 3 no active driver,\n"
+    "4 `check` found problems\n";
 
 static const char *usage_run =
     "usage: tritonc run FILE KERNEL [options] NAME=VALUE...\n"
@@ -45,12 +55,18 @@ static const char *usage_run =
     "  --num-warps N        warps per program, a power of two (default 4)\n"
     "  --num-stages N       software-pipelining depth, >= 1 (default 3)\n"
     "  --interpret          run on the CPU interpreter (as TRITON_INTERPRET=1)\n"
+    "  --parallel[=N]       interpreter: run the programs on N threads (default: one per CPU);\n"
+    "                       atomics are real atomics, device_print lines stay whole; the order\n"
+    "                       of programs is not defined\n"
+    "  --shuffle SEED       interpreter: run the programs in an order shuffled by SEED (not 0)\n"
     "  --seed S             seed for rand/randn (default 0)\n"
     "  --print NAME         after the run, print argument NAME as Python prints a list:\n"
     "                       out = [11.0, 22.0, 33.0, 44.0]   (repeatable)\n"
     "  --save NAME=PATH     after the run, save tensor NAME as a numpy .npy file (format 1.0,\n"
     "                       little-endian, C order; bf16 has no numpy dtype and is saved as\n"
     "                       '<u2', its raw bits)   (repeatable)\n"
+    "  --tuning-db FILE     autotuned kernels: use the configs recorded in FILE (tritonc tune\n"
+    "                       --export); under the interpreter the only way to run one\n"
     "  --stats              print the specializations compiled and the cache hits\n"
     "  --verbose            print the launch report (backend, specialization, options, times)\n"
     "  --help               this text\n"
@@ -72,6 +88,33 @@ static const char *usage_run =
     "\n"
     "exit status: 0 success, 1 compile or run error (message with file:line:col on stderr),\n"
     "2 usage error, 3 no active driver\n";
+
+static const char *usage_check =
+    "usage: tritonc check FILE KERNEL [options] NAME=VALUE...\n"
+    "\n"
+    "Runs KERNEL once on the CPU interpreter, as `tritonc run` does (same options and\n"
+    "arguments), recording every access to every tensor element: which program and which\n"
+    "source line wrote it last, and which read it. Reports, each once per pair of source\n"
+    "locations with a count and an example (programs, element, address):\n"
+    "  race                 two programs write the same element, or one reads what another\n"
+    "                       writes (atomics on both sides never count); their order is\n"
+    "                       undefined on a GPU\n"
+    "  hazard               a load reads what an earlier store of the same program wrote, with\n"
+    "                       no tl.debug_barrier() between, in another lane (the same lane of a\n"
+    "                       same-shaped tile is only a note)\n"
+    "  uninitialized read   a load of memory never written (DTYPE:empty(...) arguments)\n"
+    "  non-finite           a store of NaN/Inf when the program loaded only finite values,\n"
+    "                       with the instruction that produced it\n"
+    "  order dependence     the results differ when the programs run in a shuffled order\n"
+    "                       (seed: --shuffle SEED, default 24301 = 0x5eed; reported) or, with\n"
+    "                       --parallel[=N], on N threads\n"
+    "Notes (not problems): integer division by zero (tritonc gives 0; unspecified on GPUs),\n"
+    "float results that differ by rounding only with the order (as float atomics do).\n"
+    "The report goes to standard output; the tensors keep the program-order results.\n"
+    "TRITONC_CHECK=1 turns the same checks on for every interpreter launch (tritonc run, the\n"
+    "library).\n"
+    "\n"
+    "exit status: 0 nothing found, 4 problems found, 1 compile or run error, 2 usage error\n";
 
 static const char *usage_compile =
     "usage: tritonc compile FILE KERNEL --target cuda:ARCH [--emit ptx] [-o OUT]\n"
@@ -549,6 +592,17 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
     return 0;
 }
 
+/* For tools/tune.c (bench, tune): parse_value, with the tensor it made (or NULL) in *owned. */
+int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
+                    tc_value *v, tc_tensor **owned) {
+    RunArg ra;
+    memset(&ra, 0, sizeof ra);
+    int rc = parse_value(ctx, name, val, is_constexpr, &ra);
+    *v = ra.v;
+    *owned = ra.t;
+    return rc;
+}
+
 /* --grid X[,Y[,Z]] */
 static int parse_grid(const char *s, uint32_t g[3]) {
     g[0] = g[1] = g[2] = 1;
@@ -588,7 +642,12 @@ static int opt_val(int argc, char **argv, int *i, const char *name, const char *
     return 1;
 }
 
-int cmd_run(int argc, char **argv) {
+int cmd_run(int argc, char **argv) { return cli_run(argc, argv, 0); }
+
+int cli_run(int argc, char **argv, int check) {
+    const char *cmdn = check ? "check " : "run ";
+    const char *tdbs[16];   /* --tuning-db (issue 5) */
+    int ntdb = 0;
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
     tc_launch_opts opts = tc_launch_defaults();
@@ -602,33 +661,52 @@ int cmd_run(int argc, char **argv) {
     int nassign = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(usage_run, stdout); return 0; }
-        if (opt_val(argc, argv, &i, "--grid", &v)) {
+        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
+            fputs(check ? usage_check : usage_run, stdout);
+            return 0;
+        }
+        if (strcmp(a, "--parallel") == 0) {
+            opts.threads = -1;
+        } else if (strncmp(a, "--parallel=", 11) == 0) {
+            int64_t n;
+            if (!parse_int(a + 11, &n) || n < 1 || n > 256)
+                return usage_err(cmdn, "--parallel=N takes a thread count from 1 to 256");
+            opts.threads = (int)n;
+        } else if (opt_val(argc, argv, &i, "--shuffle", &v)) {
+            int64_t n;
+            if (!v || !parse_int(v, &n) || n == 0)
+                return usage_err(cmdn, "--shuffle takes a non-zero integer seed");
+            opts.shuffle_seed = (uint64_t)n;
+        } else if (opt_val(argc, argv, &i, "--grid", &v)) {
             if (!v || !parse_grid(v, opts.grid))
-                return usage_err("run ", "--grid takes X[,Y[,Z]] (non-negative integers)");
+                return usage_err(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers)");
         } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 1024)
-                return usage_err("run ", "--num-warps takes a power of two");
-            if (n & (n - 1)) return usage_err("run ", "num_warps must be a power of 2 (got %lld)", (long long)n);
+                return usage_err(cmdn, "--num-warps takes a power of two");
+            if (n & (n - 1)) return usage_err(cmdn, "num_warps must be a power of 2 (got %lld)", (long long)n);
             opts.num_warps = (int)n;
         } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 64)
-                return usage_err("run ", "--num-stages takes a number >= 1");
+                return usage_err(cmdn, "--num-stages takes a number >= 1");
             opts.num_stages = (int)n;
+        } else if (opt_val(argc, argv, &i, "--tuning-db", &v)) {   /* issue 5 */
+            if (!v || !*v) return usage_err(cmdn, "--tuning-db takes a file");
+            if (ntdb == 16) return usage_err(cmdn, "too many --tuning-db options");
+            tdbs[ntdb++] = v;
         } else if (opt_val(argc, argv, &i, "--seed", &v)) {
             int64_t n;
-            if (!v || !parse_int(v, &n)) return usage_err("run ", "--seed takes an integer");
+            if (!v || !parse_int(v, &n)) return usage_err(cmdn, "--seed takes an integer");
             seed = (uint64_t)n;
         } else if (opt_val(argc, argv, &i, "--print", &v)) {
-            if (!v || !*v) return usage_err("run ", "--print takes an argument name");
-            if (nprints == 64) return usage_err("run ", "too many --print options");
+            if (!v || !*v) return usage_err(cmdn, "--print takes an argument name");
+            if (nprints == 64) return usage_err(cmdn, "too many --print options");
             prints[nprints++] = v;
         } else if (opt_val(argc, argv, &i, "--save", &v)) {
             if (!v || !strchr(v, '=') || v[0] == '=' || !strchr(v, '=')[1])
-                return usage_err("run ", "--save takes NAME=PATH.npy");
-            if (nsaves == 64) return usage_err("run ", "too many --save options");
+                return usage_err(cmdn, "--save takes NAME=PATH.npy");
+            if (nsaves == 64) return usage_err(cmdn, "too many --save options");
             saves[nsaves++] = v;
         } else if (strcmp(a, "--interpret") == 0) {
             interpret = 1;
@@ -637,23 +715,26 @@ int cmd_run(int argc, char **argv) {
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             verbose = 1;
         } else if (a[0] == '-' && a[1] == '-') {
-            return usage_err("run ", "unknown option '%s'", a);
+            return usage_err(cmdn, "unknown option '%s'", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else if (strchr(a, '=') && a[0] != '=') {
-            if (nassign == 256) return usage_err("run ", "too many arguments");
+            if (nassign == 256) return usage_err(cmdn, "too many arguments");
             assigns[nassign++] = a;
         } else {
-            return usage_err("run ", "expected NAME=VALUE, got '%s'", a);
+            return usage_err(cmdn, "expected NAME=VALUE, got '%s'", a);
         }
     }
-    if (npos < 2) return usage_err("run ", "expected FILE and KERNEL");
+    if (npos < 2) return usage_err(cmdn, "expected FILE and KERNEL");
     rng_state = seed;
 
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { errorf("error: out of memory"); return EXIT_ERR; }
     tc_set_print(ctx, print_to_stdout, NULL);
-    if (interpret) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    for (int i = 0; i < ntdb; i++)   /* issue 5: autotuning choices recorded on a GPU */
+        if (tc_tuning_db_load(ctx, tdbs[i])) { int r = api_err(ctx, tc_errcode(ctx)); tc_context_free(ctx); return r; }
+    if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    opts.check = check;
     int rc = EXIT_OK;
     tc_module *m = NULL;
     tc_kernel *k = NULL;
@@ -669,7 +750,7 @@ int cmd_run(int argc, char **argv) {
         const char *eq = strchr(assigns[i], '=');
         char name[128];
         size_t nl = (size_t)(eq - assigns[i]);
-        if (nl >= sizeof name) { rc = usage_err("run ", "argument name too long"); goto done; }
+        if (nl >= sizeof name) { rc = usage_err(cmdn, "argument name too long"); goto done; }
         memcpy(name, assigns[i], nl);
         name[nl] = 0;
         int idx = -1, is_cx = 0;
@@ -694,19 +775,24 @@ int cmd_run(int argc, char **argv) {
     for (int i = 0; i < nprints; i++) {
         int found = 0;
         for (int j = 0; j < nra; j++) found |= strcmp(ra[j].name, prints[i]) == 0;
-        if (!found) { rc = usage_err("run ", "--print %s: no argument named '%s' was given", prints[i], prints[i]); goto done; }
+        if (!found) { rc = usage_err(cmdn, "--print %s: no argument named '%s' was given", prints[i], prints[i]); goto done; }
     }
     for (int i = 0; i < nsaves; i++) {
         size_t nl = (size_t)(strchr(saves[i], '=') - saves[i]);
         int found = 0;
         for (int j = 0; j < nra; j++)
             found |= strlen(ra[j].name) == nl && strncmp(ra[j].name, saves[i], nl) == 0 && ra[j].t;
-        if (!found) { rc = usage_err("run ", "--save %.*s: no tensor argument of that name was given", (int)nl, saves[i]); goto done; }
+        if (!found) { rc = usage_err(cmdn, "--save %.*s: no tensor argument of that name was given", (int)nl, saves[i]); goto done; }
     }
 
     s = tc_launch(k, args, &opts);
     fflush(stdout);
     if (s) { rc = api_err(ctx, s); goto done; }
+    if (check) {
+        tc_launch_report r;
+        tc_last_launch(ctx, &r);
+        if (r.check_findings > 0) rc = EXIT_CHECK;
+    }
     if (verbose) {
         tc_launch_report r;
         tc_last_launch(ctx, &r);
@@ -895,7 +981,10 @@ done:
  * link; `compile` then falls back to cmd_compile above (PTX for one target). */
 #if defined(__GNUC__)
 int cmd_compile_aot(int argc, char **argv) __attribute__((weak));
+int cmd_check(int argc, char **argv) __attribute__((weak));
 int cmd_cache(int argc, char **argv) __attribute__((weak));
+int cmd_bench(int argc, char **argv) __attribute__((weak));   /* tools/tune.c */
+int cmd_tune(int argc, char **argv) __attribute__((weak));    /* tools/tune.c */
 #define HAVE_WEAK 1
 #endif
 
@@ -911,6 +1000,9 @@ int main(int argc, char **argv) {
 #ifdef HAVE_WEAK
     if (strcmp(c, "compile") == 0 && cmd_compile_aot) return cmd_compile_aot(argc - 1, argv + 1);
     if (strcmp(c, "cache") == 0 && cmd_cache) return cmd_cache(argc - 1, argv + 1);
+    if (strcmp(c, "check") == 0 && cmd_check) return cmd_check(argc - 1, argv + 1);
+    if (strcmp(c, "bench") == 0 && cmd_bench) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(c, "tune") == 0 && cmd_tune) return cmd_tune(argc - 1, argv + 1);
 #endif
     if (strcmp(c, "compile") == 0) return cmd_compile(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);

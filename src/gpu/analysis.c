@@ -63,6 +63,8 @@ static void ax_region(G *g, const Region *r) {
 
 static void ax_inst(G *g, const Inst *in) {
     const IrFunc *f = g->f;
+    for (int k = 0; k < in->nargs; k++)
+        if (in->args[k] >= 0 && in->args[k] < f->nvalues) g->uses[in->args[k]]++;
     for (int k = 0; k < in->nres; k++) {
         int v = in->res[k];
         g->def[v] = (Inst *)in;

@@ -1033,7 +1033,20 @@ static void lower_atomic(G *g, const Inst *in) {
         }
         out[r] = d;
     }
-    if (f->types[v].rank == 0) {
+    if (f->types[v].rank > 0 && red && g->uses[v]) {
+        /* only the owner of each element did it: give the old values to the copies too */
+        Layout Lx = g->lays[L].L;
+        int esz = dt_size(dt);
+        need_smem(g, ((int64_t)1 << Lx.nbits) * esz);
+        E(g, "bar.sync 0;");
+        int a = smem_addr(g, tflat(g, L), esz);
+        for (int r = 0; r < n; r++)
+            E(g, "@%s st.shared.%s [%s+%lld], %s;", rn(g, red), st_ty(dt), rn(g, a),
+              (long long)(lay_reg_flat(&Lx, r) * esz), rn(g, out[r]));
+        E(g, "bar.sync 0;");
+        for (int r = 0; r < n; r++) out[r] = ld_shared(g, dt, a, lay_reg_flat(&Lx, r) * esz);
+    }
+    if (f->types[v].rank == 0 && g->uses[v]) {
         /* one thread did it: broadcast the old value to every thread */
         need_smem(g, 8);
         int a = nr(g, CR);
@@ -1752,6 +1765,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     g->vr = arena_alloc(&arena, sizeof(int *) * (size_t)(nv + 1));
     g->ax = arena_alloc(&arena, sizeof(AxInfo) * (size_t)(nv + 1));
     g->def = arena_alloc(&arena, sizeof(Inst *) * (size_t)(nv + 1));
+    g->uses = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);

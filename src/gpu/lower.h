@@ -27,6 +27,7 @@ typedef struct G {
     int **vr;         /* value -> registers */
     AxInfo *ax;
     Inst **def;       /* value -> defining instruction (NULL for params) */
+    int *uses;        /* value -> number of operand uses */
     Conv *conv; int nconv, capconv;
     int depth;
     int smem_bytes;

@@ -1,0 +1,440 @@
+/* check.c — check mode's shadow memory, findings and report (see check.h; interp.c has the
+ * hooks and the rules, documented at the top of interp.c). */
+#include "check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define SITE_ATOMIC 0x8000u
+#define SITE_MAX 0x7fffu
+
+/* One element (granule) of a tensor. Programs are stored as linear index + 1 (0 = none). */
+typedef struct Cell {
+    uint32_t w;        /* last writer in this launch */
+    uint32_t we;       /* its barrier epoch */
+    uint32_t r, r2;    /* two distinct readers since that write (r first) */
+    uint16_t ws;       /* site of the write (| SITE_ATOMIC) */
+    uint16_t rs, r2s;  /* sites of the reads */
+    uint16_t wl;       /* lane of the write (saturated at 0xffff) */
+} Cell;
+
+typedef struct Shadow {
+    Cell *cells;       /* lazily allocated */
+    uint64_t ncells;
+    int shift;         /* log2 of the granule */
+    bool failed;       /* allocation failed: not checked */
+} Shadow;
+
+typedef struct Finding {
+    CheckKind kind;
+    SrcLoc a, b;
+    int aux;
+    uint64_t count;
+    char *text;
+} Finding;
+
+struct Checker {
+    const InterpLaunch *l;
+    Shadow *sh;
+    /* sites: open hash Inst* -> index, and the list */
+    const Inst **site_inst;   /* [0] unused */
+    int nsites, cap_sites;
+    const Inst **hkeys;
+    uint16_t *hvals;
+    int hcap;
+    uint32_t epoch;
+    Finding *f;
+    int nf, capf;
+};
+
+static int ilog2(int x) { int s = 0; while ((1 << s) < x) s++; return s; }
+
+Checker *check_new(const InterpLaunch *l) {
+    Checker *k = calloc(1, sizeof *k);
+    if (!k) return NULL;
+    k->l = l;
+    k->sh = calloc(l->nmem > 0 ? (size_t)l->nmem : 1, sizeof *k->sh);
+    k->hcap = 256;
+    k->hkeys = calloc((size_t)k->hcap, sizeof *k->hkeys);
+    k->hvals = calloc((size_t)k->hcap, sizeof *k->hvals);
+    k->cap_sites = 64;
+    k->site_inst = calloc((size_t)k->cap_sites, sizeof *k->site_inst);
+    if (!k->sh || !k->hkeys || !k->hvals || !k->site_inst) { check_free(k); return NULL; }
+    k->nsites = 1;
+    for (int i = 0; i < l->nmem; i++) {
+        const MemRegion *m = &l->mem[i];
+        int es = m->dt > 0 && m->dt < DT_COUNT && m->dt != DT_VOID ? dt_size(m->dt) : 1;
+        k->sh[i].shift = ilog2(es);
+        k->sh[i].ncells = ((m->hi - m->lo) + (uint64_t)es - 1) >> k->sh[i].shift;
+    }
+    return k;
+}
+
+void check_free(Checker *k) {
+    if (!k) return;
+    if (k->sh)
+        for (int i = 0; i < k->l->nmem; i++) free(k->sh[i].cells);
+    free(k->sh);
+    free(k->hkeys);
+    free(k->hvals);
+    free(k->site_inst);
+    for (int i = 0; i < k->nf; i++) free(k->f[i].text);
+    free(k->f);
+    free(k);
+}
+
+static size_t ptr_hash(const void *p) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 29;
+    return (size_t)x;
+}
+
+int check_site(Checker *k, const Inst *in) {
+    size_t m = (size_t)k->hcap - 1, h = ptr_hash(in) & m;
+    while (k->hkeys[h]) {
+        if (k->hkeys[h] == in) return k->hvals[h];
+        h = (h + 1) & m;
+    }
+    if (k->nsites > (int)SITE_MAX) return 0;  /* too many: "unknown site" */
+    if (k->nsites * 2 >= k->hcap) {      /* grow the hash */
+        int ncap = k->hcap * 2;
+        const Inst **nk = calloc((size_t)ncap, sizeof *nk);
+        uint16_t *nv = calloc((size_t)ncap, sizeof *nv);
+        if (!nk || !nv) { free(nk); free(nv); return 0; }
+        for (int i = 0; i < k->hcap; i++)
+            if (k->hkeys[i]) {
+                size_t j = ptr_hash(k->hkeys[i]) & (size_t)(ncap - 1);
+                while (nk[j]) j = (j + 1) & (size_t)(ncap - 1);
+                nk[j] = k->hkeys[i];
+                nv[j] = k->hvals[i];
+            }
+        free(k->hkeys);
+        free(k->hvals);
+        k->hkeys = nk;
+        k->hvals = nv;
+        k->hcap = ncap;
+        m = (size_t)ncap - 1;
+        h = ptr_hash(in) & m;
+        while (k->hkeys[h]) h = (h + 1) & m;
+    }
+    if (k->nsites >= k->cap_sites) {
+        int nc = k->cap_sites * 2;
+        const Inst **ns = realloc(k->site_inst, sizeof *ns * (size_t)nc);
+        if (!ns) return 0;
+        k->site_inst = ns;
+        k->cap_sites = nc;
+    }
+    int s = k->nsites++;
+    k->site_inst[s] = in;
+    k->hkeys[h] = in;
+    k->hvals[h] = (uint16_t)s;
+    return s;
+}
+
+uint32_t check_next_epoch(Checker *k) { return ++k->epoch; }
+
+/* ---- findings ---------------------------------------------------------------------- */
+
+static bool loc_eq(SrcLoc a, SrcLoc b) {
+    return a.src == b.src && a.line == b.line && a.col == b.col;
+}
+
+static Finding *find(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux) {
+    for (int i = 0; i < k->nf; i++) {
+        Finding *f = &k->f[i];
+        if (f->kind == kind && f->aux == aux && loc_eq(f->a, a) && loc_eq(f->b, b)) return f;
+    }
+    return NULL;
+}
+
+bool check_count(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux) {
+    Finding *f = find(k, kind, a, b, aux);
+    if (!f) return false;
+    f->count++;
+    return true;
+}
+
+void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const char *text) {
+    if (check_count(k, kind, a, b, aux)) return;
+    if (k->nf == k->capf) {
+        int nc = k->capf ? k->capf * 2 : 16;
+        Finding *nf = realloc(k->f, sizeof *nf * (size_t)nc);
+        if (!nf) return;
+        k->f = nf;
+        k->capf = nc;
+    }
+    char *t = strdup(text);
+    if (!t) return;
+    Finding *f = &k->f[k->nf++];
+    f->kind = kind;
+    f->a = a;
+    f->b = b;
+    f->aux = aux;
+    f->count = 1;
+    f->text = t;
+}
+
+void check_pid_str(const Checker *k, uint64_t prog, char *buf, size_t n) {
+    const uint32_t *g = k->l->grid;
+    uint64_t gz = g[2] ? g[2] : 1, gy = g[1] ? g[1] : 1;
+    snprintf(buf, n, "(%llu, %llu, %llu)", (unsigned long long)(prog / (gy * gz)),
+             (unsigned long long)((prog / gz) % gy), (unsigned long long)(prog % gz));
+}
+
+void check_elem_str(const Checker *k, uint64_t addr, char *buf, size_t n) {
+    const InterpLaunch *l = k->l;
+    for (int i = 0; i < l->nmem; i++) {
+        const MemRegion *m = &l->mem[i];
+        if (addr < m->lo || addr >= m->hi) continue;
+        const char *name = m->name ? m->name : "?";
+        if (m->dt > 0 && m->dt < DT_COUNT && m->dt != DT_VOID)
+            snprintf(buf, n, "%s[%llu]", name,
+                     (unsigned long long)((addr - m->lo) / (uint64_t)dt_size(m->dt)));
+        else
+            snprintf(buf, n, "%s byte %llu", name, (unsigned long long)(addr - m->lo));
+        return;
+    }
+    snprintf(buf, n, "address 0x%llx", (unsigned long long)addr);
+}
+
+static void loc_str(SrcLoc l, char *buf, size_t n) {
+    if (l.src) snprintf(buf, n, "%s:%d:%d", l.src->path ? l.src->path : "?", l.line, l.col);
+    else snprintf(buf, n, "?");
+}
+
+static const char *site_op(const Inst *in) {
+    if (!in) return "access";
+    switch (in->op) {
+    case OP_LOAD: return "load";
+    case OP_STORE: return "store";
+    case OP_ATOMIC: return "atomic";
+    case OP_ATOMIC_CAS: return "atomic_cas";
+    default: return op_names[in->op];
+    }
+}
+
+/* "store at k.py:7:4" */
+static void site_str(const Checker *k, int site, char *buf, size_t n) {
+    const Inst *in = site > 0 && site < k->nsites ? k->site_inst[site] : NULL;
+    char l[512];
+    if (in) loc_str(in->loc, l, sizeof l);
+    else snprintf(l, sizeof l, "an unknown site");
+    snprintf(buf, n, "%s at %s", site_op(in), l);
+}
+
+static SrcLoc site_loc(const Checker *k, int site) {
+    SrcLoc z = {0};
+    return site > 0 && site < k->nsites ? k->site_inst[site]->loc : z;
+}
+
+/* ---- recording ------------------------------------------------------------------------ */
+
+static void race(Checker *k, CheckKind kind, int cur_site, int prev_site, uint64_t cur_prog,
+                 uint64_t prev_prog, uint64_t addr) {
+    SrcLoc a = site_loc(k, cur_site), b = site_loc(k, prev_site);
+    if (check_count(k, kind, a, b, 0)) return;
+    char p1[80], p2[80], el[200], s1[600], s2[600], text[2400];
+    check_pid_str(k, cur_prog, p1, sizeof p1);
+    check_pid_str(k, prev_prog, p2, sizeof p2);
+    check_elem_str(k, addr, el, sizeof el);
+    site_str(k, cur_site, s1, sizeof s1);
+    site_str(k, prev_site, s2, sizeof s2);
+    const char *verb = kind == CK_RACE_RAW ? "reads" : "writes";
+    const char *pverb = kind == CK_RACE_WAR ? "read" : "wrote";
+    snprintf(text, sizeof text,
+             "race: program %s %s %s (%s) that program %s %s (%s); the order of two programs "
+             "is undefined on a GPU (address 0x%llx)", p1, verb, el, s1, p2, pverb, s2,
+             (unsigned long long)addr);
+    check_add(k, kind, a, b, 0, text);
+}
+
+static void hazard(Checker *k, int cur_site, int prev_site, uint64_t prog, int64_t lane,
+                   unsigned wlane, uint64_t addr) {
+    const Inst *ci = cur_site > 0 && cur_site < k->nsites ? k->site_inst[cur_site] : NULL;
+    const Inst *pi = prev_site > 0 && prev_site < k->nsites ? k->site_inst[prev_site] : NULL;
+    bool same = false;
+    if (ci && pi && (int64_t)wlane == lane && wlane != 0xffffu) {
+        Type ct = k->l->f->types[ci->args[0]], pt = k->l->f->types[pi->args[0]];
+        same = ct.rank >= 1 && ct.rank == pt.rank &&
+               memcmp(ct.shape, pt.shape, sizeof(int32_t) * ct.rank) == 0;
+    }
+    CheckKind kind = same ? CK_NOTE_LANE : CK_HAZARD;
+    SrcLoc a = site_loc(k, cur_site), b = site_loc(k, prev_site);
+    if (check_count(k, kind, a, b, 0)) return;
+    char p[80], el[200], s1[600], s2[600], wl[32], text[2400];
+    check_pid_str(k, prog, p, sizeof p);
+    check_elem_str(k, addr, el, sizeof el);
+    site_str(k, cur_site, s1, sizeof s1);
+    site_str(k, prev_site, s2, sizeof s2);
+    if (wlane == 0xffffu) snprintf(wl, sizeof wl, "a lane");
+    else snprintf(wl, sizeof wl, "lane %u", wlane);
+    if (same)
+        snprintf(text, sizeof text,
+                 "note: program %s reads %s in lane %lld (%s) that the same lane stored (%s) "
+                 "with no tl.debug_barrier() between; safe only while both tiles get the same "
+                 "layout (address 0x%llx)", p, el, (long long)lane, s1, s2,
+                 (unsigned long long)addr);
+    else
+        snprintf(text, sizeof text,
+                 "hazard: program %s reads %s in lane %lld (%s) that %s of the same program "
+                 "stored (%s) with no tl.debug_barrier() between; on a GPU another thread may "
+                 "not have stored it yet (address 0x%llx)", p, el, (long long)lane, s1, wl, s2,
+                 (unsigned long long)addr);
+    check_add(k, kind, a, b, 0, text);
+}
+
+static void uninit_read(Checker *k, int site, uint64_t prog, uint64_t addr) {
+    SrcLoc a = site_loc(k, site), z = {0};
+    if (check_count(k, CK_UNINIT, a, z, 0)) return;
+    char p[80], el[200], s1[600], text[1600];
+    check_pid_str(k, prog, p, sizeof p);
+    check_elem_str(k, addr, el, sizeof el);
+    site_str(k, site, s1, sizeof s1);
+    snprintf(text, sizeof text, "uninitialized read: program %s reads %s (%s), which was never "
+             "written (address 0x%llx)", p, el, s1, (unsigned long long)addr);
+    check_add(k, CK_UNINIT, a, z, 0, text);
+}
+
+static inline void cell_access(Checker *k, Cell *c, int kind, uint32_t me, uint32_t epoch,
+                               uint16_t site, int64_t lane, uint64_t prog, uint64_t addr) {
+    if (kind == 0) {
+        if (c->w) {
+            if (c->w != me) race(k, CK_RACE_RAW, site, c->ws & SITE_MAX, prog, c->w - 1, addr);
+            else if (c->we == epoch) hazard(k, site, c->ws & SITE_MAX, prog, lane, c->wl, addr);
+        }
+        if (!c->r) { c->r = me; c->rs = site; }
+        else if (c->r != me && c->r2 != me) { c->r2 = me; c->r2s = site; }
+        return;
+    }
+    if (c->w && c->w != me && !(kind == 2 && (c->ws & SITE_ATOMIC)))
+        race(k, CK_RACE_WW, site, c->ws & SITE_MAX, prog, c->w - 1, addr);
+    if (c->r && c->r != me) race(k, CK_RACE_WAR, site, c->rs, prog, c->r - 1, addr);
+    else if (c->r2 && c->r2 != me) race(k, CK_RACE_WAR, site, c->r2s, prog, c->r2 - 1, addr);
+    c->w = me;
+    c->we = epoch;
+    c->ws = (uint16_t)(site | (kind == 2 ? SITE_ATOMIC : 0));
+    c->wl = lane < 0xffff ? (uint16_t)lane : 0xffffu;
+    c->r = c->r2 = 0;
+}
+
+static int region_of(const InterpLaunch *l, uint64_t a) {
+    for (int i = 0; i < l->nmem; i++)
+        if (a >= l->mem[i].lo && a < l->mem[i].hi) return i;
+    return -1;
+}
+
+static Cell *cells_of(Checker *k, int r) {
+    Shadow *s = &k->sh[r];
+    if (s->cells || s->failed) return s->cells;
+    s->cells = calloc(s->ncells ? (size_t)s->ncells : 1, sizeof(Cell));
+    if (!s->cells) {
+        s->failed = true;
+        const MemRegion *m = &k->l->mem[r];
+        char text[300];
+        SrcLoc z = {0};
+        snprintf(text, sizeof text, "note: no memory for the shadow of '%s' (%llu bytes); its "
+                 "accesses were not checked", m->name ? m->name : "?",
+                 (unsigned long long)(s->ncells * sizeof(Cell)));
+        check_add(k, CK_NOTE_OOM, z, z, r, text);
+    }
+    return s->cells;
+}
+
+void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
+                  const uint64_t *addr, const uint8_t *mask, int64_t n, int size, int kind,
+                  int region) {
+    const InterpLaunch *l = k->l;
+    uint16_t site = (uint16_t)check_site(k, in);
+    uint32_t me = (uint32_t)(prog + 1);
+    int cr = region;
+    Cell *cells = cr >= 0 ? cells_of(k, cr) : NULL;
+    for (int64_t i = 0; i < n; i++) {
+        if (mask && !mask[i]) continue;
+        uint64_t a = addr[i];
+        if (region < 0) {
+            cr = region_of(l, a);
+            if (cr < 0) continue;
+            cells = cells_of(k, cr);
+        }
+        const MemRegion *m = &l->mem[cr];
+        uint64_t off = a - m->lo;
+        if (m->uninit) {
+            uint8_t *u = m->uninit + off;
+            if (kind == 0) {
+                if (memchr(u, 1, (size_t)size)) uninit_read(k, site, prog, a);
+            } else {
+                memset(u, 0, (size_t)size);
+            }
+        }
+        if (!cells) continue;
+        int sh = k->sh[cr].shift;
+        uint64_t c0 = off >> sh, c1 = (off + (uint64_t)size - 1) >> sh;
+        if (c1 >= k->sh[cr].ncells) c1 = k->sh[cr].ncells - 1;
+        for (uint64_t c = c0; c <= c1; c++)
+            cell_access(k, &cells[c], kind, me, epoch, site, i, prog, a);
+    }
+}
+
+/* ---- report --------------------------------------------------------------------------- */
+
+int check_report(Checker *k, Buf *b, const char *summary, int *notes) {
+    int nf = 0, nn = 0;
+    for (int i = 0; i < k->nf; i++) {
+        const Finding *f = &k->f[i];
+        if (f->kind >= CK_NOTE_DIV0) nn++;
+        else nf++;
+        if (!b) continue;
+        char l[512];
+        if (f->a.src) loc_str(f->a, l, sizeof l);
+        else snprintf(l, sizeof l, "%s", k->l->f && k->l->f->name ? k->l->f->name : "kernel");
+        buf_printf(b, "%s: %s", l, f->text);
+        if (f->count > 1) buf_printf(b, " [%llu times]", (unsigned long long)f->count);
+        buf_puts(b, "\n");
+    }
+    if (b && summary) buf_printf(b, "%s", summary);
+    if (notes) *notes = nn;
+    return nf;
+}
+
+/* ---- shuffled order ---------------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed) {
+    int bits = 1;
+    while (bits < 63 && (1ULL << bits) < n) bits++;
+    s->n = n;
+    s->mask = (1ULL << bits) - 1;
+    s->half = bits / 2 ? bits / 2 : 1;
+    uint64_t st = seed;
+    s->a = splitmix(&st) | 1;
+    s->b = splitmix(&st);
+    s->c = splitmix(&st) | 1;
+}
+
+/* A bijection of [0, 2^bits): affine maps (odd multipliers) and xor-shifts; cycle-walked
+ * into [0, n). */
+static uint64_t perm_bits(const Shuffle *s, uint64_t x) {
+    for (int r = 0; r < 3; r++) {
+        x = (x * s->a + s->b) & s->mask;
+        x ^= x >> s->half;
+        x = (x * s->c + (s->b >> 17)) & s->mask;
+        x ^= x >> (s->half + 1 > 62 ? 1 : s->half + 1);
+    }
+    return x;
+}
+
+uint64_t shuffle_at(const Shuffle *s, uint64_t i) {
+    if (s->n <= 1) return 0;
+    uint64_t x = perm_bits(s, i);
+    while (x >= s->n) x = perm_bits(s, x);
+    return x;
+}

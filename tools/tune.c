@@ -1,0 +1,528 @@
+/* tune.c (tools) — `tritonc bench` and `tritonc tune`, over the public API only.
+ *
+ *   tritonc bench FILE KERNEL NAME=VALUE... [--grid G] [--num-warps N]... [--num-stages N]...
+ *                 [--bytes B] [--flops F] [--warmup MS] [--rep MS]
+ *   tritonc tune  FILE KERNEL NAME=VALUE... [--grid G] [--force] [--export FILE]
+ *                 [--tuning-db FILE]... [--interpret]
+ *
+ * --grid takes up to three comma-separated expressions over integers and the kernel's
+ * arguments and constexprs (a config's values included), as Triton's `lambda META: ...`:
+ * `--grid 'cdiv(M, BLOCK_SIZE_M) * cdiv(N, BLOCK_SIZE_N)'`. */
+#include "cli.h"
+#include "tritonc.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+enum { X_OK = 0, X_ERR = 1, X_USAGE = 2, X_NODRIVER = 3 };
+
+static const char *usage_bench =
+    "usage: tritonc bench FILE KERNEL [options] NAME=VALUE...\n"
+    "\n"
+    "Times KERNEL as triton.testing.do_bench does: one call (compiles), an estimate from 5\n"
+    "runs, warm-up runs for --warmup ms, then timed runs for --rep ms, each after writing a\n"
+    "256 MB buffer (L2 flush) and timed by CUDA events. Prints the median and the 20th/80th\n"
+    "percentiles, and GB/s or TFLOP/s when told the bytes or flops. Several --num-warps or\n"
+    "--num-stages values sweep them (a table). Autotuned kernels are timed with the config\n"
+    "their launch picks. Needs a GPU: without a driver it fails (exit status 3).\n"
+    "\n"
+    "options:\n"
+    "  --grid G[,G[,G]]     the grid: integers or expressions over the arguments and\n"
+    "                       constexprs: 'cdiv(n, BLOCK)', 'M // 64 * 2' (default 1)\n"
+    "  --num-warps N        warps per program (repeatable: a sweep)\n"
+    "  --num-stages N       pipelining depth (repeatable: a sweep)\n"
+    "  --bytes B            bytes read and written by one launch: prints GB/s\n"
+    "  --flops F            floating-point operations of one launch: prints TFLOP/s\n"
+    "  --warmup MS          warm-up budget in ms (default 25)\n"
+    "  --rep MS             repetition budget in ms (default 100)\n"
+    "  --tuning-db FILE     autotuned kernels: configs recorded in FILE\n"
+    "  --help               this text\n"
+    "VALUE forms are those of `tritonc run --help`.\n"
+    "\n"
+    "exit status: 0 success, 1 compile or run error, 2 usage error, 3 no active driver\n";
+
+static const char *usage_tune =
+    "usage: tritonc tune FILE KERNEL [options] NAME=VALUE...\n"
+    "\n"
+    "Runs the @triton.autotune tuning of KERNEL for these arguments: every config is\n"
+    "compiled (one after another), then benchmarked with do_bench (the decorator's warmup=\n"
+    "and rep=, default 25 and 100 ms); configs that fail to compile or exceed the device's\n"
+    "resources are skipped with their reason. Prints a line per config and a final table.\n"
+    "The choice is saved in the tuning cache ($TRITONC_CACHE_DIR/tune, else\n"
+    "~/.cache/tritonc/tune) and reused by later processes without benchmarking.\n"
+    "Under the interpreter (TRITON_INTERPRET=1 or --interpret) nothing can be measured: the\n"
+    "choice comes only from a --tuning-db recorded on a GPU, and the output says where and\n"
+    "when it was measured; without one it fails with the driver error (exit status 3).\n"
+    "\n"
+    "options:\n"
+    "  --grid G[,G[,G]]     the grid, as for `tritonc bench` (config values may appear)\n"
+    "  --force              benchmark even when a cached or recorded choice exists\n"
+    "  --export FILE        write the tuning database (every choice this run knows) to FILE\n"
+    "  --tuning-db FILE     load choices recorded earlier (repeatable)\n"
+    "  --interpret          use the CPU interpreter (replay only)\n"
+    "  --help               this text\n"
+    "Set TRITON_PRINT_AUTOTUNING=1 for Triton's summary line.\n"
+    "\n"
+    "exit status: 0 success, 1 compile or run error, 2 usage error, 3 no active driver\n";
+
+static void errorf(const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tritonc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fputc('\n', stderr);
+}
+
+static int usage_err(const char *cmd, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("tritonc: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    fprintf(stderr, "\n(see tritonc %s --help)\n", cmd);
+    return X_USAGE;
+}
+
+static int api_fail(tc_context *ctx, tc_status s) {
+    const char *m = tc_errmsg(ctx);
+    if (s == TC_ERR_NO_DRIVER) {
+        fprintf(stderr, "tritonc: error: %s\n", m);
+        return X_NODRIVER;
+    }
+    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
+    else fprintf(stderr, "error: %s\n", m);
+    return s == TC_ERR_ARG ? X_USAGE : X_ERR;
+}
+
+static void print_out(const char *text, void *user) {
+    (void)user;
+    fputs(text, stdout);
+    fflush(stdout);
+}
+
+static int opt_val(int argc, char **argv, int *i, const char *name, const char **val) {
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0) return 0;
+    if (argv[*i][n] == '=') { *val = argv[*i] + n + 1; return 1; }
+    if (argv[*i][n] != 0) return 0;
+    if (*i + 1 >= argc) { *val = NULL; return 1; }
+    *val = argv[++*i];
+    return 1;
+}
+
+static int num_arg(const char *s, double *out) {
+    if (!s || !*s) return 0;
+    char *end;
+    double v = strtod(s, &end);
+    if (*end || !(v >= 0) || v > 1e30) return 0;
+    *out = v;
+    return 1;
+}
+
+/* ---- grid expressions ------------------------------------------------------------------ */
+
+typedef struct GridP {
+    const char *s;
+    const tc_args *a;
+    char err[200];
+    int depth;
+} GridP;
+
+static void gws(GridP *g) { while (*g->s == ' ' || *g->s == '\t') g->s++; }
+
+static int g_expr(GridP *g, int64_t *v);
+
+static int g_atom(GridP *g, int64_t *v) {
+    gws(g);
+    if (++g->depth > 32) { snprintf(g->err, sizeof g->err, "nested too deep"); return 0; }
+    int ok = 1;
+    if (*g->s == '(') {
+        g->s++;
+        ok = g_expr(g, v);
+        gws(g);
+        if (ok && *g->s != ')') { snprintf(g->err, sizeof g->err, "expected ')'"); ok = 0; }
+        if (ok) g->s++;
+    } else if (*g->s == '-') {
+        g->s++;
+        ok = g_atom(g, v);
+        if (ok) *v = -*v;
+    } else if (isdigit((unsigned char)*g->s)) {
+        char *end;
+        long long x = strtoll(g->s, &end, 0);
+        g->s = end;
+        *v = x;
+    } else if (isalpha((unsigned char)*g->s) || *g->s == '_') {
+        char name[128];
+        size_t n = 0;
+        while ((isalnum((unsigned char)*g->s) || *g->s == '_' || *g->s == '.') && n + 1 < sizeof name)
+            name[n++] = *g->s++;
+        name[n] = 0;
+        gws(g);
+        if (*g->s == '(') {
+            const char *fn = strrchr(name, '.') ? strrchr(name, '.') + 1 : name;
+            g->s++;
+            int64_t x, y = 0;
+            ok = g_expr(g, &x);
+            gws(g);
+            int two = strcmp(fn, "cdiv") == 0 || strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0;
+            if (ok && two) {
+                if (*g->s != ',') { snprintf(g->err, sizeof g->err, "%s() takes two arguments", fn); ok = 0; }
+                else { g->s++; ok = g_expr(g, &y); gws(g); }
+            }
+            if (ok && *g->s != ')') { snprintf(g->err, sizeof g->err, "expected ')'"); ok = 0; }
+            if (ok) g->s++;
+            if (ok) {
+                if (!strcmp(fn, "cdiv")) {
+                    if (y == 0) { snprintf(g->err, sizeof g->err, "cdiv by zero"); ok = 0; }
+                    else *v = (x + y - 1) / y;
+                } else if (!strcmp(fn, "min")) *v = x < y ? x : y;
+                else if (!strcmp(fn, "max")) *v = x > y ? x : y;
+                else if (!strcmp(fn, "next_power_of_2")) {
+                    uint64_t p = (uint64_t)x - 1;
+                    p |= p >> 1; p |= p >> 2; p |= p >> 4; p |= p >> 8; p |= p >> 16; p |= p >> 32;
+                    *v = (int64_t)(p + 1);
+                } else { snprintf(g->err, sizeof g->err, "unknown function '%s' (cdiv, min, max, next_power_of_2)", fn); ok = 0; }
+            }
+        } else {
+            tc_value x;
+            if (tc_args_get(g->a, name, &x) != TC_OK) {
+                snprintf(g->err, sizeof g->err, "'%s' is not an argument of the launch", name);
+                ok = 0;
+            } else if (x.kind == TC_VAL_INT) *v = x.u.i;
+            else if (x.kind == TC_VAL_BOOL) *v = x.u.b;
+            else { snprintf(g->err, sizeof g->err, "'%s' is not an integer", name); ok = 0; }
+        }
+    } else {
+        snprintf(g->err, sizeof g->err, "unexpected '%.10s'", *g->s ? g->s : "end");
+        ok = 0;
+    }
+    g->depth--;
+    return ok;
+}
+
+static int g_term(GridP *g, int64_t *v) {
+    if (!g_atom(g, v)) return 0;
+    while (1) {
+        gws(g);
+        int op = 0;
+        if (g->s[0] == '/' && g->s[1] == '/') { op = 'd'; g->s += 2; }
+        else if (*g->s == '*' || *g->s == '%') op = *g->s++;
+        else return 1;
+        int64_t r;
+        if (!g_atom(g, &r)) return 0;
+        if (op == '*') *v *= r;
+        else if (r == 0) { snprintf(g->err, sizeof g->err, "division by zero"); return 0; }
+        else if (op == 'd') *v /= r;
+        else *v %= r;
+    }
+}
+
+static int g_expr(GridP *g, int64_t *v) {
+    if (!g_term(g, v)) return 0;
+    while (1) {
+        gws(g);
+        if (*g->s != '+' && *g->s != '-') return 1;
+        char op = *g->s++;
+        int64_t r;
+        if (!g_term(g, &r)) return 0;
+        *v = op == '+' ? *v + r : *v - r;
+    }
+}
+
+typedef struct Grid { const char *expr; char err[200]; } Grid;
+
+static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
+    Grid *gr = user;
+    GridP g = {gr->expr, meta, "", 0};
+    for (int i = 0; i < 3; i++) {
+        int64_t v;
+        if (!g_expr(&g, &v)) { snprintf(gr->err, sizeof gr->err, "--grid %s: %s", gr->expr, g.err); return TC_ERR_ARG; }
+        if (v < 0 || v > 0xffffffffll) { snprintf(gr->err, sizeof gr->err, "--grid %s: %lld is out of range", gr->expr, (long long)v); return TC_ERR_ARG; }
+        grid[i] = (uint32_t)v;
+        gws(&g);
+        if (!*g.s) return TC_OK;
+        if (*g.s != ',' || i == 2) { snprintf(gr->err, sizeof gr->err, "--grid %s: unexpected '%s'", gr->expr, g.s); return TC_ERR_ARG; }
+        g.s++;
+    }
+    return TC_OK;
+}
+
+/* ---- shared setup ------------------------------------------------------------------------- */
+
+typedef struct Setup {
+    const char *cmd;
+    const char *file, *kernel;
+    const char *assigns[256]; int nassign;
+    const char *dbs[16]; int ndb;
+    const char *grid;
+    int interpret;
+    tc_context *ctx;
+    tc_module *m;
+    tc_kernel *k;
+    tc_args *args;
+    tc_tensor *owned[256]; int nowned;
+    Grid g;
+} Setup;
+
+static void setup_free(Setup *s) {
+    for (int i = 0; i < s->nowned; i++) tc_tensor_free(s->owned[i]);
+    tc_args_free(s->args);
+    tc_module_free(s->m);
+    tc_context_free(s->ctx);
+}
+
+static int setup_load(Setup *s, tc_launch_opts *o) {
+    if (tc_context_new(&s->ctx)) { errorf("error: out of memory"); return X_ERR; }
+    tc_set_print(s->ctx, print_out, NULL);
+    if (s->interpret) tc_context_set_backend(s->ctx, TC_BACKEND_INTERPRET);
+    for (int i = 0; i < s->ndb; i++)
+        if (tc_tuning_db_load(s->ctx, s->dbs[i])) return api_fail(s->ctx, tc_errcode(s->ctx));
+    tc_status st = tc_module_load_file(s->ctx, s->file, &s->m);
+    if (st) return st == TC_ERR_NOT_FOUND || st == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(s->ctx)), X_ERR) : api_fail(s->ctx, st);
+    if ((st = tc_module_kernel(s->m, s->kernel, &s->k))) { errorf("error: %s", tc_errmsg(s->ctx)); return X_USAGE; }
+    if ((st = tc_args_new(s->k, &s->args))) return api_fail(s->ctx, st);
+    for (int i = 0; i < s->nassign; i++) {
+        const char *eq = strchr(s->assigns[i], '=');
+        char name[128];
+        size_t nl = (size_t)(eq - s->assigns[i]);
+        if (nl >= sizeof name) return usage_err(s->cmd, "argument name too long");
+        memcpy(name, s->assigns[i], nl);
+        name[nl] = 0;
+        int idx = -1, cx = 0;
+        for (int j = 0; j < tc_kernel_param_count(s->k); j++)
+            if (strcmp(tc_kernel_param_name(s->k, j, &cx), name) == 0) { idx = j; break; }
+        if (idx < 0) {
+            tc_args_set(s->args, name, tc_none());   /* for the message naming the parameters */
+            errorf("error: %s", tc_errmsg(s->ctx));
+            return X_USAGE;
+        }
+        tc_kernel_param_name(s->k, idx, &cx);
+        tc_value v;
+        tc_tensor *t = NULL;
+        int pr = cli_parse_value(s->ctx, name, eq + 1, cx, &v, &t);
+        if (pr >= 100) return api_fail(s->ctx, (tc_status)(pr - 100));
+        if (pr) return pr;
+        if (t) s->owned[s->nowned++] = t;
+        if ((st = tc_args_set(s->args, name, v))) return api_fail(s->ctx, st);
+    }
+    if (s->grid) {
+        s->g.expr = s->grid;
+        o->grid_fn = grid_fn;
+        o->grid_user = &s->g;
+    }
+    return X_OK;
+}
+
+/* Options both commands take; 1 if consumed, -1 on a usage error (printed). */
+static int common_opt(Setup *s, int argc, char **argv, int *i) {
+    const char *v;
+    if (opt_val(argc, argv, i, "--grid", &v)) {
+        if (!v || !*v) { usage_err(s->cmd, "--grid takes X[,Y[,Z]] (integers or expressions)"); return -1; }
+        s->grid = v;
+        return 1;
+    }
+    if (opt_val(argc, argv, i, "--tuning-db", &v)) {
+        if (!v || !*v) { usage_err(s->cmd, "--tuning-db takes a file"); return -1; }
+        if (s->ndb == 16) { usage_err(s->cmd, "too many --tuning-db options"); return -1; }
+        s->dbs[s->ndb++] = v;
+        return 1;
+    }
+    if (strcmp(argv[*i], "--interpret") == 0) { s->interpret = 1; return 1; }
+    return 0;
+}
+
+static int positional(Setup *s, const char *a, int *npos) {
+    if (*npos == 0) { s->file = a; (*npos)++; return 0; }
+    if (*npos == 1) { s->kernel = a; (*npos)++; return 0; }
+    if (strchr(a, '=') && a[0] != '=') {
+        if (s->nassign == 256) return usage_err(s->cmd, "too many arguments");
+        s->assigns[s->nassign++] = a;
+        return 0;
+    }
+    return usage_err(s->cmd, "expected NAME=VALUE, got '%s'", a);
+}
+
+static int launch_err(Setup *s, tc_status st) {
+    if (st == TC_ERR_ARG && s->g.err[0]) { errorf("error: %s", s->g.err); return X_USAGE; }
+    return api_fail(s->ctx, st);
+}
+
+/* ---- bench -------------------------------------------------------------------------------- */
+
+int cmd_bench(int argc, char **argv) {
+    Setup s;
+    memset(&s, 0, sizeof s);
+    s.cmd = "bench";
+    int warps[16], nwarps = 0, stages[16], nstages = 0, npos = 0;
+    double bytes = 0, flops = 0;
+    tc_bench_opts bo = {0, 0, 0};
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_bench, stdout); return X_OK; }
+        int c = common_opt(&s, argc, argv, &i);
+        if (c < 0) return X_USAGE;
+        if (c) continue;
+        double d;
+        if (opt_val(argc, argv, &i, "--num-warps", &v)) {
+            if (!num_arg(v, &d) || d < 1 || d > 64 || ((int)d & ((int)d - 1)) || d != (int)d)
+                return usage_err("bench", "--num-warps takes a power of two");
+            if (nwarps == 16) return usage_err("bench", "too many --num-warps");
+            warps[nwarps++] = (int)d;
+        } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
+            if (!num_arg(v, &d) || d < 1 || d > 64 || d != (int)d) return usage_err("bench", "--num-stages takes a number >= 1");
+            if (nstages == 16) return usage_err("bench", "too many --num-stages");
+            stages[nstages++] = (int)d;
+        } else if (opt_val(argc, argv, &i, "--bytes", &v)) {
+            if (!num_arg(v, &bytes)) return usage_err("bench", "--bytes takes a number");
+        } else if (opt_val(argc, argv, &i, "--flops", &v)) {
+            if (!num_arg(v, &flops)) return usage_err("bench", "--flops takes a number");
+        } else if (opt_val(argc, argv, &i, "--warmup", &v)) {
+            if (!num_arg(v, &bo.warmup_ms) || bo.warmup_ms <= 0) return usage_err("bench", "--warmup takes milliseconds > 0");
+        } else if (opt_val(argc, argv, &i, "--rep", &v)) {
+            if (!num_arg(v, &bo.rep_ms) || bo.rep_ms <= 0) return usage_err("bench", "--rep takes milliseconds > 0");
+        } else if (a[0] == '-' && a[1] == '-') {
+            return usage_err("bench", "unknown option '%s'", a);
+        } else {
+            int r = positional(&s, a, &npos);
+            if (r) return r;
+        }
+    }
+    if (npos < 2) return usage_err("bench", "expected FILE and KERNEL");
+    if (s.interpret) return usage_err("bench", "--interpret: the interpreter's time says nothing about a GPU; bench needs one");
+    if (!nwarps) warps[nwarps++] = 0;
+    if (!nstages) stages[nstages++] = 0;
+    tc_launch_opts o = tc_launch_defaults();
+    int rc = setup_load(&s, &o);
+    if (rc) { setup_free(&s); return rc; }
+    tc_backend b;
+    tc_status st = tc_context_backend(s.ctx, &b);
+    if (!st && b != TC_BACKEND_CUDA) {
+        errorf("error: bench needs the GPU; TRITON_INTERPRET is set (the interpreter's times say "
+               "nothing about a GPU)");
+        setup_free(&s);
+        return X_USAGE;
+    }
+    if (st) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    tc_tune_info ti;
+    if ((st = tc_kernel_tune_info(s.k, &ti))) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if (ti.autotuned && (warps[0] || stages[0]))
+        fprintf(stderr, "tritonc: note: %s is autotuned: its config sets num_warps/num_stages; "
+                        "--num-warps/--num-stages are ignored\n", s.kernel);
+    printf("%-10s %-10s %12s %12s %12s", "num_warps", "num_stages", "median ms", "p20 ms", "p80 ms");
+    if (bytes > 0) printf(" %10s", "GB/s");
+    if (flops > 0) printf(" %10s", "TFLOP/s");
+    printf("   runs\n");
+    for (int wi = 0; wi < nwarps; wi++)
+        for (int si = 0; si < nstages; si++) {
+            o.num_warps = warps[wi];
+            o.num_stages = stages[si];
+            tc_bench_result r;
+            st = tc_bench_kernel(s.k, s.args, &o, &bo, &r);
+            if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
+            tc_launch_report lr;
+            tc_last_launch(s.ctx, &lr);
+            printf("%-10d %-10d %12.4f %12.4f %12.4f", lr.num_warps, lr.num_stages, r.median_ms, r.p20_ms, r.p80_ms);
+            if (bytes > 0) printf(" %10.1f", bytes / (r.median_ms * 1e-3) / 1e9);
+            if (flops > 0) printf(" %10.2f", flops / (r.median_ms * 1e-3) / 1e12);
+            printf("   %d\n", r.n_repeat);
+            fflush(stdout);
+        }
+    tc_launch_report lr;
+    tc_last_launch(s.ctx, &lr);
+    if (lr.note[0]) printf("note: %s\n", lr.note);
+    setup_free(&s);
+    return X_OK;
+}
+
+/* ---- tune --------------------------------------------------------------------------------- */
+
+static void progress(int i, int n, const tc_tune_result *r, void *user) {
+    (void)user;
+    if (r->status)
+        printf("[%d/%d] %s: skipped (%s: %s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason);
+    else
+        printf("[%d/%d] %s: %.4f ms (p20 %.4f, p80 %.4f)\n", i + 1, n, r->config, r->ms, r->p20_ms, r->p80_ms);
+    fflush(stdout);
+}
+
+int cmd_tune(int argc, char **argv) {
+    Setup s;
+    memset(&s, 0, sizeof s);
+    s.cmd = "tune";
+    int npos = 0, force = 0;
+    const char *export_path = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i], *v;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_tune, stdout); return X_OK; }
+        int c = common_opt(&s, argc, argv, &i);
+        if (c < 0) return X_USAGE;
+        if (c) continue;
+        if (!strcmp(a, "--force")) force = 1;
+        else if (opt_val(argc, argv, &i, "--export", &v)) {
+            if (!v || !*v) return usage_err("tune", "--export takes a file");
+            export_path = v;
+        } else if (a[0] == '-' && a[1] == '-') {
+            return usage_err("tune", "unknown option '%s'", a);
+        } else {
+            int r = positional(&s, a, &npos);
+            if (r) return r;
+        }
+    }
+    if (npos < 2) return usage_err("tune", "expected FILE and KERNEL");
+    tc_launch_opts o = tc_launch_defaults();
+    int rc = setup_load(&s, &o);
+    if (rc) { setup_free(&s); return rc; }
+    tc_tune_info ti;
+    tc_status st = tc_kernel_tune_info(s.k, &ti);
+    if (st) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if (!ti.autotuned) {
+        errorf("error: %s has no @triton.autotune decorator: nothing to tune (tritonc bench "
+               "times it)", s.kernel);
+        setup_free(&s);
+        return X_USAGE;
+    }
+    printf("tuning %s: %d configs, warmup %g ms, rep %g ms (configs compiled one after another, "
+           "then timed)\n", s.kernel, ti.nconfigs, ti.warmup_ms, ti.rep_ms);
+    fflush(stdout);
+    tc_tune_report r;
+    st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, progress, NULL, &r);
+    if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
+    if (r.nresults) {
+        printf("\n%-4s %-100s %12s %12s %12s\n", "", "config", "median ms", "p20 ms", "p80 ms");
+        for (int i = 0; i < r.nresults; i++) {
+            const tc_tune_result *x = &r.results[i];
+            int is_best = strcmp(x->config, r.best_config) == 0;
+            if (x->status)
+                printf("%-4s %-100s %12s   skipped: %s\n", "", x->config, "-", x->reason);
+            else
+                printf("%-4s %-100s %12.4f %12.4f %12.4f\n", is_best ? "*" : "", x->config, x->ms, x->p20_ms, x->p80_ms);
+        }
+        printf("\n");
+    }
+    printf("key: %s\n", r.key);
+    printf("best config: %s\n", r.best_config);
+    switch (r.source) {
+    case TC_TUNE_BENCHMARKED:
+        printf("benchmarked on %s (cc %d.%d) in %.2f s at %s; saved to %s\n", r.device, r.cc_major,
+               r.cc_minor, r.tune_s, r.measured_at, r.where[0] ? r.where : "(no tuning cache directory)");
+        break;
+    case TC_TUNE_SINGLE:
+        printf("one config: used without benchmarking (as Triton)\n");
+        break;
+    default:
+        printf("from the %s %s: measured on %s (cc %d.%d) at %s (tuning took %.2f s then); no "
+               "benchmarking now\n", tc_tune_source_name(r.source), r.where, r.device, r.cc_major,
+               r.cc_minor, r.measured_at, r.tune_s);
+        break;
+    }
+    if (export_path) {
+        if ((st = tc_tuning_db_save(s.ctx, export_path))) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+        printf("exported to %s\n", export_path);
+    }
+    setup_free(&s);
+    return X_OK;
+}
