@@ -110,7 +110,7 @@ FZ           = build-fuzz
 FUZZ_FLAGS   = $(CSTD) -O1 -g -fno-omit-frame-pointer -fPIC -Iinclude -Isrc -Itools \
                -fsanitize=address,undefined -fno-sanitize-recover=undefined
 FZ_OBJS      = $(patsubst src/%.c,$(FZ)/obj/%.o,$(SRCS))
-FZ_TOOLOBJS  = $(FZ)/obj/tools/npy.o $(FZ)/obj/tools/info.o
+FZ_TOOLOBJS  = $(patsubst tools/%.c,$(FZ)/obj/tools/%.o,$(filter-out tools/tritonc.c,$(TOOLSRCS)))
 
 $(FZ)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)

@@ -35,6 +35,7 @@ for t in "$@"; do
             done
             maxlen=32768; dict="-dict=fuzz/python.dict" ;;
         fuzz_args) maxlen=4096; dict="-dict=fuzz/args.dict" ;;
+        fuzz_cache) maxlen=8192; dict="-dict=fuzz/cache.dict" ;;
         *) maxlen=65536; dict="" ;;
     esac
     dirs="$corpus $seeds"

@@ -414,9 +414,23 @@ tc_status aot_jit_module(tc_kernel *k, const IrFunc *f, const char *spec, const 
         }
         if (cr == CACHE_HIT) {
             tc_status rc = TC_ERR_DRIVER;
-            if (ent.cubin_len)
+            if (ent.cubin_len) {
                 rc = cuda_module_load_cubin(ent.cubin, ent.cubin_len, ent.meta.kernel,
                                             ent.meta.shared_bytes, out, e);
+            } else {
+                /* PTX only (stored by `tritonc compile`): have the driver make the cubin once
+                 * and keep it in the entry, so that later processes skip the PTX JIT */
+                void *cub = NULL;
+                size_t cubn = 0;
+                if (driver_cubin(ent.ptx, &cub, &cubn) == 0) {
+                    Err le = {0};
+                    rc = cuda_module_load_cubin(cub, cubn, ent.meta.kernel, ent.meta.shared_bytes, out, &le);
+                    char why[256];
+                    if (rc == TC_OK)
+                        cache_store(&key, &ent.meta, ent.ptx, cub, cubn, why, sizeof why);
+                    free(cub);
+                }
+            }
             if (rc) rc = cuda_module_load(ent.ptx, ent.meta.kernel, ent.meta.shared_bytes, out, e);
             *threads = ent.meta.threads;
             *shared_bytes = ent.meta.shared_bytes;

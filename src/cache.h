@@ -10,6 +10,9 @@
  * target. The file name is the SHA-256 of that text; the entry keeps the text and a lookup
  * compares it, so a collision can never hand back the wrong kernel.
  *
+ * Under the JIT the cubin is the one the driver makes of the PTX (its linker, aot.c), so a
+ * warm start loads it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only.
+ *
  * File format 1 (little-endian):
  *   0   8  magic "TRCCACHE"
  *   8   4  format (1)

@@ -5,22 +5,28 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 
-#define SITE_ATOMIC 0x8000u
 #define SITE_MAX 0x7fffu
 
-/* One element (granule) of a tensor. Programs are stored as linear index + 1 (0 = none). */
-typedef struct Cell {
-    uint32_t w;        /* last writer in this launch */
-    uint32_t we;       /* its barrier epoch */
-    uint32_t r, r2;    /* two distinct readers since that write (r first) */
-    uint16_t ws;       /* site of the write (| SITE_ATOMIC) */
-    uint16_t rs, r2s;  /* sites of the reads */
-    uint16_t wl;       /* lane of the write (saturated at 0xffff) */
-} Cell;
+/* One execution of a memory instruction by one program: what a shadow cell points at. */
+typedef struct Rec {
+    uint32_t prog;     /* linear program index */
+    uint32_t epoch;    /* barrier epoch (unique per program and barrier interval) */
+    uint16_t site;
+    uint8_t atomic;
+    uint8_t contig;    /* lanes at base, base + size, ...: the lane of an address is known */
+    uint32_t size;
+    uint64_t base;
+} Rec;
 
+/* A tensor's shadow: per element (granule), record ids (0 = none), each array allocated on
+ * first need, so a tensor only read costs 4 bytes per element and one only written 4. */
 typedef struct Shadow {
-    Cell *cells;       /* lazily allocated */
+    uint32_t *w;       /* last write */
+    uint32_t *r;       /* first read since that write */
+    uint32_t *r2;      /* a read by another program than r's (allocated on the first one) */
+    uint8_t *snap;     /* contents before the first write of the launch (for the order runs) */
     uint64_t ncells;
     int shift;         /* log2 of the granule */
     bool failed;       /* allocation failed: not checked */
@@ -44,9 +50,32 @@ struct Checker {
     uint16_t *hvals;
     int hcap;
     uint32_t epoch;
+    Rec *rec;          /* [0] unused */
+    uint64_t nrec, caprec;
+    bool rec_full;
     Finding *f;
     int nf, capf;
 };
+
+/* Large zeroed blocks come straight from mmap with transparent huge pages requested: the
+ * shadow of a 4 MB tensor is tens of MB, and 4 KB page faults would dominate check mode. */
+#define BIG_MIN ((size_t)1 << 20)
+
+void *check_big_alloc(size_t n) {
+    if (n < BIG_MIN) return calloc(n ? n : 1, 1);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+#if 0
+    madvise(p, n, MADV_HUGEPAGE);
+#endif
+    return p;
+}
+
+void check_big_free(void *p, size_t n) {
+    if (!p) return;
+    if (n < BIG_MIN) free(p);
+    else munmap(p, n);
+}
 
 static int ilog2(int x) { int s = 0; while ((1 << s) < x) s++; return s; }
 
@@ -74,7 +103,17 @@ Checker *check_new(const InterpLaunch *l) {
 void check_free(Checker *k) {
     if (!k) return;
     if (k->sh)
-        for (int i = 0; i < k->l->nmem; i++) free(k->sh[i].cells);
+        for (int i = 0; i < k->l->nmem; i++) {
+            Shadow *h = &k->sh[i];
+            size_t nb = (size_t)(h->ncells ? h->ncells : 1) * 4;
+            check_big_free(h->w, nb);
+            check_big_free(h->r, nb);
+            check_big_free(h->r2, nb);
+            bool shared = false;
+            for (int j = 0; j < i; j++) shared |= k->sh[j].snap == h->snap;
+            if (!shared) check_big_free(h->snap, (size_t)(k->l->mem[i].hi - k->l->mem[i].lo));
+        }
+    free(k->rec);
     free(k->sh);
     free(k->hkeys);
     free(k->hvals);
@@ -252,11 +291,11 @@ static void race(Checker *k, CheckKind kind, int cur_site, int prev_site, uint64
 }
 
 static void hazard(Checker *k, int cur_site, int prev_site, uint64_t prog, int64_t lane,
-                   unsigned wlane, uint64_t addr) {
+                   int64_t wlane, uint64_t addr) {
     const Inst *ci = cur_site > 0 && cur_site < k->nsites ? k->site_inst[cur_site] : NULL;
     const Inst *pi = prev_site > 0 && prev_site < k->nsites ? k->site_inst[prev_site] : NULL;
     bool same = false;
-    if (ci && pi && (int64_t)wlane == lane && wlane != 0xffffu) {
+    if (ci && pi && wlane == lane && wlane >= 0) {
         Type ct = k->l->f->types[ci->args[0]], pt = k->l->f->types[pi->args[0]];
         same = ct.rank >= 1 && ct.rank == pt.rank &&
                memcmp(ct.shape, pt.shape, sizeof(int32_t) * ct.rank) == 0;
@@ -269,8 +308,8 @@ static void hazard(Checker *k, int cur_site, int prev_site, uint64_t prog, int64
     check_elem_str(k, addr, el, sizeof el);
     site_str(k, cur_site, s1, sizeof s1);
     site_str(k, prev_site, s2, sizeof s2);
-    if (wlane == 0xffffu) snprintf(wl, sizeof wl, "a lane");
-    else snprintf(wl, sizeof wl, "lane %u", wlane);
+    if (wlane < 0) snprintf(wl, sizeof wl, "a lane");
+    else snprintf(wl, sizeof wl, "lane %lld", (long long)wlane);
     if (same)
         snprintf(text, sizeof text,
                  "note: program %s reads %s in lane %lld (%s) that the same lane stored (%s) "
@@ -298,26 +337,113 @@ static void uninit_read(Checker *k, int site, uint64_t prog, uint64_t addr) {
     check_add(k, CK_UNINIT, a, z, 0, text);
 }
 
-static inline void cell_access(Checker *k, Cell *c, int kind, uint32_t me, uint32_t epoch,
-                               uint16_t site, int64_t lane, uint64_t prog, uint64_t addr) {
-    if (kind == 0) {
-        if (c->w) {
-            if (c->w != me) race(k, CK_RACE_RAW, site, c->ws & SITE_MAX, prog, c->w - 1, addr);
-            else if (c->we == epoch) hazard(k, site, c->ws & SITE_MAX, prog, lane, c->wl, addr);
-        }
-        if (!c->r) { c->r = me; c->rs = site; }
-        else if (c->r != me && c->r2 != me) { c->r2 = me; c->r2s = site; }
-        return;
+static bool alloc_fail(Checker *k, int r) {
+    Shadow *s = &k->sh[r];
+    if (s->failed) return true;
+    s->failed = true;
+    const MemRegion *m = &k->l->mem[r];
+    char text[300];
+    SrcLoc z = {0};
+    snprintf(text, sizeof text, "note: no memory for the shadow of '%s'; its accesses were "
+             "not checked", m->name ? m->name : "?");
+    check_add(k, CK_NOTE_OOM, z, z, r, text);
+    return true;
+}
+
+static uint32_t *arr(Checker *k, int r, uint32_t **slot) {
+    if (!*slot && !k->sh[r].failed) {
+        *slot = check_big_alloc((size_t)(k->sh[r].ncells ? k->sh[r].ncells : 1) * 4);
+        if (!*slot) alloc_fail(k, r);
     }
-    if (c->w && c->w != me && !(kind == 2 && (c->ws & SITE_ATOMIC)))
-        race(k, CK_RACE_WW, site, c->ws & SITE_MAX, prog, c->w - 1, addr);
-    if (c->r && c->r != me) race(k, CK_RACE_WAR, site, c->rs, prog, c->r - 1, addr);
-    else if (c->r2 && c->r2 != me) race(k, CK_RACE_WAR, site, c->r2s, prog, c->r2 - 1, addr);
-    c->w = me;
-    c->we = epoch;
-    c->ws = (uint16_t)(site | (kind == 2 ? SITE_ATOMIC : 0));
-    c->wl = lane < 0xffff ? (uint16_t)lane : 0xffffu;
-    c->r = c->r2 = 0;
+    return *slot;
+}
+
+/* Keeps the region's contents before its first write (and its aliases': the same tensor
+ * passed twice). */
+static void snapshot(Checker *k, int r) {
+    Shadow *h = &k->sh[r];
+    if (h->snap || h->failed) return;
+    const MemRegion *m = &k->l->mem[r];
+    size_t sz = (size_t)(m->hi - m->lo);
+    h->snap = check_big_alloc(sz);
+    if (!h->snap) { alloc_fail(k, r); return; }
+    if (sz) memcpy(h->snap, (const void *)(uintptr_t)m->lo, sz);
+    for (int j = 0; j < k->l->nmem; j++)
+        if (j != r && k->l->mem[j].lo == m->lo && k->l->mem[j].hi == m->hi) k->sh[j].snap = h->snap;
+}
+
+const uint8_t *check_snapshot(const Checker *k, int r) { return k->sh[r].snap; }
+
+static uint32_t new_rec(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch, int kind,
+                        int size, const uint64_t *addr, const uint8_t *mask, int64_t n) {
+    if (k->rec_full) return 0;
+    if (k->nrec + 1 >= k->caprec) {
+        uint64_t nc = k->caprec ? k->caprec * 2 : 1024;
+        Rec *nr = nc < UINT32_MAX ? realloc(k->rec, sizeof *nr * (size_t)nc) : NULL;
+        if (!nr) {
+            k->rec_full = true;
+            SrcLoc z = {0};
+            check_add(k, CK_NOTE_OOM, z, z, -1, "note: too many memory accesses to record; "
+                      "the rest of the launch was not checked");
+            return 0;
+        }
+        k->rec = nr;
+        k->caprec = nc;
+        if (k->nrec == 0) k->nrec = 1;
+    }
+    uint32_t id = (uint32_t)k->nrec++;
+    Rec *r = &k->rec[id];
+    r->prog = (uint32_t)prog;
+    r->epoch = epoch;
+    r->site = (uint16_t)check_site(k, in);
+    r->atomic = kind == 2;
+    r->size = (uint32_t)size;
+    r->base = addr[0];
+    bool contig = !mask;
+    for (int64_t i = 1; contig && i < n; i++) contig = addr[i] == addr[0] + (uint64_t)i * (uint64_t)size;
+    r->contig = contig;
+    return id;
+}
+
+/* The lane of addr in record r's access, or -1 when it is not known. */
+static int64_t rec_lane(const Rec *r, uint64_t addr) {
+    if (!r->contig || addr < r->base) return -1;
+    return (int64_t)((addr - r->base) / r->size);
+}
+
+static void on_read(Checker *k, uint32_t *W, uint32_t *R, int reg, uint64_t c, uint32_t me,
+                    uint64_t prog, uint32_t epoch, int64_t lane, uint64_t addr) {
+    if (W && W[c]) {
+        const Rec *w = &k->rec[W[c]], *cur = &k->rec[me];
+        if (w->prog != prog) race(k, CK_RACE_RAW, cur->site, w->site, prog, w->prog, addr);
+        else if (w->epoch == epoch) hazard(k, cur->site, w->site, prog, lane, rec_lane(w, addr), addr);
+    }
+    uint32_t r = R[c];
+    if (!r) { R[c] = me; return; }
+    if (k->rec[r].prog == prog) return;
+    uint32_t *R2 = k->sh[reg].r2 ? k->sh[reg].r2 : arr(k, reg, &k->sh[reg].r2);
+    if (R2 && (!R2[c] || k->rec[R2[c]].prog != prog)) R2[c] = me;
+}
+
+static void on_write(Checker *k, uint32_t *W, uint32_t *R, int reg, uint64_t c, uint32_t me,
+                     uint64_t prog, uint64_t addr) {
+    const Rec *cur = &k->rec[me];
+    if (W[c]) {
+        const Rec *w = &k->rec[W[c]];
+        if (w->prog != prog && !(cur->atomic && w->atomic))
+            race(k, CK_RACE_WW, cur->site, w->site, prog, w->prog, addr);
+    }
+    W[c] = me;
+    if (!R || !R[c]) return;
+    const Rec *r = &k->rec[R[c]];
+    uint32_t *R2 = k->sh[reg].r2;
+    if (r->prog != prog) race(k, CK_RACE_WAR, cur->site, r->site, prog, r->prog, addr);
+    else if (R2 && R2[c] && k->rec[R2[c]].prog != prog) {
+        const Rec *r2 = &k->rec[R2[c]];
+        race(k, CK_RACE_WAR, cur->site, r2->site, prog, r2->prog, addr);
+    }
+    R[c] = 0;
+    if (R2) R2[c] = 0;
 }
 
 static int region_of(const InterpLaunch *l, uint64_t a) {
@@ -326,55 +452,46 @@ static int region_of(const InterpLaunch *l, uint64_t a) {
     return -1;
 }
 
-static Cell *cells_of(Checker *k, int r) {
-    Shadow *s = &k->sh[r];
-    if (s->cells || s->failed) return s->cells;
-    s->cells = calloc(s->ncells ? (size_t)s->ncells : 1, sizeof(Cell));
-    if (!s->cells) {
-        s->failed = true;
-        const MemRegion *m = &k->l->mem[r];
-        char text[300];
-        SrcLoc z = {0};
-        snprintf(text, sizeof text, "note: no memory for the shadow of '%s' (%llu bytes); its "
-                 "accesses were not checked", m->name ? m->name : "?",
-                 (unsigned long long)(s->ncells * sizeof(Cell)));
-        check_add(k, CK_NOTE_OOM, z, z, r, text);
-    }
-    return s->cells;
-}
-
 void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
                   const uint64_t *addr, const uint8_t *mask, int64_t n, int size, int kind,
                   int region) {
     const InterpLaunch *l = k->l;
-    uint16_t site = (uint16_t)check_site(k, in);
-    uint32_t me = (uint32_t)(prog + 1);
-    int cr = region;
-    Cell *cells = cr >= 0 ? cells_of(k, cr) : NULL;
+    uint32_t me = new_rec(k, in, prog, epoch, kind, size, addr, mask, n);
+    int cr = -1;
+    uint32_t *W = NULL, *R = NULL;
+    const MemRegion *m = NULL;
+    int sh = 0;
     for (int64_t i = 0; i < n; i++) {
         if (mask && !mask[i]) continue;
         uint64_t a = addr[i];
-        if (region < 0) {
-            cr = region_of(l, a);
-            if (cr < 0) continue;
-            cells = cells_of(k, cr);
+        int nr = region >= 0 ? region : region_of(l, a);
+        if (nr < 0) continue;
+        if (nr != cr) {
+            cr = nr;
+            m = &l->mem[cr];
+            Shadow *h = &k->sh[cr];
+            sh = h->shift;
+            if (kind != 0) snapshot(k, cr);
+            W = kind != 0 ? arr(k, cr, &h->w) : h->w;
+            R = kind == 0 ? arr(k, cr, &h->r) : h->r;
+            if (h->failed) W = R = NULL;
         }
-        const MemRegion *m = &l->mem[cr];
         uint64_t off = a - m->lo;
         if (m->uninit) {
             uint8_t *u = m->uninit + off;
             if (kind == 0) {
-                if (memchr(u, 1, (size_t)size)) uninit_read(k, site, prog, a);
+                if (memchr(u, 1, (size_t)size)) uninit_read(k, k->rec[me].site, prog, a);
             } else {
                 memset(u, 0, (size_t)size);
             }
         }
-        if (!cells) continue;
-        int sh = k->sh[cr].shift;
+        if (!me || (kind == 0 ? !R : !W)) continue;
         uint64_t c0 = off >> sh, c1 = (off + (uint64_t)size - 1) >> sh;
         if (c1 >= k->sh[cr].ncells) c1 = k->sh[cr].ncells - 1;
-        for (uint64_t c = c0; c <= c1; c++)
-            cell_access(k, &cells[c], kind, me, epoch, site, i, prog, a);
+        for (uint64_t c = c0; c <= c1; c++) {
+            if (kind == 0) on_read(k, W, R, cr, c, me, prog, epoch, i, a);
+            else on_write(k, W, R, cr, c, me, prog, a);
+        }
     }
 }
 

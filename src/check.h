@@ -1,10 +1,13 @@
 /* check.h — the recording and reporting half of check mode (issue 7), used by interp.c.
  *
- * Shadow memory: for every tensor of a launch (MemRegion) one Cell per element (the
- * region's dtype; bytes when it has none), allocated on the first access. A cell holds the
- * last writer (program, barrier epoch, site, lane, atomic or not) and up to two distinct
- * readers since that write: enough to tell exactly whether some program other than the
- * current one read the cell. Findings are deduplicated by (kind, both source locations)
+ * Shadow memory: every execution of a memory instruction by a program gets a record
+ * (program, barrier epoch, site, atomic, and the base address when its lanes are
+ * contiguous, so that a lane can be recovered). For every tensor of a launch (MemRegion),
+ * per element (the region's dtype; bytes when it has none): the record of the last write,
+ * of the first read since, and of a read by a second program (allocated lazily: enough to
+ * tell exactly whether some program other than the writer read the element). Before the
+ * first write to a tensor its contents are kept (the snapshot the order runs start from).
+ * Findings are deduplicated by (kind, both source locations)
  * and counted; the first occurrence is the example the report shows. */
 #ifndef CHECK_H
 #define CHECK_H
@@ -64,6 +67,13 @@ void check_elem_str(const Checker *k, uint64_t addr, char *buf, size_t n);
 /* Appends the findings (first-occurrence order) and a summary line to b (if not NULL);
  * returns the number of findings (notes excluded) and sets *notes. */
 int check_report(Checker *k, Buf *b, const char *summary, int *notes);
+
+/* Region r's contents before its first write in this launch (NULL: never written). */
+const uint8_t *check_snapshot(const Checker *k, int r);
+
+/* Zeroed memory for shadows and snapshots (huge pages when large); free with its size. */
+void *check_big_alloc(size_t n);
+void check_big_free(void *p, size_t n);
 
 /* The order used by the shuffled mode: a bijection of [0, n) from a seed (no storage). */
 typedef struct Shuffle { uint64_t n, mask, a, b, c; int half; } Shuffle;

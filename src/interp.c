@@ -1807,49 +1807,46 @@ static tc_status run_checked(InterpLaunch *l, Err *e) {
     }
     uint64_t n = programs_of(l);
     int nm = l->nmem;
-    uint8_t **snap = NULL;
-    int *alias = NULL;
-    bool compare = n > 1 && nm > 0;
-    if (compare) {
-        snap = calloc((size_t)nm, sizeof *snap);
-        alias = calloc((size_t)nm, sizeof *alias);
-        if (!snap || !alias) compare = false;
-        for (int i = 0; compare && i < nm; i++) {
-            alias[i] = -1;
-            for (int j = 0; j < i; j++)
-                if (l->mem[j].lo == l->mem[i].lo && l->mem[j].hi == l->mem[i].hi) { alias[i] = j; break; }
-            if (alias[i] >= 0) continue;
-            size_t sz = (size_t)(l->mem[i].hi - l->mem[i].lo);
-            snap[i] = malloc(sz ? sz : 1);
-            if (!snap[i]) { compare = false; break; }
-            if (sz) memcpy(snap[i], (const void *)(uintptr_t)l->mem[i].lo, sz);
-        }
-    }
     tc_status rc = run_seq(l, 0, k, e);
     uint64_t seed = l->shuffle_seed ? l->shuffle_seed : INTERP_CHECK_DEFAULT_SEED;
-    char summary[400];
     int variants = l->threads > 1 ? 2 : 1;
-    if (rc == TC_OK && compare) {
-        l->seed_used = seed;
+    bool compared = false;
+    if (rc == TC_OK && n > 1 && nm > 0) {
         MemRegion *m2 = calloc((size_t)nm, sizeof *m2);
         ArgBits *a2 = calloc((size_t)(l->f->nparams + 1), sizeof *a2);
         uint8_t **cp = calloc((size_t)nm, sizeof *cp);
-        for (int v = 0; m2 && a2 && cp && v < variants; v++) {
-            bool last = v == variants - 1, ok = true;
+        int *alias = calloc((size_t)nm, sizeof *alias);
+        compared = m2 && a2 && cp && alias;
+        if (compared) {
+            l->seed_used = seed;
             for (int i = 0; i < nm; i++) {
-                if (alias[i] >= 0) { cp[i] = cp[alias[i]]; continue; }
+                alias[i] = -1;
+                for (int j = 0; j < i && alias[i] < 0; j++)
+                    if (l->mem[j].lo == l->mem[i].lo && l->mem[j].hi == l->mem[i].hi) alias[i] = j;
+            }
+        }
+        for (int v = 0; compared && v < variants; v++) {
+            bool last = v == variants - 1, ok = true;
+            /* written tensors start from their snapshot (the last variant mutates it); the
+             * others are shared with the real run, which did not write them */
+            for (int i = 0; i < nm; i++) {
+                const uint8_t *sn = check_snapshot(k, i);
                 size_t sz = (size_t)(l->mem[i].hi - l->mem[i].lo);
-                if (last) { cp[i] = snap[i]; continue; }
-                cp[i] = malloc(sz ? sz : 1);
+                cp[i] = NULL;
+                if (alias[i] >= 0) { cp[i] = cp[alias[i]]; continue; }
+                if (!sn) continue;
+                if (last) { cp[i] = (uint8_t *)sn; continue; }
+                cp[i] = check_big_alloc(sz);
                 if (!cp[i]) { ok = false; break; }
-                if (sz) memcpy(cp[i], snap[i], sz);
+                if (sz) memcpy(cp[i], sn, sz);
             }
             if (ok) {
                 for (int i = 0; i < nm; i++) {
                     m2[i] = l->mem[i];
+                    m2[i].uninit = NULL;
+                    if (!cp[i]) continue;
                     m2[i].lo = (uint64_t)(uintptr_t)cp[i];
                     m2[i].hi = m2[i].lo + (l->mem[i].hi - l->mem[i].lo);
-                    m2[i].uninit = NULL;
                 }
                 for (int j = 0; j < l->f->nparams; j++) {
                     a2[j] = l->args[j];
@@ -1881,37 +1878,37 @@ static tc_status run_checked(InterpLaunch *l, Err *e) {
                     check_add(k, CK_FAIL_ORDER, e2.loc, z, v, text);
                 } else {
                     for (int i = 0; i < nm; i++)
-                        if (alias[i] < 0)
+                        if (alias[i] < 0 && cp[i])
                             compare_region(k, l, i, (const uint8_t *)(uintptr_t)l->mem[i].lo,
                                            cp[i], how, v);
                 }
             }
             if (!last)
                 for (int i = 0; i < nm; i++)
-                    if (alias[i] < 0 && cp[i] != snap[i]) { free(cp[i]); cp[i] = NULL; }
+                    if (alias[i] < 0 && cp[i] && cp[i] != check_snapshot(k, i))
+                        check_big_free(cp[i], (size_t)(l->mem[i].hi - l->mem[i].lo));
+            if (!ok) compared = false;
         }
         free(m2);
         free(a2);
         free(cp);
+        free(alias);
     }
     int notes = 0;
     int nf = check_report(k, NULL, NULL, &notes);
-    if (compare && rc == TC_OK)
+    char summary[400];
+    const char *name = l->f->name ? l->f->name : "kernel";
+    if (compared)
         snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu programs; "
-                 "results compared with a shuffled order, seed %llu%s%s)\n",
-                 l->f->name ? l->f->name : "kernel", nf, nf == 1 ? "" : "s", notes,
-                 notes == 1 ? "" : "s", (unsigned long long)n, (unsigned long long)seed,
-                 variants > 1 ? ", and a parallel run" : "", variants > 1 ? "" : "");
+                 "results compared with a shuffled order, seed %llu%s)\n", name, nf,
+                 nf == 1 ? "" : "s", notes, notes == 1 ? "" : "s", (unsigned long long)n,
+                 (unsigned long long)seed, variants > 1 ? ", and with a parallel run" : "");
     else
         snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu program%s%s)\n",
-                 l->f->name ? l->f->name : "kernel", nf, nf == 1 ? "" : "s", notes,
-                 notes == 1 ? "" : "s", (unsigned long long)n, n == 1 ? "" : "s",
-                 rc ? "; the launch failed" : n > 1 ? "; orders not compared: out of memory" : "");
+                 name, nf, nf == 1 ? "" : "s", notes, notes == 1 ? "" : "s",
+                 (unsigned long long)n, n == 1 ? "" : "s",
+                 rc ? "; the launch failed" : n > 1 && nm > 0 ? "; orders not compared: out of memory" : "");
     l->findings = check_report(k, l->report, summary, &l->notes);
-    if (snap)
-        for (int i = 0; i < nm; i++) free(snap[i]);
-    free(snap);
-    free(alias);
     check_free(k);
     return rc;
 }

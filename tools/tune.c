@@ -441,8 +441,10 @@ int cmd_bench(int argc, char **argv) {
 /* ---- tune --------------------------------------------------------------------------------- */
 
 static void progress(int i, int n, const tc_tune_result *r, void *user) {
-    (void)user;
-    if (r->status)
+    Grid *g = user;
+    if (r->status && g && g->err[0])
+        printf("[%d/%d] %s: skipped (%s: %s) (%s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason, g->err);
+    else if (r->status)
         printf("[%d/%d] %s: skipped (%s: %s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason);
     else
         printf("[%d/%d] %s: %.4f ms (p20 %.4f, p80 %.4f)\n", i + 1, n, r->config, r->ms, r->p20_ms, r->p80_ms);
@@ -489,7 +491,7 @@ int cmd_tune(int argc, char **argv) {
            "then timed)\n", s.kernel, ti.nconfigs, ti.warmup_ms, ti.rep_ms);
     fflush(stdout);
     tc_tune_report r;
-    st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, progress, NULL, &r);
+    st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, progress, &s.g, &r);
     if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
     if (r.nresults) {
         printf("\n%-4s %-100s %12s %12s %12s\n", "", "config", "median ms", "p20 ms", "p80 ms");
@@ -514,9 +516,10 @@ int cmd_tune(int argc, char **argv) {
         printf("one config: used without benchmarking (as Triton)\n");
         break;
     default:
-        printf("from the %s %s: measured on %s (cc %d.%d) at %s (tuning took %.2f s then); no "
-               "benchmarking now\n", tc_tune_source_name(r.source), r.where, r.device, r.cc_major,
-               r.cc_minor, r.measured_at, r.tune_s);
+        printf("from the %s %s: measured on %s (cc %d.%d) at %s", tc_tune_source_name(r.source),
+               r.where, r.device, r.cc_major, r.cc_minor, r.measured_at);
+        if (r.tune_s > 0) printf(" (tuning took %.2f s then)", r.tune_s);
+        printf("; no benchmarking now\n");
         break;
     }
     if (export_path) {

@@ -4,7 +4,21 @@
  *
  * Kernel parameters, in IrFunc order: pointers .u64; i1 .u8 (one byte, 0 or 1); i8/u8
  * .s8/.u8; i16/u16 .s16/.u16; i32 .s32; u32 .u32; i64 .s64; u64 .u64; fp16/bf16 .b16;
- * fp32 .f32; fp64 .f64. */
+ * fp32 .f32; fp64 .f64.
+ *
+ * Registers: i1 in .pred; 8/16/32-bit ints and fp32 in .b32 (small ints kept sign- or
+ * zero-extended, renormalized after each op); i64/u64/pointers/fp64 in .b64; fp16/bf16 in
+ * .b16. Numerics follow the interpreter where the op is exact: add/sub/mul/fma with explicit
+ * .rn (no contraction), fp16/bf16 ops computed in f32 and rounded per op, casts with rzi/rn,
+ * dot as a sequential fp32 FMA chain over k then + acc (tf32 inputs rounded with cvt.rna).
+ * Where Triton uses fast forms, so do we: exp = ex2.approx(x*log2e), log = lg2.approx*ln2,
+ * sqrt/rsqrt .approx.ftz, fp32 `/` div.full, sin/cos .approx; tanh and erf are short
+ * polynomial/exp2 forms (~1e-6 relative); fp64 exp is a range-reduced Taylor series.
+ *
+ * Memory: 16-byte (v2/v4) accesses where the axis analysis proves contiguity, alignment and
+ * a mask constant over the vector; masked loads pre-set the destination to `other`; stores
+ * and atomics are predicated to one owner per element when a layout holds copies. device_print
+ * is vprintf, one line per element, formatted as the interpreter does. */
 #include "lower.h"
 
 #include <math.h>

@@ -1,0 +1,918 @@
+/* test_tune.c — issue 5: @triton.autotune / @triton.heuristics read from the kernel file
+ * (and each refusal, with its exact location), heuristics under the interpreter (checked
+ * against C references), the honest refusal without a driver, the tuning database (written
+ * by hand here, replayed, exported, re-imported) and hostile database files, and the
+ * `tritonc tune` / `tritonc bench` commands. */
+#include "test.h"
+#include "tune.h"
+
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *KFILE = "tests/kernels/autotune.py";
+
+static tc_context *interp_ctx(void) {
+    tc_context *ctx = NULL;
+    tc_context_new(&ctx);
+    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    return ctx;
+}
+
+static int have_driver(void) {
+    tc_context *ctx = NULL;
+    tc_context_new(&ctx);
+    const char *name;
+    int ok = tc_active_driver(ctx, &name) == TC_OK;
+    tc_context_free(ctx);
+    return ok;
+}
+
+static void write_text(const char *path, const char *text) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return;
+    fwrite(text, 1, strlen(text), f);
+    fclose(f);
+}
+
+static char tdir[512];
+static const char *scratch(void) {
+    snprintf(tdir, sizeof tdir, "%s/tests/tune", test_build_dir());
+    char cmd[700], o[256];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s", tdir);
+    test_run(cmd, o, sizeof o);
+    return tdir;
+}
+
+/* ---- decorators ---------------------------------------------------------------------------- */
+
+TEST(tune_decorators_parse) {
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, KFILE, &m));
+    if (!m) { tc_context_free(ctx); return; }
+    tc_kernel *k = NULL;
+    tc_tune_info ti;
+    CHECK_INT(TC_OK, tc_module_kernel(m, "matmul_kernel", &k));
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(1, ti.autotuned);
+    CHECK_INT(0, ti.heuristics);
+    CHECK_INT(6, ti.nconfigs);
+    CHECK_INT(3, ti.nkey);
+    CHECK_NEAR(25, ti.warmup_ms, 0, 0);
+    CHECK_NEAR(100, ti.rep_ms, 0, 0);
+    CHECK_STR("BLOCK_SIZE_M: 256, BLOCK_SIZE_N: 128, BLOCK_SIZE_K: 64, GROUP_SIZE_M: 8, num_warps: 8, "
+              "num_ctas: 1, num_stages: 3, maxnreg: None", tc_kernel_config_str(k, 0));
+    CHECK_STR("BLOCK_SIZE_M: 64, BLOCK_SIZE_N: 64, BLOCK_SIZE_K: 32, GROUP_SIZE_M: 8, num_warps: 4, "
+              "num_ctas: 1, num_stages: 4, maxnreg: None", tc_kernel_config_str(k, 5));
+    CHECK(tc_kernel_config_str(k, 6) == NULL);
+    CHECK(tc_kernel_config_str(k, -1) == NULL);
+
+    CHECK_INT(TC_OK, tc_module_kernel(m, "softmax_kernel", &k));
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(1, ti.autotuned);
+    CHECK_INT(1, ti.heuristics);
+    CHECK_INT(5, ti.nconfigs);
+    CHECK_STR("num_warps: 16, num_ctas: 1, num_stages: 3, maxnreg: None", tc_kernel_config_str(k, 4));
+    CHECK_STR("BLOCK_SIZE", tc_kernel_heuristic_name(k, 0));
+
+    CHECK_INT(TC_OK, tc_module_kernel(m, "scale_kernel", &k));
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(0, ti.autotuned);
+    CHECK_INT(3, ti.heuristics);
+    CHECK_INT(0, ti.nconfigs);
+    CHECK_STR("BLOCK", tc_kernel_heuristic_name(k, 0));
+    CHECK_STR("EVEN", tc_kernel_heuristic_name(k, 1));
+    CHECK_STR("SCALE", tc_kernel_heuristic_name(k, 2));
+    CHECK(tc_kernel_heuristic_name(k, 3) == NULL);
+
+    CHECK_INT(TC_OK, tc_module_kernel(m, "add_sum_kernel", &k));
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(3, ti.nconfigs);
+    CHECK_STR("BLOCK: 1024, num_warps: 8, num_ctas: 1, num_stages: 3, maxnreg: None", tc_kernel_config_str(k, 2));
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+static const char *HDR = "import triton\nimport triton.language as tl\n\n";
+static const char *BODY = "@triton.jit\ndef kern(x_ptr, n, BLOCK: tl.constexpr, FLAG: tl.constexpr = 0):\n"
+                          "    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)\n";
+
+typedef struct Refusal {
+    const char *deco;      /* decorator lines (starting at line 4) */
+    tc_status code;
+    const char *msg;       /* a substring of the message */
+    const char *at;        /* the text the caret must point at */
+} Refusal;
+
+static const Refusal refusals[] = {
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], prune_configs_by={'early_config_prune': prune})\n",
+     TC_ERR_UNSUPPORTED, "triton.autotune(prune_configs_by=...) calls Python functions (early_config_prune, perf_model) that tritonc cannot run", "{'early_config_prune'"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], pre_hook=init)\n",
+     TC_ERR_UNSUPPORTED, "triton.autotune(pre_hook=...) is a Python function tritonc cannot run", "init)"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], post_hook=done)\n",
+     TC_ERR_UNSUPPORTED, "triton.autotune(post_hook=...) is a Python function", "done)"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4}, pre_hook=zero)], key=['n'])\n",
+     TC_ERR_UNSUPPORTED, "triton.Config(pre_hook=...) is a Python function; tritonc cannot run it", "zero)"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], use_cuda_graph=True)\n",
+     TC_ERR_UNSUPPORTED, "use_cuda_graph=True", "True)"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], do_bench=my_bench)\n",
+     TC_ERR_UNSUPPORTED, "triton.autotune(do_bench=...) is a Python function", "my_bench)"},
+    {"@triton.autotune(configs=get_configs(), key=['n'])\n",
+     TC_ERR_UNSUPPORTED, "configs must be a list of triton.Config(...) written in the decorator; a function call is host code", "get_configs()"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': b}) for b in [4, 8]], key=['n'])\n",
+     TC_ERR_UNSUPPORTED, "a comprehension is host code tritonc does not run", "[triton.Config({'BLOCK': b}) for"},
+    {"@triton.autotune(configs=CONFIGS, key=['n'])\n",
+     TC_ERR_UNSUPPORTED, "a variable is host code", "CONFIGS,"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4}), {'BLOCK': 8}], key=['n'])\n",
+     TC_ERR_UNSUPPORTED, "configs: expected triton.Config(...)", "{'BLOCK': 8}"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4}, num_warps=3)], key=['n'])\n",
+     TC_ERR_ARG, "num_warps must be a power of 2 (got 3)", "3)"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCKX': 4})], key=['n'])\n",
+     TC_ERR_ARG, "triton.Config: 'BLOCKX' is not a parameter of kern(x_ptr, n, BLOCK, FLAG)", "'BLOCKX'"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4}, num_ctas=2)], key=['n'])\n",
+     TC_ERR_UNSUPPORTED, "num_ctas=2 (thread block clusters) is not supported", "2)"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], reset_to_zero=['nope'])\n",
+     TC_ERR_ARG, "reset_to_zero: 'nope' is not a parameter of kern", "'nope'"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], restore_value=['x_ptr', 'y'])\n",
+     TC_ERR_ARG, "restore_value: 'y' is not a parameter of kern", "'y'"},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=['n'], tuner='x')\n",
+     TC_ERR_ARG, "triton.autotune() got an unexpected keyword argument 'tuner'", "tuner="},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})])\n",
+     TC_ERR_ARG, "triton.autotune() missing 1 required argument: 'key'", "triton.autotune("},
+    {"@triton.autotune(configs=[triton.Config({'BLOCK': 4})], key=keys)\n",
+     TC_ERR_UNSUPPORTED, "key must be a list of parameter names written in the decorator", "keys)"},
+    {"@triton.heuristics({'BLOCK': lambda args: helper(args['n'])})\n",
+     TC_ERR_UNSUPPORTED, "heuristics value 'BLOCK': name 'helper' is not something tritonc can evaluate", "helper("},
+    {"@triton.heuristics({'BLOCK': block_for})\n",
+     TC_ERR_UNSUPPORTED, "triton.heuristics: the value for 'BLOCK' must be a lambda written in the decorator; a function name is host code", "block_for}"},
+    {"@triton.heuristics({'BLOK': lambda args: 4})\n",
+     TC_ERR_ARG, "triton.heuristics: 'BLOK' is not a parameter of kern", "'BLOK'"},
+    {"@triton.heuristics({'BLOCK': lambda args: torch.cuda.get_device_capability()[0] * 16})\n",
+     TC_ERR_UNSUPPORTED, "'torch.cuda.get_device_capability' is not something tritonc can evaluate", "torch.cuda"},
+    {"@triton.heuristics({'BLOCK': lambda args: [x for x in args['n']]})\n",
+     TC_ERR_UNSUPPORTED, "heuristics value 'BLOCK': ListComp is not something tritonc can evaluate", "[x for"},
+    {"@triton.heuristics(values={'BLOCK': lambda a, b: 4})\n",
+     TC_ERR_ARG, "the lambda for 'BLOCK' must take one argument", "lambda a, b"},
+    {"@triton.heuristics({'BLOCK': lambda args: args.n})\n",
+     TC_ERR_UNSUPPORTED, "attribute 'n' of a value is not supported", "args.n"},
+    {"@triton.heuristics(HEURISTICS)\n",
+     TC_ERR_UNSUPPORTED, "triton.heuristics: the values must be a dict literal", "HEURISTICS)"},
+    {"@triton.heuristics({'BLOCK': lambda args: 4})\n"
+     "@triton.autotune(configs=[\n"
+     "    triton.Config({'FLAG': 1}),\n"
+     "    triton.Config({'FLAG': 2}, maxnreg=300),\n"
+     "], key=['n'])\n",
+     TC_ERR_ARG, "maxnreg must be an integer in [1, 255]", "300)"},
+};
+
+TEST(tune_decorator_refusals) {
+    for (int i = 0; i < COUNT_OF(refusals); i++) {
+        const Refusal *r = &refusals[i];
+        char src[4096];
+        snprintf(src, sizeof src, "%s%s%s", HDR, r->deco, BODY);
+        tc_context *ctx = interp_ctx();
+        tc_module *m = NULL;
+        tc_status s = tc_module_load_string(ctx, "refuse.py", src, &m);
+        CHECK_INT(TC_OK, s);
+        if (s) { printf("  case %d: %s\n", i, tc_errmsg(ctx)); tc_context_free(ctx); continue; }
+        tc_kernel *k = NULL;
+        CHECK_INT(TC_OK, tc_module_kernel(m, "kern", &k));
+        tc_tune_info ti;
+        tc_status got = tc_kernel_tune_info(k, &ti);
+        CHECK_INT(r->code, got);
+        CHECK_CONTAINS(tc_errmsg(ctx), r->msg);
+        /* the location: the line and column of r->at in the decorator text */
+        const char *p = strstr(src, r->at);
+        int line = 1, col = 1;
+        for (const char *q = src; p && q < p; q++) {
+            if (*q == '\n') { line++; col = 1; } else col++;
+        }
+        tc_srcloc loc = tc_errloc(ctx);
+        CHECK_INT(line, loc.line);
+        CHECK_INT(col, loc.col);
+        if (test_failed && (loc.line != line || loc.col != col || got != r->code))
+            printf("  case %d: %s\n", i, tc_errmsg(ctx));
+        /* a launch reports the same refusal: never silently dropped */
+        tc_args *a = NULL;
+        tc_args_new(k, &a);
+        CHECK_INT(r->code, tc_launch(k, a, NULL));
+        tc_args_free(a);
+        tc_module_free(m);
+        tc_context_free(ctx);
+    }
+    /* the message carries file:line:col and the caret line */
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    char src[2048];
+    snprintf(src, sizeof src, "%s%s%s", HDR, refusals[0].deco, BODY);
+    tc_module_load_string(ctx, "refuse.py", src, &m);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "kern", &k);
+    tc_tune_info ti;
+    tc_kernel_tune_info(k, &ti);
+    CHECK_CONTAINS(tc_errmsg(ctx), "refuse.py:4:");
+    CHECK_CONTAINS(tc_errmsg(ctx), "^");
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* ---- heuristics under the interpreter -------------------------------------------------------- */
+
+static void launch_scale(int n, float *out_host, char *spec, size_t nspec) {
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    tc_module_load_file(ctx, KFILE, &m);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "scale_kernel", &k);
+    float *x = malloc(sizeof(float) * (size_t)n);
+    for (int i = 0; i < n; i++) x[i] = (float)(i % 97) * 0.5f - 3.0f;
+    int64_t shape = n;
+    tc_tensor *tx = NULL, *to = NULL;
+    tc_tensor_from_host(ctx, TC_FP32, 1, &shape, x, &tx);
+    tc_tensor_new(ctx, TC_FP32, 1, &shape, &to);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(tx));
+    tc_args_set(a, "out_ptr", tc_tens(to));
+    tc_args_set(a, "n", tc_int(n));
+    tc_launch_opts o = tc_launch_defaults();
+    int block = 1;
+    while (block < n) block *= 2;
+    if (block > 1024) block = 1024;
+    o.grid[0] = (uint32_t)((n + block - 1) / block);
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    tc_tensor_to_host(to, out_host, sizeof(float) * (size_t)n);
+    tc_launch_report r;
+    tc_last_launch(ctx, &r);
+    snprintf(spec, nspec, "%s", r.specialization);
+    /* the user's argument list is unchanged: heuristics values are per launch */
+    tc_value v;
+    CHECK_INT(TC_ERR_NOT_FOUND == tc_args_get(a, "BLOCK", &v) ? 1 : (v.kind == TC_VAL_NONE), 1);
+    free(x);
+    tc_args_free(a);
+    tc_tensor_free(tx);
+    tc_tensor_free(to);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(tune_heuristics_interp) {
+    static const int sizes[] = {300, 1024, 64, 3000};
+    for (int si = 0; si < COUNT_OF(sizes); si++) {
+        int n = sizes[si];
+        float *out = calloc((size_t)n, sizeof(float));
+        char spec[512];
+        launch_scale(n, out, spec, sizeof spec);
+        /* the reference: the heuristics and the kernel, written in C */
+        int block = 1;
+        while (block < n) block *= 2;
+        if (block > 1024) block = 1024;
+        int even = n % block == 0;
+        float scale = n > 100 ? 2.0f : 3.0f;
+        int bad = 0;
+        for (int i = 0; i < n; i++) {
+            float x = (float)(i % 97) * 0.5f - 3.0f;
+            float want = even ? x * scale + 1.0f : x * scale;
+            if (out[i] != want) bad++;
+        }
+        CHECK_INT(0, bad);
+        char want[200];
+        snprintf(want, sizeof want, "BLOCK=%d, EVEN=%s, SCALE=%s", block, even ? "True" : "False",
+                 scale == 2.0f ? "2.0" : "3.0");
+        CHECK_CONTAINS(spec, want);
+        free(out);
+    }
+}
+
+/* The evaluator's Python semantics, read back through the specialization string. */
+TEST(tune_heuristics_eval) {
+    const char *src =
+        "import triton\nimport triton.language as tl\n"
+        "W = tl.constexpr(3)\n"
+        "@triton.heuristics({\n"
+        "    'A': lambda args: args['n'] // -4,\n"
+        "    'B': lambda args: args['n'] % -4,\n"
+        "    'C': lambda args: triton.cdiv(args['n'], 16) * W,\n"
+        "    'D': lambda args: 1 < args['n'] <= 10,\n"
+        "    'E': lambda args: max(args['n'], 7, 2) if args['flag'] else min(args['n'], 7),\n"
+        "    'F': lambda args: args['n'] / 4,\n"
+        "    'G': lambda args: int(args['f'] * 2) + abs(-3) + 2 ** 10,\n"
+        "    'H': lambda args: args['x_ptr'].shape[1] * args['x_ptr'].numel() + len(args['x_ptr'].shape),\n"
+        "    'I': lambda args: args['flag'] and args['n'] > 3 or 'none',\n"
+        "    'J': lambda args: triton.next_power_of_2(args['n'] + 1) + (args['n'] << 2) + (~args['n'] & 7),\n"
+        "    'K': lambda args: args['x_ptr'].dtype == 'torch.float32' and args['A'] < 0,\n"
+        "})\n"
+        "@triton.jit\n"
+        "def kern(x_ptr, n, f, flag: tl.constexpr, A: tl.constexpr, B: tl.constexpr, C: tl.constexpr,\n"
+        "         D: tl.constexpr, E: tl.constexpr, F: tl.constexpr, G: tl.constexpr, H: tl.constexpr,\n"
+        "         I: tl.constexpr, J: tl.constexpr, K: tl.constexpr):\n"
+        "    tl.store(x_ptr, n * 1.0)\n";
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_string(ctx, "eval.py", src, &m));
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "kern", &k);
+    int64_t shape[2] = {2, 3};
+    tc_tensor *t = NULL;
+    tc_tensor_new(ctx, TC_FP32, 2, shape, &t);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    tc_args_set(a, "n", tc_int(9));
+    tc_args_set(a, "f", tc_float(2.75));
+    tc_args_set(a, "flag", tc_bool(1));
+    tc_args_set(a, "A", tc_int(99));   /* heuristics override the caller, as Triton's kwargs do */
+    CHECK_INT(TC_OK, tc_launch(k, a, NULL));
+    tc_launch_report r;
+    tc_last_launch(ctx, &r);
+    CHECK_CONTAINS(r.specialization, "A=-3, B=-3, C=3, D=True, E=9, F=2.25, G=1032, H=20, I=True, J=58, K=True");
+    tc_args_set(a, "flag", tc_bool(0));
+    tc_args_set(a, "n", tc_int(100));
+    CHECK_INT(TC_OK, tc_launch(k, a, NULL));
+    tc_last_launch(ctx, &r);
+    CHECK_CONTAINS(r.specialization, "E=7, F=25.0");
+    CHECK_CONTAINS(r.specialization, "I='none'");
+    tc_value v;
+    CHECK_INT(TC_OK, tc_args_get(a, "A", &v));
+    CHECK_INT(99, v.u.i);   /* restored after the launch */
+    tc_args_free(a);
+    tc_tensor_free(t);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(tune_heuristics_errors) {
+    const char *src =
+        "import triton\nimport triton.language as tl\n"
+        "@triton.heuristics({'B': lambda args: 64 // args['n']})\n"
+        "@triton.jit\n"
+        "def kern(x_ptr, n, B: tl.constexpr):\n"
+        "    tl.store(x_ptr, 1.0)\n"
+        "@triton.heuristics({'B': lambda args: args['m']})\n"
+        "@triton.jit\n"
+        "def kern2(x_ptr, m, B: tl.constexpr):\n"
+        "    tl.store(x_ptr, 1.0)\n"
+        "@triton.heuristics({'B': lambda args: args['zz']})\n"
+        "@triton.jit\n"
+        "def kern3(x_ptr, B: tl.constexpr):\n"
+        "    tl.store(x_ptr, 1.0)\n";
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_string(ctx, "herr.py", src, &m));
+    int64_t one = 1;
+    tc_tensor *t = NULL;
+    tc_tensor_new(ctx, TC_FP32, 1, &one, &t);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "kern", &k);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    tc_args_set(a, "n", tc_int(0));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, NULL));
+    CHECK_CONTAINS(tc_errmsg(ctx), "herr.py:3:");
+    CHECK_CONTAINS(tc_errmsg(ctx), "heuristics value 'B': ZeroDivisionError: integer division or modulo by zero");
+    tc_args_free(a);
+    tc_module_kernel(m, "kern2", &k);
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, NULL));
+    CHECK_CONTAINS(tc_errmsg(ctx), "heuristics value 'B': KeyError: 'm' (the launch does not give it)");
+    tc_args_free(a);
+    tc_module_kernel(m, "kern3", &k);
+    tc_tune_info ti;
+    CHECK_INT(TC_ERR_ARG, tc_kernel_tune_info(k, &ti));
+    CHECK_CONTAINS(tc_errmsg(ctx), "KeyError: 'zz' (not a parameter of kern3)");
+    tc_tensor_free(t);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* ---- autotuning without a GPU ------------------------------------------------------------------- */
+
+static tc_args *add_sum_args(tc_context *ctx, tc_kernel *k, int n, tc_tensor **ts) {
+    float *x = malloc(sizeof(float) * (size_t)n);
+    for (int i = 0; i < n; i++) x[i] = (float)(i % 13);
+    int64_t shape = n, one = 1;
+    tc_tensor_from_host(ctx, TC_FP32, 1, &shape, x, &ts[0]);
+    tc_tensor_from_host(ctx, TC_FP32, 1, &shape, x, &ts[1]);
+    tc_tensor_new(ctx, TC_FP32, 1, &shape, &ts[2]);
+    tc_tensor_new(ctx, TC_FP32, 1, &one, &ts[3]);
+    free(x);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(ts[0]));
+    tc_args_set(a, "y_ptr", tc_tens(ts[1]));
+    tc_args_set(a, "out_ptr", tc_tens(ts[2]));
+    tc_args_set(a, "total", tc_tens(ts[3]));
+    tc_args_set(a, "n", tc_int(n));
+    return a;
+}
+
+/* grid = cdiv(n, BLOCK), as Triton's lambda META: (triton.cdiv(n, META['BLOCK']),) */
+static tc_status add_grid(const tc_args *meta, uint32_t grid[3], void *user) {
+    (void)user;
+    tc_value n, b;
+    if (tc_args_get(meta, "n", &n) || tc_args_get(meta, "BLOCK", &b) || b.kind != TC_VAL_INT) return TC_ERR_ARG;
+    grid[0] = (uint32_t)((n.u.i + b.u.i - 1) / b.u.i);
+    return TC_OK;
+}
+
+TEST(tune_no_driver_api) {
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    tc_module_load_file(ctx, KFILE, &m);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "add_sum_kernel", &k);
+    tc_tensor *ts[4] = {0};
+    tc_args *a = add_sum_args(ctx, k, 1000, ts);
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid_fn = add_grid;
+    tc_status s = tc_launch(k, a, &o);
+    if (!have_driver()) {
+        /* the chapter's words: autotuning needs the driver that is not there */
+        CHECK_INT(TC_ERR_NO_DRIVER, s);
+        CHECK(strncmp(tc_errmsg(ctx), "0 active drivers ([]). There should only be one.", 48) == 0);
+        CHECK_CONTAINS(tc_errmsg(ctx), "add_sum_kernel is autotuned over 3 configs");
+        CHECK_CONTAINS(tc_errmsg(ctx), "no tuning database was loaded");
+        tc_bench_result br;
+        CHECK_INT(TC_ERR_NO_DRIVER, tc_bench_kernel(k, a, &o, NULL, &br));
+        CHECK(strncmp(tc_errmsg(ctx), "0 active drivers ([]). There should only be one.", 48) == 0);
+    } else {
+        CHECK_INT(TC_ERR_UNSUPPORTED, s);
+        CHECK_CONTAINS(tc_errmsg(ctx), "the interpreter cannot measure GPU performance");
+    }
+    tc_tune_report r;
+    CHECK_INT(TC_ERR_NOT_FOUND, tc_last_tune(ctx, &r));
+    /* nothing ran: the output tensor is untouched */
+    static float out[1000];
+    out[0] = out[999] = 1;
+    CHECK_INT(TC_OK, tc_tensor_to_host(ts[2], out, sizeof out));
+    CHECK(out[0] == 0 && out[999] == 0);
+    tc_args_free(a);
+    for (int i = 0; i < 4; i++) tc_tensor_free(ts[i]);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(tune_single_config_interp) {
+    const char *src =
+        "import triton\nimport triton.language as tl\n"
+        "@triton.autotune(configs=[triton.Config({'BLOCK': 8}, num_warps=2)], key=['n'])\n"
+        "@triton.jit\n"
+        "def fill(x_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    tl.store(x_ptr + offs, offs * 2.0, mask=offs < n)\n";
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_string(ctx, "one.py", src, &m));
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "fill", &k);
+    int64_t n = 20;
+    tc_tensor *t = NULL;
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &t);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    tc_args_set(a, "n", tc_int(20));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 3;
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    float out[20];
+    tc_tensor_to_host(t, out, sizeof out);
+    int bad = 0;
+    for (int i = 0; i < 20; i++) bad += out[i] != 2.0f * i;
+    CHECK_INT(0, bad);
+    tc_launch_report r;
+    tc_last_launch(ctx, &r);
+    CHECK_CONTAINS(r.note, "autotune: one config (BLOCK: 8, num_warps: 2, num_ctas: 1, num_stages: 3, maxnreg: None), used without benchmarking");
+    CHECK_INT(2, r.num_warps);
+    tc_tune_report tr;
+    CHECK_INT(TC_OK, tc_last_tune(ctx, &tr));
+    CHECK_INT(TC_TUNE_SINGLE, tr.source);
+    /* Triton's "Conflicting meta-parameters" when the caller sets a tuned symbol */
+    tc_args_set(a, "BLOCK", tc_int(4));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, &o));
+    CHECK_CONTAINS(tc_errmsg(ctx), "Conflicting meta-parameters: BLOCK. Make sure that you don't re-define auto-tuned symbols.");
+    tc_args_free(a);
+    tc_tensor_free(t);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* ---- the tuning database --------------------------------------------------------------------- */
+
+static const char *DB_HAND =
+    "{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [\n"
+    " {\"kernel\": \"add_sum_kernel\", \"device\": \"NVIDIA H200\", \"capability\": [9, 0],\n"
+    "  \"measured_at\": \"2026-11-29T23:59:00Z\",\n"
+    "  \"key\": \"(1000, 'torch.float32', 'torch.float32', 'torch.float32', 'torch.float32')\",\n"
+    "  \"best\": {\"kwargs\": {\"BLOCK\": 256}, \"num_warps\": 4, \"num_stages\": 3},\n"
+    "  \"tune_seconds\": 1.5,\n"
+    "  \"timings\": [{\"config\": \"BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None\", \"ms\": [0.0051, 0.005, 0.0052]},\n"
+    "              {\"config\": \"BLOCK: 256, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None\", \"ms\": [0.0042, 0.0041, 0.0043]},\n"
+    "              {\"config\": \"BLOCK: 1024, num_warps: 8, num_ctas: 1, num_stages: 3, maxnreg: None\", \"skipped\": \"out of resource: shared memory\"}]},\n"
+    " {\"kernel\": \"add_sum_kernel\", \"device\": \"NVIDIA A100-SXM4-80GB\", \"capability\": [8, 0],\n"
+    "  \"measured_at\": \"2026-11-28T10:00:00Z\",\n"
+    "  \"key\": \"(5000, 'torch.float32', 'torch.float32', 'torch.float32', 'torch.float32')\",\n"
+    "  \"best\": {\"kwargs\": {\"BLOCK\": 1024}, \"num_warps\": 8}},\n"
+    " {\"kernel\": \"add_sum_kernel\", \"device\": \"NVIDIA H200\", \"measured_at\": \"2026-11-28T10:00:00Z\",\n"
+    "  \"source_hash\": \"0000000000000000\",\n"
+    "  \"key\": \"(2000, 'torch.float32', 'torch.float32', 'torch.float32', 'torch.float32')\",\n"
+    "  \"best\": {\"kwargs\": {\"BLOCK\": 128}}},\n"
+    " {\"kernel\": \"add_sum_kernel\", \"device\": \"NVIDIA H200\", \"measured_at\": \"2026-11-28T10:00:00Z\",\n"
+    "  \"key\": \"(3000, 'torch.float32', 'torch.float32', 'torch.float32', 'torch.float32')\",\n"
+    "  \"best\": {\"kwargs\": {\"BLOCK\": 512}}}\n"
+    "]}\n";
+
+/* Runs add_sum_kernel under the interpreter with n elements; returns the launch status. */
+static tc_status replay(tc_context *ctx, int n, float *total, tc_launch_report *r) {
+    tc_module *m = NULL;
+    tc_module_load_file(ctx, KFILE, &m);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "add_sum_kernel", &k);
+    tc_tensor *ts[4] = {0};
+    tc_args *a = add_sum_args(ctx, k, n, ts);
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid_fn = add_grid;
+    tc_status s = tc_launch(k, a, &o);
+    if (!s) {
+        tc_tensor_to_host(ts[3], total, sizeof(float));
+        tc_last_launch(ctx, r);
+        float *out = malloc(sizeof(float) * (size_t)n);
+        tc_tensor_to_host(ts[2], out, sizeof(float) * (size_t)n);
+        int bad = 0;
+        for (int i = 0; i < n; i++) bad += out[i] != 2.0f * (float)(i % 13);
+        CHECK_INT(0, bad);
+        free(out);
+    }
+    tc_args_free(a);
+    for (int i = 0; i < 4; i++) tc_tensor_free(ts[i]);
+    tc_module_free(m);
+    return s;
+}
+
+TEST(tune_db_replay) {
+    char path[700];
+    snprintf(path, sizeof path, "%s/hand.json", scratch());
+    write_text(path, DB_HAND);
+    tc_context *ctx = interp_ctx();
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));
+    float total = 0;
+    tc_launch_report r;
+    CHECK_INT(TC_OK, replay(ctx, 1000, &total, &r));
+    double want = 0;
+    for (int i = 0; i < 1000; i++) want += 2.0 * (i % 13);
+    CHECK_NEAR(want, total, 1e-6, 0);
+    CHECK_CONTAINS(r.specialization, "BLOCK=256");
+    CHECK_CONTAINS(r.note, "autotune: BLOCK: 256, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, "
+                           "measured on NVIDIA H200 (cc 9.0) at 2026-11-29T23:59:00Z (tuning database hand.json)");
+    CHECK_CONTAINS(r.note, "the interpreter does not model num_warps/num_stages");
+    tc_tune_report tr;
+    CHECK_INT(TC_OK, tc_last_tune(ctx, &tr));
+    CHECK_INT(TC_TUNE_DB, tr.source);
+    CHECK_INT(1, tr.best);
+    CHECK_STR("NVIDIA H200", tr.device);
+    CHECK_INT(9, tr.cc_major);
+    CHECK_STR("2026-11-29T23:59:00Z", tr.measured_at);
+    CHECK_STR(path, tr.where);
+    CHECK_INT(3, tr.nresults);
+    CHECK_NEAR(0.0042, tr.results[1].ms, 1e-9, 0);
+    CHECK_STR("out of resource: shared memory", tr.results[2].reason);
+    /* the second launch in the process: chosen earlier, still says where it was measured */
+    CHECK_INT(TC_OK, replay(ctx, 1000, &total, &r));
+    CHECK_CONTAINS(r.note, "measured on NVIDIA H200 (cc 9.0) at 2026-11-29T23:59:00Z");
+    /* another device's entry is replayed under the interpreter too, and says so */
+    CHECK_INT(TC_OK, replay(ctx, 5000, &total, &r));
+    CHECK_CONTAINS(r.note, "BLOCK: 1024, num_warps: 8");
+    CHECK_CONTAINS(r.note, "measured on NVIDIA A100-SXM4-80GB (cc 8.0) at 2026-11-28T10:00:00Z");
+    /* no entry for this key: the honest refusal, naming why */
+    tc_status s = replay(ctx, 7000, &total, &r);
+    CHECK_INT(have_driver() ? TC_ERR_UNSUPPORTED : TC_ERR_NO_DRIVER, s);
+    CHECK_CONTAINS(tc_errmsg(ctx), "it has no entry for add_sum_kernel with key (7000, 'torch.float32'");
+    /* an entry measured on another version of the source is not used */
+    s = replay(ctx, 2000, &total, &r);
+    CHECK(s != TC_OK);
+    CHECK_CONTAINS(tc_errmsg(ctx), "were measured on a different version of the kernel's source");
+    /* an entry whose best config is not among the kernel's configs is not used */
+    s = replay(ctx, 3000, &total, &r);
+    CHECK(s != TC_OK);
+    CHECK_CONTAINS(tc_errmsg(ctx), "is not one of the kernel's configs");
+    tc_context_free(ctx);
+}
+
+TEST(tune_db_export_roundtrip) {
+    char path[700], out[700];
+    snprintf(path, sizeof path, "%s/hand.json", scratch());
+    snprintf(out, sizeof out, "%s/exported.json", tdir);
+    write_text(path, DB_HAND);
+    tc_context *ctx = interp_ctx();
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));   /* loading twice replaces, not duplicates */
+    CHECK_INT(TC_OK, tc_tuning_db_save(ctx, out));
+    tc_context_free(ctx);
+    FILE *f = fopen(out, "rb");
+    static char text[65536];
+    size_t n = f ? fread(text, 1, sizeof text - 1, f) : 0;
+    if (f) fclose(f);
+    text[n] = 0;
+    char msg[512];
+    CHECK_INT(4, tune_db_check(out, text, n, msg, sizeof msg));
+    CHECK_CONTAINS(text, "\"format\": \"tritonc-tuning-db\"");
+    CHECK_CONTAINS(text, "\"best\": {\"kwargs\": {\"BLOCK\": 256}, \"num_warps\": 4, \"num_stages\": 3, \"num_ctas\": 1}");
+    CHECK_CONTAINS(text, "\"skipped\": \"out of resource: shared memory\"");
+    CHECK_CONTAINS(text, "\"measured_at\": \"2026-11-29T23:59:00Z\"");
+    /* a fresh context replays the exported file */
+    ctx = interp_ctx();
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, out));
+    float total = 0;
+    tc_launch_report r;
+    CHECK_INT(TC_OK, replay(ctx, 1000, &total, &r));
+    CHECK_CONTAINS(r.note, "(tuning database exported.json)");
+    CHECK_CONTAINS(r.specialization, "BLOCK=256");
+    /* saving to a directory that does not exist fails cleanly */
+    char bad[800];
+    snprintf(bad, sizeof bad, "%s/no/such/dir/x.json", tdir);
+    CHECK_INT(TC_ERR_IO, tc_tuning_db_save(ctx, bad));
+    CHECK_CONTAINS(tc_errmsg(ctx), "cannot write the tuning database");
+    CHECK_INT(TC_ERR_IO, tc_tuning_db_load(ctx, bad));
+    CHECK_CONTAINS(tc_errmsg(ctx), "cannot read the tuning database");
+    tc_context_free(ctx);
+}
+
+typedef struct Hostile { const char *text; tc_status code; const char *msg; } Hostile;
+
+TEST(tune_db_hostile) {
+    static const Hostile cases[] = {
+        {"", TC_ERR_SYNTAX, "line 1, column 1: unexpected end of file"},
+        {"{", TC_ERR_SYNTAX, "expected a string key"},
+        {"[]", TC_ERR_SYNTAX, "not a tritonc tuning database"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 2, \"entries\": []}", TC_ERR_SYNTAX, "unsupported tuning database version"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": {}}", TC_ERR_SYNTAX, "\"entries\" must be a list"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [1]}", TC_ERR_SYNTAX, "entries[0]: not an object"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{}]}", TC_ERR_SYNTAX, "entries[0]: missing \"kernel\""},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{\"kernel\": \"k\", \"device\": \"d\", \"measured_at\": \"t\", \"key\": \"()\", \"best\": {\"num_warps\": 3}}]}",
+         TC_ERR_SYNTAX, "num_warps must be a power of 2"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{\"kernel\": \"k\", \"device\": \"d\", \"measured_at\": \"t\", \"key\": \"()\", \"best\": {\"num_warps\": \"4\"}}]}",
+         TC_ERR_SYNTAX, "\"num_warps\" must be an integer in [1, 64]"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{\"kernel\": \"k\", \"device\": \"d\", \"measured_at\": \"t\", \"key\": \"()\", \"best\": {\"num_warps\": 1e999}}]}",
+         TC_ERR_SYNTAX, "\"num_warps\" must be an integer"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{\"kernel\": \"k\", \"device\": \"d\", \"measured_at\": \"t\", \"key\": \"()\", \"best\": {\"kwargs\": {\"B\": [1]}}}]}",
+         TC_ERR_SYNTAX, "kwargs.B: must be a number, bool, string or null"},
+        {"{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{\"kernel\": 5}]}", TC_ERR_SYNTAX, "\"kernel\" must be a string"},
+        {"{\"format\": \"\\ud800\"}", TC_ERR_SYNTAX, "lone surrogate"},
+        {"{\"format\": \"\\u12", TC_ERR_SYNTAX, "truncated \\u escape"},
+        {"{\"format\": \"a\nb\"}", TC_ERR_SYNTAX, "control character in a string"},
+        {"{\"format\": \"tritonc-tuning-db\"} x", TC_ERR_SYNTAX, "extra text after the JSON value"},
+        {"{\"a\": tru}", TC_ERR_SYNTAX, "expected a value"},
+        {"{\"a\": 01}", TC_ERR_SYNTAX, "expected ',' or '}'"},
+        {"{\"a\": 1.}", TC_ERR_SYNTAX, "bad number"},
+        {"{\"a\" 1}", TC_ERR_SYNTAX, "line 1, column 6: expected ':'"},
+        {"{\"a\": \"\\x\"}", TC_ERR_SYNTAX, "bad escape in a string"},
+        {"\n\n  {\"a\": [1, 2,, 3]}", TC_ERR_SYNTAX, "line 3, column 15: expected a value"},
+    };
+    char path[700];
+    snprintf(path, sizeof path, "%s/hostile.json", scratch());
+    tc_context *ctx = interp_ctx();
+    for (int i = 0; i < COUNT_OF(cases); i++) {
+        write_text(path, cases[i].text);
+        tc_status s = tc_tuning_db_load(ctx, path);
+        CHECK_INT(cases[i].code, s);
+        CHECK_CONTAINS(tc_errmsg(ctx), cases[i].msg);
+        CHECK_CONTAINS(tc_errmsg(ctx), "hostile.json");
+    }
+    /* nesting 100000 deep */
+    size_t deep = 100000;
+    char *t = malloc(deep * 2 + 1);
+    memset(t, '[', deep);
+    memset(t + deep, ']', deep);
+    t[deep * 2] = 0;
+    write_text(path, t);
+    CHECK_INT(TC_ERR_SYNTAX, tc_tuning_db_load(ctx, path));
+    CHECK_CONTAINS(tc_errmsg(ctx), "nested more than 64 deep");
+    free(t);
+    /* a NUL byte */
+    FILE *f = fopen(path, "wb");
+    fwrite("{\"a\"\0: 1}", 1, 9, f);
+    fclose(f);
+    CHECK_INT(TC_ERR_SYNTAX, tc_tuning_db_load(ctx, path));
+    CHECK_CONTAINS(tc_errmsg(ctx), "contains a NUL byte");
+    /* a number of 100000 digits */
+    t = malloc(100020);
+    strcpy(t, "{\"a\": ");
+    memset(t + 6, '7', 100000);
+    strcpy(t + 100006, "}");
+    write_text(path, t);
+    CHECK_INT(TC_ERR_SYNTAX, tc_tuning_db_load(ctx, path));
+    CHECK_CONTAINS(tc_errmsg(ctx), "number longer than 64 characters");
+    free(t);
+    /* larger than 16 MiB */
+    f = fopen(path, "wb");
+    static char chunk[1 << 20];
+    memset(chunk, ' ', sizeof chunk);
+    for (int i = 0; i < 17; i++) fwrite(chunk, 1, sizeof chunk, f);
+    fclose(f);
+    CHECK_INT(TC_ERR_LIMIT, tc_tuning_db_load(ctx, path));
+    CHECK_CONTAINS(tc_errmsg(ctx), "larger than 16 MiB");
+    /* after all that the context still works, with no entries */
+    char out[800];
+    snprintf(out, sizeof out, "%s/empty.json", tdir);
+    CHECK_INT(TC_OK, tc_tuning_db_save(ctx, out));
+    tc_context_free(ctx);
+}
+
+/* Random damage to a valid database: never a crash (ASan/UBSan in `make SAN=1 test`). */
+TEST(tune_db_fuzz) {
+    size_t n = strlen(DB_HAND);
+    char *buf = malloc(n + 1);
+    uint64_t s = 0x9e3779b97f4a7c15ull;
+    int ok = 0, rejected = 0;
+    for (int it = 0; it < 3000; it++) {
+        memcpy(buf, DB_HAND, n + 1);
+        size_t len = n;
+        int edits = 1 + (int)(it % 4);
+        for (int e = 0; e < edits; e++) {
+            s ^= s << 13; s ^= s >> 7; s ^= s << 17;
+            if (len == 0) break;
+            size_t pos = (size_t)(s >> 8) % len;
+            switch ((s >> 3) % 4) {
+            case 0: buf[pos] = (char)(s >> 40); break;
+            case 1: len = pos; break;                                   /* truncate */
+            case 2: buf[pos] = "{}[]\",:\\0e-"[(s >> 20) % 11]; break;
+            default: memmove(buf + pos, buf + pos + 1, len - pos); len--; break;
+            }
+        }
+        char msg[512];
+        int c = tune_db_check("fuzz.json", buf, len, msg, sizeof msg);
+        if (c >= 0) ok++; else rejected++;
+    }
+    free(buf);
+    CHECK(rejected > 1000);
+    CHECK_INT(3000, ok + rejected);
+}
+
+/* ---- configs through the API ------------------------------------------------------------------ */
+
+TEST(tune_api_configs) {
+    const char *src =
+        "import triton\nimport triton.language as tl\n"
+        "@triton.jit\n"
+        "def fill(x_ptr, n, BLOCK: tl.constexpr, V: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    tl.store(x_ptr + offs, offs * 1.0 + V, mask=offs < n)\n";
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    tc_module_load_string(ctx, "api.py", src, &m);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "fill", &k);
+    tc_tune_info ti;
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(0, ti.autotuned);
+    const char *names[2] = {"BLOCK", "V"};
+    tc_value v1[2] = {tc_int(16), tc_float(0.5)}, v2[2] = {tc_int(32), tc_float(0.5)};
+    tc_autotune_config cf[2] = {{2, names, v1, 2, 0, 0, 0}, {2, names, v2, 8, 4, 0, 0}};
+    const char *key[1] = {"n"};
+    tc_autotune_spec spec = {cf, 2, key, 1, NULL, 0, NULL, 0, 10, 50};
+    CHECK_INT(TC_OK, tc_kernel_set_autotune(k, &spec));
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(1, ti.autotuned);
+    CHECK_INT(2, ti.nconfigs);
+    CHECK_NEAR(10, ti.warmup_ms, 0, 0);
+    CHECK_STR("BLOCK: 32, V: 0.5, num_warps: 8, num_ctas: 1, num_stages: 4, maxnreg: None", tc_kernel_config_str(k, 1));
+    /* bad specs are refused and leave the kernel as it was */
+    const char *bad_names[1] = {"NOPE"};
+    tc_autotune_config bad = {1, bad_names, v1, 4, 0, 0, 0};
+    tc_autotune_spec bs = {&bad, 1, key, 1, NULL, 0, NULL, 0, 0, 0};
+    CHECK_INT(TC_ERR_ARG, tc_kernel_set_autotune(k, &bs));
+    CHECK_CONTAINS(tc_errmsg(ctx), "config 0: 'NOPE' is not a parameter of fill");
+    tc_autotune_config bad2 = {2, names, v1, 6, 0, 0, 0};
+    bs.configs = &bad2;
+    CHECK_INT(TC_ERR_ARG, tc_kernel_set_autotune(k, &bs));
+    CHECK_CONTAINS(tc_errmsg(ctx), "num_warps must be a power of 2 (got 6)");
+    const char *rz[1] = {"y"};
+    tc_autotune_spec bs3 = {cf, 2, key, 1, rz, 1, NULL, 0, 0, 0};
+    CHECK_INT(TC_ERR_ARG, tc_kernel_set_autotune(k, &bs3));
+    CHECK_CONTAINS(tc_errmsg(ctx), "reset_to_zero: 'y' is not a parameter of fill");
+    CHECK_INT(TC_ERR_ARG, tc_kernel_set_autotune(k, NULL));
+    CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));
+    CHECK_INT(2, ti.nconfigs);
+    /* two configs under the interpreter with no database: refused */
+    int64_t n = 40;
+    tc_tensor *t = NULL;
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &t);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    tc_args_set(a, "n", tc_int(40));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 3;
+    CHECK(tc_launch(k, a, &o) != TC_OK);
+    CHECK_CONTAINS(tc_errmsg(ctx), "fill is autotuned over 2 configs");
+    /* one config through the API: runs with it */
+    tc_autotune_spec one = {&cf[0], 1, key, 1, NULL, 0, NULL, 0, 0, 0};
+    CHECK_INT(TC_OK, tc_kernel_set_autotune(k, &one));
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    float out[40];
+    tc_tensor_to_host(t, out, sizeof out);
+    CHECK(out[0] == 0.5f && out[39] == 39.5f);
+    tc_launch_report r;
+    tc_last_launch(ctx, &r);
+    CHECK_CONTAINS(r.specialization, "BLOCK=16, V=0.5");
+    CHECK_INT(2, r.num_warps);
+    tc_args_free(a);
+    tc_tensor_free(t);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* ---- the commands ------------------------------------------------------------------------------- */
+
+static char cout[65536];
+
+static int tcmd(const char *env, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static int tcmd(const char *env, const char *fmt, ...) {
+    char args[4096], cmd[6000];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u TRITON_PRINT_AUTOTUNING TRITONC_CACHE_DIR=%s/cache %s %s/tritonc %s",
+             tdir, env, test_build_dir(), args);
+    return test_run(cmd, cout, sizeof cout);
+}
+
+#define ADD_ARGS "'x_ptr=fp32:arange(1000)' 'y_ptr=fp32:arange(1000)' 'out_ptr=fp32:zeros(1000)' 'total=fp32:zeros(1)' n=1000"
+
+TEST(tune_cli) {
+    char db[700];
+    snprintf(db, sizeof db, "%s/hand.json", scratch());
+    write_text(db, DB_HAND);
+    const char *nodrv = "TRITONC_LIBCUDA_PATH=/nonexistent/libcuda.so.1";
+    /* no driver: exit 3 and the chapter's words */
+    CHECK_INT(3, tcmd(nodrv, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE));
+    CHECK_CONTAINS(cout, "0 active drivers ([]). There should only be one.");
+    CHECK_INT(3, tcmd(nodrv, "bench %s scale_kernel 'x_ptr=fp32:zeros(64)' 'out_ptr=fp32:zeros(64)' n=64 --num-warps 1 --num-warps 4", KFILE));
+    CHECK_CONTAINS(cout, "0 active drivers ([]). There should only be one.");
+    /* the interpreter without a database: still exit 3, with the reason */
+    CHECK_INT(3, tcmd(nodrv, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --interpret", KFILE));
+    CHECK_CONTAINS(cout, "0 active drivers ([]). There should only be one.");
+    CHECK_CONTAINS(cout, "add_sum_kernel is autotuned over 3 configs");
+    CHECK_INT(3, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 4 --interpret", KFILE));
+    CHECK_CONTAINS(cout, "0 active drivers ([]). There should only be one.");
+    /* with a database recorded on a GPU: the config, where and when */
+    char exp[800];
+    snprintf(exp, sizeof exp, "%s/cli-export.json", tdir);
+    CHECK_INT(0, tcmd(nodrv, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --interpret --tuning-db %s --export %s", KFILE, db, exp));
+    CHECK_CONTAINS(cout, "best config: BLOCK: 256, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None");
+    CHECK_CONTAINS(cout, "measured on NVIDIA H200 (cc 9.0) at 2026-11-29T23:59:00Z");
+    CHECK_CONTAINS(cout, "no benchmarking now");
+    CHECK_CONTAINS(cout, "skipped: out of resource: shared memory");
+    CHECK_CONTAINS(cout, "exported to");
+    CHECK(access(exp, R_OK) == 0);
+    CHECK_INT(0, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 4 --interpret --tuning-db %s --print total --verbose", KFILE, exp));
+    CHECK_CONTAINS(cout, "total = [999000.0]");
+    CHECK_CONTAINS(cout, "note: autotune: BLOCK: 256, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, measured on NVIDIA H200 (cc 9.0) at 2026-11-29T23:59:00Z");
+    /* heuristics-only kernels run anywhere */
+    CHECK_INT(0, tcmd(nodrv, "run %s scale_kernel 'x_ptr=fp32[1,2,3,4]' 'out_ptr=fp32:zeros(4)' n=4 --interpret --print out_ptr", KFILE));
+    CHECK_CONTAINS(cout, "out_ptr = [4.0, 7.0, 10.0, 13.0]");
+    /* usage errors */
+    CHECK_INT(2, tcmd(nodrv, "tune %s scale_kernel 'x_ptr=fp32:zeros(4)' 'out_ptr=fp32:zeros(4)' n=4 --interpret", KFILE));
+    CHECK_CONTAINS(cout, "scale_kernel has no @triton.autotune decorator");
+    CHECK_INT(2, tcmd(nodrv, "tune %s", KFILE));
+    CHECK_INT(2, tcmd(nodrv, "bench %s scale_kernel --num-warps 3", KFILE));
+    CHECK_CONTAINS(cout, "--num-warps takes a power of two");
+    CHECK_INT(2, tcmd(nodrv, "tune %s add_sum_kernel --bogus", KFILE));
+    CHECK_INT(0, tcmd(nodrv, "tune --help"));
+    CHECK_CONTAINS(cout, "usage: tritonc tune FILE KERNEL");
+    CHECK_INT(0, tcmd(nodrv, "bench --help"));
+    CHECK_CONTAINS(cout, "256 MB buffer");
+    /* a hostile database on the command line */
+    char hostile[800];
+    snprintf(hostile, sizeof hostile, "%s/cli-hostile.json", tdir);
+    write_text(hostile, "{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [{]}");
+    CHECK_INT(1, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 4 --interpret --tuning-db %s", KFILE, hostile));
+    CHECK_CONTAINS(cout, "cli-hostile.json: line 1, column 60: expected a string key");
+}
+
+/* With the fake driver (device queries work, launches fail): every config is skipped with
+ * the driver's reason and the tuning fails, naming it. */
+TEST(tune_cli_fake_driver) {
+    char fake[700];
+    snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
+    if (access(fake, R_OK) != 0) return;
+    scratch();
+    char env[900];
+    snprintf(env, sizeof env, "TRITONC_LIBCUDA_PATH=%s TRITONC_BENCH_FLUSH_BYTES=4096", fake);
+    int rc = tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE);
+    CHECK_INT(1, rc);
+    CHECK_CONTAINS(cout, "tuning add_sum_kernel: 3 configs");
+    CHECK_CONTAINS(cout, "[1/3] BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None: skipped");
+    CHECK_CONTAINS(cout, "[3/3] BLOCK: 1024");
+    CHECK_CONTAINS(cout, "every one of its 3 configs failed");
+    /* a grid expression naming something the launch does not have */
+    rc = tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, NOPE)'", KFILE);
+    CHECK_INT(1, rc);
+    CHECK_CONTAINS(cout, "(--grid cdiv(n, NOPE): 'NOPE' is not an argument of the launch)");
+}
