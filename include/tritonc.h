@@ -216,7 +216,9 @@ typedef struct tc_launch_report {
     int compiled;                    /* 1 if this launch compiled a new specialization */
     char specialization[512];        /* "*fp32:16, *fp32:16, *fp32:16, i32, BLOCK=1024" */
     char note[256];                  /* e.g. "the interpreter does not model num_warps/num_stages" */
-    double compile_ms, run_ms;
+    double compile_ms;
+    double run_ms;     /* interpreter: the whole run; GPU: the enqueue only (launches are
+                          asynchronous) unless TRITONC_LAUNCH_BLOCKING=1 */
     int disk_cache;                  /* a tc_cache_event: what the disk cache did (CUDA) */
     int check;                       /* 1 if the launch ran in check mode */
     int check_findings;              /* check mode: problems reported (0 = clean) */

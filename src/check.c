@@ -457,6 +457,52 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
                   int region) {
     const InterpLaunch *l = k->l;
     uint32_t me = new_rec(k, in, prog, epoch, kind, size, addr, mask, n);
+    if (me && region >= 0 && k->rec[me].contig && n > 0 && !k->sh[region].failed) {
+        /* fast path: all lanes active, consecutive elements of one tensor */
+        const MemRegion *m = &l->mem[region];
+        Shadow *h = &k->sh[region];
+        uint64_t off = addr[0] - m->lo, span = (uint64_t)n * (uint64_t)size;
+        if (m->uninit) {
+            uint8_t *u = m->uninit + off;
+            if (kind != 0) {
+                memset(u, 0, (size_t)span);
+            } else {
+                const uint8_t *hit = memchr(u, 1, (size_t)span);
+                if (hit) uninit_read(k, k->rec[me].site, prog, addr[(hit - u) / size]);
+            }
+        }
+        if (kind != 0) snapshot(k, region);
+        uint32_t *W = kind != 0 ? arr(k, region, &h->w) : h->w;
+        uint32_t *R = kind == 0 ? arr(k, region, &h->r) : h->r;
+        if (h->failed) return;
+        int sh = h->shift;
+        if ((1 << sh) == size) {
+            uint64_t c0 = off >> sh;
+            if (kind == 0) {
+                uint32_t *Rc = R + c0;
+                if (!W) {
+                    for (int64_t i = 0; i < n; i++) {
+                        if (!Rc[i]) Rc[i] = me;
+                        else on_read(k, NULL, R, region, c0 + (uint64_t)i, me, prog, epoch, i, addr[i]);
+                    }
+                } else {
+                    const uint32_t *Wc = W + c0;
+                    for (int64_t i = 0; i < n; i++) {
+                        if (!Rc[i] && !Wc[i]) Rc[i] = me;
+                        else on_read(k, W, R, region, c0 + (uint64_t)i, me, prog, epoch, i, addr[i]);
+                    }
+                }
+            } else {
+                uint32_t *Wc = W + c0;
+                const uint32_t *Rc = R ? R + c0 : NULL;
+                for (int64_t i = 0; i < n; i++) {
+                    if (!Wc[i] && (!Rc || !Rc[i])) Wc[i] = me;
+                    else on_write(k, W, R, region, c0 + (uint64_t)i, me, prog, addr[i]);
+                }
+            }
+            return;
+        }
+    }
     int cr = -1;
     uint32_t *W = NULL, *R = NULL;
     const MemRegion *m = NULL;

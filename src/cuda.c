@@ -468,6 +468,10 @@ tc_status cuda_target(int dev, tc_target *t, bool *overridden, Err *e) {
 /* ---- contexts and memory ------------------------------------------------------------------ */
 
 tc_status cuda_use_device(int dev, Err *e) {
+    /* The launch hot path: this thread already made dev's context current. tritonc
+     * assumes that a host program sharing the thread keeps its primary context current
+     * (the README says so) and skips cuCtxSetCurrent then. */
+    if (dev == tl_device) return TC_OK;
     if (check_device(dev, e)) return e->code;
     pthread_mutex_lock(&g.lock);
     tc_status st = TC_OK;
@@ -669,7 +673,7 @@ tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shar
                       void *stream, void **params, Err *e) {
     /* grid[0] == 0 launches nothing (as Triton); unused y/z axes may be 0 or 1. */
     if (grid[0] == 0) return TC_OK;
-    if (m->ctx && cu.cuCtxGetCurrent) {
+    if (tl_device < 0 && m->ctx && cu.cuCtxGetCurrent) {
         CUcontext c = NULL;
         if (cu.cuCtxGetCurrent(&c) == CUDA_SUCCESS && c == NULL && cu.cuCtxSetCurrent)
             cu.cuCtxSetCurrent(m->ctx);

@@ -51,6 +51,16 @@ struct JitEntry {
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
+/* TRITONC_LAUNCH_BLOCKING=1 (read once): synchronize after every GPU launch. */
+static bool launch_blocking(void) {
+    static int cached = -1;
+    if (cached < 0) {
+        const char *v = getenv("TRITONC_LAUNCH_BLOCKING");
+        cached = v && v[0] && strcmp(v, "0") != 0;
+    }
+    return cached == 1;
+}
+
 static double now_ms(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
@@ -562,9 +572,12 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
             }
             params[j] = &slots[j];
         }
+        /* Launches are asynchronous, as in Triton: a kernel's fault surfaces at the next
+         * synchronizing call (tc_synchronize, tc_tensor_to_host). TRITONC_LAUNCH_BLOCKING=1
+         * waits after every launch, so the failing launch reports its own error. */
         Err ce = {0};
         if (cuda_launch(e->cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
-            cuda_sync(&ce))
+            (launch_blocking() && cuda_sync(&ce)))
             return ctx_take(ctx, &ce);
     }
     ctx->last.run_ms = now_ms() - t1;

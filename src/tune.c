@@ -1271,14 +1271,16 @@ static void jws(JP *P) {
     while (P->p < P->end && (*P->p == ' ' || *P->p == '\t' || *P->p == '\n' || *P->p == '\r')) P->p++;
 }
 
-static void put_utf8(Buf *b, uint32_t c) {
-    char o[4];
-    int n;
-    if (c < 0x80) { o[0] = (char)c; n = 1; }
-    else if (c < 0x800) { o[0] = (char)(0xc0 | (c >> 6)); o[1] = (char)(0x80 | (c & 0x3f)); n = 2; }
-    else if (c < 0x10000) { o[0] = (char)(0xe0 | (c >> 12)); o[1] = (char)(0x80 | ((c >> 6) & 0x3f)); o[2] = (char)(0x80 | (c & 0x3f)); n = 3; }
-    else { o[0] = (char)(0xf0 | (c >> 18)); o[1] = (char)(0x80 | ((c >> 12) & 0x3f)); o[2] = (char)(0x80 | ((c >> 6) & 0x3f)); o[3] = (char)(0x80 | (c & 0x3f)); n = 4; }
-    buf_putn(b, o, (size_t)n);
+static size_t put_utf8(char *o, uint32_t c) {
+    if (c < 0x80) { o[0] = (char)c; return 1; }
+    if (c < 0x800) { o[0] = (char)(0xc0 | (c >> 6)); o[1] = (char)(0x80 | (c & 0x3f)); return 2; }
+    if (c < 0x10000) {
+        o[0] = (char)(0xe0 | (c >> 12)); o[1] = (char)(0x80 | ((c >> 6) & 0x3f)); o[2] = (char)(0x80 | (c & 0x3f));
+        return 3;
+    }
+    o[0] = (char)(0xf0 | (c >> 18)); o[1] = (char)(0x80 | ((c >> 12) & 0x3f));
+    o[2] = (char)(0x80 | ((c >> 6) & 0x3f)); o[3] = (char)(0x80 | (c & 0x3f));
+    return 4;
 }
 
 static int hex4(JP *P) {
@@ -1295,49 +1297,54 @@ static int hex4(JP *P) {
     return v;
 }
 
+/* A string: decoded into the arena (never longer than its source text, so nothing else is
+ * allocated and a failure part-way leaks nothing). */
 static char *jstring(JP *P) {
     P->p++;  /* " */
-    Buf b = {0};
-    buf_putn(&b, "", 0);
+    const char *q = P->p;
+    while (q < P->end && *q != '"') q += (*q == '\\' && q + 1 < P->end) ? 2 : 1;
+    size_t raw = (size_t)(q - P->p);
+    if (raw > 65536) jfail(P, "string longer than 64 KiB");
+    char *out = arena_alloc(P->a, raw + 1);
+    size_t o = 0;
     while (1) {
-        if (P->p >= P->end) { buf_free(&b); jfail(P, "unterminated string"); }
+        if (P->p >= P->end) jfail(P, "unterminated string");
         unsigned char c = (unsigned char)*P->p;
         if (c == '"') { P->p++; break; }
-        if (c < 0x20) { buf_free(&b); jfail(P, "control character in a string"); }
-        if (c != '\\') { buf_putn(&b, (const char *)P->p, 1); P->p++; continue; }
+        if (c < 0x20) jfail(P, "control character in a string");
+        if (c != '\\') { out[o++] = (char)c; P->p++; continue; }
         P->p++;
-        if (P->p >= P->end) { buf_free(&b); jfail(P, "unterminated string"); }
+        if (P->p >= P->end) jfail(P, "unterminated string");
         char x = *P->p++;
         switch (x) {
-        case '"': buf_putn(&b, "\"", 1); break;
-        case '\\': buf_putn(&b, "\\", 1); break;
-        case '/': buf_putn(&b, "/", 1); break;
-        case 'b': buf_putn(&b, "\b", 1); break;
-        case 'f': buf_putn(&b, "\f", 1); break;
-        case 'n': buf_putn(&b, "\n", 1); break;
-        case 'r': buf_putn(&b, "\r", 1); break;
-        case 't': buf_putn(&b, "\t", 1); break;
+        case '"': out[o++] = '"'; break;
+        case '\\': out[o++] = '\\'; break;
+        case '/': out[o++] = '/'; break;
+        case 'b': out[o++] = '\b'; break;
+        case 'f': out[o++] = '\f'; break;
+        case 'n': out[o++] = '\n'; break;
+        case 'r': out[o++] = '\r'; break;
+        case 't': out[o++] = '\t'; break;
         case 'u': {
             uint32_t u = (uint32_t)hex4(P);
             if (u >= 0xd800 && u < 0xdc00) {
-                if (P->end - P->p < 6 || P->p[0] != '\\' || P->p[1] != 'u') { buf_free(&b); jfail(P, "lone surrogate in \\u escape"); }
+                if (P->end - P->p < 6 || P->p[0] != '\\' || P->p[1] != 'u') jfail(P, "lone surrogate in \\u escape");
                 P->p += 2;
                 uint32_t lo = (uint32_t)hex4(P);
-                if (lo < 0xdc00 || lo >= 0xe000) { buf_free(&b); jfail(P, "bad surrogate pair"); }
+                if (lo < 0xdc00 || lo >= 0xe000) jfail(P, "bad surrogate pair");
                 u = 0x10000 + ((u - 0xd800) << 10) + (lo - 0xdc00);
-            } else if (u >= 0xdc00 && u < 0xe000) { buf_free(&b); jfail(P, "lone surrogate in \\u escape"); }
-            if (u == 0) { buf_free(&b); jfail(P, "\\u0000 in a string"); }
-            put_utf8(&b, u);
+            } else if (u >= 0xdc00 && u < 0xe000) {
+                jfail(P, "lone surrogate in \\u escape");
+            }
+            if (u == 0) jfail(P, "\\u0000 in a string");
+            o += put_utf8(out + o, u);
             break;
         }
-        default: buf_free(&b); jfail(P, "bad escape in a string");
+        default: jfail(P, "bad escape in a string");
         }
-        if (b.len > 65536) { buf_free(&b); jfail(P, "string longer than 64 KiB"); }
     }
-    if (b.oom) { buf_free(&b); err_fail(P->e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory"); }
-    char *s = arena_strndup(P->a, b.s ? b.s : "", b.len);
-    buf_free(&b);
-    return s;
+    out[o] = 0;
+    return out;
 }
 
 static void jvalue(JP *P, JV *v);
@@ -1402,7 +1409,7 @@ static void jvalue(JP *P, JV *v) {
             }
             JV item;
             jvalue(P, &item);
-            if (v->n >= 1000000) jfail(P, "more than a million items");
+            if (v->n >= 100000) jfail(P, "more than 100000 items in one list or object");
             if (v->n >= cap) {
                 int nc = cap ? cap * 2 : 8;
                 JV *ni = arena_alloc(P->a, sizeof *ni * (size_t)nc);
@@ -1671,6 +1678,7 @@ static int db_parse(const char *name, const char *text, size_t len, DbEntry **ou
     Err e = {0};
     Arena a;
     arena_init(&a, &e);
+    a.limit = (size_t)256 << 20;   /* a hostile file of tiny items cannot take more */
     JV root;
     *out = NULL;
     if (!json_parse(name, text, len, &a, &e, &root)) {

@@ -786,6 +786,7 @@ int cli_run(int argc, char **argv, int check) {
     }
 
     s = tc_launch(k, args, &opts);
+    if (s == TC_OK) s = tc_synchronize(ctx);  /* GPU launches are asynchronous */
     fflush(stdout);
     if (s) { rc = api_err(ctx, s); goto done; }
     if (check) {
