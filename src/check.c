@@ -572,6 +572,24 @@ static uint64_t splitmix(uint64_t *s) {
 }
 
 void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed) {
+    s->order = NULL;
+    if (n > 1 && n <= SHUFFLE_TABLE_MAX) {
+        /* Fisher-Yates with splitmix64; never the identity (programs 0 and 1 swapped then) */
+        s->order = malloc(sizeof(uint32_t) * (size_t)n);
+        if (s->order) {
+            uint64_t st = seed;
+            for (uint64_t i = 0; i < n; i++) s->order[i] = (uint32_t)i;
+            for (uint64_t i = n - 1; i > 0; i--) {
+                uint64_t j = splitmix(&st) % (i + 1);
+                uint32_t t = s->order[i];
+                s->order[i] = s->order[j];
+                s->order[j] = t;
+            }
+            bool id = true;
+            for (uint64_t i = 0; i < n && id; i++) id = s->order[i] == i;
+            if (id) { s->order[0] = 1; s->order[1] = 0; }
+        }
+    }
     int bits = 1;
     while (bits < 63 && (1ULL << bits) < n) bits++;
     s->n = n;
@@ -595,8 +613,14 @@ static uint64_t perm_bits(const Shuffle *s, uint64_t x) {
     return x;
 }
 
+void shuffle_free(Shuffle *s) {
+    free(s->order);
+    s->order = NULL;
+}
+
 uint64_t shuffle_at(const Shuffle *s, uint64_t i) {
     if (s->n <= 1) return 0;
+    if (s->order) return s->order[i];
     uint64_t x = perm_bits(s, i);
     while (x >= s->n) x = perm_bits(s, x);
     return x;

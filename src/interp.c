@@ -75,6 +75,7 @@ typedef struct Ctx {
     /* parallel runs */
     int par;            /* atomics through __atomic builtins */
     pthread_mutex_t *print_lock;
+    Shuffle order;      /* run_seq's shuffled order (order.order freed on every exit) */
 } Ctx;
 
 /* ---- 16-bit floats -------------------------------------------------------------------- */
@@ -1587,6 +1588,7 @@ static tc_status run_seq(InterpLaunch *l, uint64_t seed, Checker *chk, Err *e) {
     jmp_buf jb;
     arena_init(&c->arena, e);
     if (ERR_TRY(e, jb)) {
+        shuffle_free(&c->order);
         arena_free(&c->arena);
         free(c);
         e->jump = saved;
@@ -1598,9 +1600,9 @@ static tc_status run_seq(InterpLaunch *l, uint64_t seed, Checker *chk, Err *e) {
     c->chk = chk;
     ctx_setup(c);
     uint64_t n = programs_of(l);
-    Shuffle sh;
-    if (seed) shuffle_init(&sh, n, seed);
-    for (uint64_t i = 0; i < n; i++) run_one(c, seed ? shuffle_at(&sh, i) : i);
+    if (seed) shuffle_init(&c->order, n, seed);
+    for (uint64_t i = 0; i < n; i++) run_one(c, seed ? shuffle_at(&c->order, i) : i);
+    shuffle_free(&c->order);
     arena_free(&c->arena);
     free(c);
     e->jump = saved;
@@ -1691,6 +1693,7 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
     if (!w || !tid || !started) {
         free(w); free(tid); free(started);
         pthread_mutex_destroy(&p.print_lock);
+        shuffle_free(&p.sh);
         return run_seq(l, seed, NULL, e);
     }
     int nstarted = 0;
@@ -1718,6 +1721,7 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
         rc = w[worst].rc;
     }
     pthread_mutex_destroy(&p.print_lock);
+    shuffle_free(&p.sh);
     free(w);
     free(tid);
     free(started);

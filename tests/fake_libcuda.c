@@ -10,7 +10,9 @@
  * Memory calls use host memory (an allocation above 1 TiB fails with OUT_OF_MEMORY).
  * cuModuleLoadDataEx accepts any image with an ".entry"; a PTX line containing "bogus"
  * fails with CUDA_ERROR_INVALID_PTX and a ptxas-style error log naming that line.
- * cuLaunchKernel returns CUDA_ERROR_NOT_SUPPORTED: nothing is ever executed. */
+ * cuLaunchKernel returns CUDA_ERROR_NOT_SUPPORTED: nothing is ever executed; with
+ * FAKE_CUDA_LAUNCH=ok it returns success, still executing nothing (issue 5's tests of the
+ * tuning path: benchmark, persist, reuse). Events always measure 0.5 ms. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -244,6 +246,8 @@ EXPORT CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
 EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned shared, void *stream,
                                void **params, void **extra) {
+    const char *l = getenv("FAKE_CUDA_LAUNCH");
+    if (l && !strcmp(l, "ok")) return OK;
     return NOT_SUPPORTED;
 }
 

@@ -905,8 +905,11 @@ TEST(tune_cli_fake_driver) {
     scratch();
     char env[900];
     snprintf(env, sizeof env, "TRITONC_LIBCUDA_PATH=%s TRITONC_BENCH_FLUSH_BYTES=4096", fake);
-    int rc = tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE);
+    char penv[1000];
+    snprintf(penv, sizeof penv, "%s TRITON_PRINT_AUTOTUNING=1", env);
+    int rc = tcmd(penv, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE);
     CHECK_INT(1, rc);
+    CHECK_CONTAINS(cout, "Autotuning skipped config BLOCK: 256, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None: cuLaunchKernel failed: CUDA_ERROR_NOT_SUPPORTED (801)");
     CHECK_CONTAINS(cout, "tuning add_sum_kernel: 3 configs");
     CHECK_CONTAINS(cout, "[1/3] BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None: skipped");
     CHECK_CONTAINS(cout, "[3/3] BLOCK: 1024");
@@ -915,4 +918,78 @@ TEST(tune_cli_fake_driver) {
     rc = tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, NOPE)'", KFILE);
     CHECK_INT(1, rc);
     CHECK_CONTAINS(cout, "(--grid cdiv(n, NOPE): 'NOPE' is not an argument of the launch)");
+}
+
+/* The whole tuning path on the fake driver with launches that succeed (and do nothing;
+ * every event pair measures 0.5 ms): benchmark, persist, reuse in a second process, force,
+ * export, import on the "GPU" and under the interpreter, a damaged cache entry. */
+TEST(tune_cli_fake_gpu_path) {
+    char fake[700];
+    snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
+    if (access(fake, R_OK) != 0) return;
+    scratch();
+    char cmd[1200], o[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s/gcache %s/gcache2", tdir, tdir);
+    test_run(cmd, o, sizeof o);
+    char env[1500], env2[1500], exp[800];
+    snprintf(env, sizeof env, "TRITONC_LIBCUDA_PATH=%s FAKE_CUDA_LAUNCH=ok TRITONC_BENCH_FLUSH_BYTES=4096 "
+             "TRITONC_CACHE_DIR=%s/gcache", fake, tdir);
+    snprintf(env2, sizeof env2, "TRITONC_LIBCUDA_PATH=%s FAKE_CUDA_LAUNCH=ok TRITONC_BENCH_FLUSH_BYTES=4096 "
+             "TRITONC_CACHE_DIR=%s/gcache2", fake, tdir);
+    snprintf(exp, sizeof exp, "%s/gpu-export.json", tdir);
+    char penv[1600];
+    snprintf(penv, sizeof penv, "%s TRITON_PRINT_AUTOTUNING=1", env);
+    /* process 1: benchmarks every config, persists the choice */
+    CHECK_INT(0, tcmd(penv, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --export %s", KFILE, exp));
+    CHECK_CONTAINS(cout, "[1/3] BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None: 0.5000 ms (p20 0.5000, p80 0.5000)");
+    CHECK_CONTAINS(cout, "[3/3] BLOCK: 1024, num_warps: 8");
+    CHECK_CONTAINS(cout, "Triton autotuning for function add_sum_kernel,\nwith key as (1000, 'torch.float32', "
+                         "'torch.float32', 'torch.float32', 'torch.float32'),\nfinished after ");
+    CHECK_CONTAINS(cout, "best config selected: BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None;");
+    CHECK_CONTAINS(cout, "benchmarked on NVIDIA H200 (cc 9.0) in ");
+    CHECK_CONTAINS(cout, "/gcache/tune/add_sum_kernel-");
+    /* process 2: reused from disk, nothing benchmarked */
+    CHECK_INT(0, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE));
+    CHECK_CONTAINS(cout, "from the disk cache ");
+    CHECK_CONTAINS(cout, "measured on NVIDIA H200 (cc 9.0) at ");
+    CHECK_CONTAINS(cout, "no benchmarking now");
+    CHECK(strstr(cout, "[1/3]") == NULL);
+    /* a launch (tritonc bench) uses it and its note says so */
+    CHECK_INT(0, tcmd(env, "bench %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --bytes 12000 --warmup 1 --rep 2", KFILE));
+    CHECK_CONTAINS(cout, "note: autotune: BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, measured on NVIDIA H200 (cc 9.0)");
+    CHECK_CONTAINS(cout, "(tuning cache add_sum_kernel-");
+    /* --force benchmarks again */
+    CHECK_INT(0, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --force", KFILE));
+    CHECK_CONTAINS(cout, "[2/3]");
+    CHECK_CONTAINS(cout, "benchmarked on NVIDIA H200");
+    /* another key: tuned separately */
+    CHECK_INT(0, tcmd(env, "tune %s add_sum_kernel 'x_ptr=fp32:zeros(64)' 'y_ptr=fp32:zeros(64)' 'out_ptr=fp32:zeros(64)' "
+                      "'total=fp32:zeros(1)' n=64 --grid 'cdiv(n, BLOCK)'", KFILE));
+    CHECK_CONTAINS(cout, "key: (64, 'torch.float32'");
+    CHECK_CONTAINS(cout, "benchmarked on");
+    /* a damaged cache entry: tuned again and rewritten */
+    snprintf(cmd, sizeof cmd, "for f in %s/gcache/tune/*.json; do printf '{\"format\": 1' > $f; done", tdir);
+    test_run(cmd, o, sizeof o);
+    CHECK_INT(0, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE));
+    CHECK_CONTAINS(cout, "benchmarked on NVIDIA H200");
+    CHECK_INT(0, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'", KFILE));
+    CHECK_CONTAINS(cout, "no benchmarking now");
+    /* the exported database on the same device, with an empty cache: no benchmarking */
+    CHECK_INT(0, tcmd(env2, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --tuning-db %s", KFILE, exp));
+    CHECK_CONTAINS(cout, "from the tuning database ");
+    CHECK_CONTAINS(cout, "no benchmarking now");
+    /* under the interpreter with no driver: the recorded choice, where and when */
+    CHECK_INT(0, tcmd("TRITONC_LIBCUDA_PATH=/nonexistent/libcuda.so.1", "run %s add_sum_kernel " ADD_ARGS
+                      " --grid 8 --interpret --tuning-db %s --verbose --print total", KFILE, exp));
+    CHECK_CONTAINS(cout, "total = [999000.0]");
+    CHECK_CONTAINS(cout, "note: autotune: BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, measured on NVIDIA H200 (cc 9.0) at 20");
+    /* bench sweeps num_warps x num_stages of a plain kernel: a table of 4 rows */
+    CHECK_INT(0, tcmd(env, "bench tests/kernels/vector_add.py add_kernel 'x_ptr=fp32:zeros(4096)' 'y_ptr=fp32:zeros(4096)' "
+                      "'output_ptr=fp32:zeros(4096)' n_elements=4096 BLOCK_SIZE=1024 --grid 'cdiv(n_elements, BLOCK_SIZE)' "
+                      "--num-warps 1 --num-warps 2 --num-stages 2 --num-stages 3 --bytes 49152 --flops 4096 --warmup 1 --rep 2"));
+    CHECK_CONTAINS(cout, "num_warps  num_stages    median ms       p20 ms       p80 ms       GB/s    TFLOP/s   runs");
+    CHECK_CONTAINS(cout, "\n1          2                0.5000");
+    CHECK_CONTAINS(cout, "\n1          3  ");
+    CHECK_CONTAINS(cout, "\n2          2  ");
+    CHECK_CONTAINS(cout, "\n2          3                0.5000       0.5000       0.5000        0.1       0.00   20\n");
 }
