@@ -757,6 +757,10 @@ void tc_binary_free(tc_binary *b) {
 
 tc_status tc_synchronize(tc_context *ctx) {
     if (!ctx) return TC_ERR_ARG;
+    tc_backend b;
+    tc_status rc = tc_context_backend(ctx, &b);
+    if (rc) return rc;
+    if (b != TC_BACKEND_CUDA) return TC_OK;  /* the interpreter runs synchronously */
     Err e = {0};
     if (cuda_sync(&e)) return ctx_take(ctx, &e);
     return TC_OK;

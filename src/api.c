@@ -350,8 +350,9 @@ void tc_kernel_stats(const tc_kernel *k, tc_stats *out) {
 
 /* ---- tensors ------------------------------------------------------------------------ */
 
+/* zero: fill with zeros (tc_tensor_new); from_host overwrites every byte anyway. */
 static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
-                              tc_tensor **out) {
+                              bool zero, tc_tensor **out) {
     if (!ctx) return TC_ERR_ARG;
     if (!out) return ctx_fail(ctx, TC_ERR_ARG, "tensor: NULL output pointer");
     *out = NULL;
@@ -385,7 +386,7 @@ static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int6
         Err e = {0};
         CuDevPtr p = 0;
         if (cuda_use_device(ctx->device, &e) || cuda_alloc(nbytes ? nbytes : 1, &p, &e) ||
-            cuda_memset0(p, nbytes ? nbytes : 1, &e)) {
+            (zero && cuda_memset0(p, nbytes ? nbytes : 1, &e))) {
             if (p) cuda_free(p);
             free(t);
             return ctx_take(ctx, &e);
@@ -400,7 +401,8 @@ static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int6
             return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory allocating a tensor of %zu bytes",
                             nbytes);
         }
-        memset(t->host, 0, alloc);
+        if (zero) memset(t->host, 0, alloc);
+        else memset((char *)t->host + nbytes, 0, alloc - nbytes);  /* only the padding */
     }
     *out = t;
     return TC_OK;
@@ -408,13 +410,13 @@ static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int6
 
 tc_status tc_tensor_new(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
                         tc_tensor **out) {
-    return tensor_alloc(ctx, dt, rank, shape, out);
+    return tensor_alloc(ctx, dt, rank, shape, true, out);
 }
 
 tc_status tc_tensor_from_host(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
                               const void *data, tc_tensor **out) {
     if (ctx && !data) return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_from_host: NULL data");
-    tc_status rc = tensor_alloc(ctx, dt, rank, shape, out);
+    tc_status rc = tensor_alloc(ctx, dt, rank, shape, false, out);
     if (rc) return rc;
     rc = tc_tensor_copy_from_host(*out, data, (*out)->nbytes);
     if (rc) { tc_tensor_free(*out); *out = NULL; }

@@ -98,6 +98,15 @@ static double now_s(void) {
     return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* snprintf for text that may be cut short on purpose (notes, messages). */
+static void tfmt(char *buf, size_t n, const char *fmt, ...) TC_PRINTF(3, 4);
+static void tfmt(char *buf, size_t n, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(buf, n, fmt, ap);
+    va_end(ap);
+}
+
 static void cpy(char *dst, size_t n, const char *src) {
     if (!n) return;
     snprintf(dst, n, "%s", src ? src : "");
@@ -1625,7 +1634,7 @@ static bool entry_from_json(const JV *o, DbEntry *d, char *msg, size_t n, const 
     if (ts && ts->kind == J_NUM && ts->num >= 0 && ts->num < 1e9) d->tune_s = ts->num;
     const JV *best = jget(o, "best");
     char w2[300];
-    snprintf(w2, sizeof w2, "%s.best", where);
+    tfmt(w2, sizeof w2, "%s.best", where);
     if (!best || best->kind != J_OBJ) { snprintf(msg, n, "%s: missing \"best\" (an object)", where); return false; }
     TConfig *c = &d->best;
     c->num_warps = 4; c->num_stages = 3; c->num_ctas = 1;
@@ -1802,7 +1811,7 @@ static bool write_atomic(const char *path, const char *text, char *msg, size_t n
     char tmp[4200];
     snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
     FILE *f = fopen(tmp, "wb");
-    if (!f) { snprintf(msg, n, "%s: %s", tmp, strerror(errno)); return false; }
+    if (!f) { tfmt(msg, n, "%s: %s", tmp, strerror(errno)); return false; }
     size_t len = strlen(text);
     bool ok = fwrite(text, 1, len, f) == len;
     ok = (fclose(f) == 0) && ok;
@@ -2161,7 +2170,7 @@ static const DbEntry *db_find(tc_context *ctx, const tc_kernel *k, const TuneKer
 
 static void db_note(char *note, size_t n, const TConfig *c, const char *device, int ccM, int ccm,
                     const char *at, const char *src, const char *where) {
-    snprintf(note, n, "autotune: %s, measured on %s (cc %d.%d) at %s (%s %s)", c->str, device, ccM, ccm,
+    tfmt(note, n, "autotune: %s, measured on %s (cc %d.%d) at %s (%s %s)", c->str, device, ccM, ccm,
              at, src, base_name(where));
 }
 
@@ -2184,7 +2193,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         }
     if (t->ncfg == 1) {
         *best_out = 0;
-        snprintf(note, nnote, "autotune: one config (%s), used without benchmarking", t->cfg[0].str);
+        tfmt(note, nnote, "autotune: one config (%s), used without benchmarking", t->cfg[0].str);
         set_report(ctx, k, t, TC_TUNE_SINGLE, 0, key, "", 0, 0, "", "", 0, NULL, 0);
         return TC_OK;
     }
@@ -2197,7 +2206,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
                 db_note(note, nnote, &t->cfg[m->best], m->device, m->ccM, m->ccm, m->at,
                         m->src == TC_TUNE_DB ? "tuning database" : "tuning cache", m->where);
             else
-                snprintf(note, nnote, "autotune: %s (benchmarked earlier in this process on %s)",
+                tfmt(note, nnote, "autotune: %s (benchmarked earlier in this process on %s)",
                          t->cfg[m->best].str, m->device);
             set_report(ctx, k, t, TC_TUNE_MEMORY, m->best, key, m->device, m->ccM, m->ccm, m->at, m->where,
                        m->tune_s, NULL, 0);
@@ -2402,7 +2411,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     if (!tc || !db_add(tc, &d)) entry_free(&d);
     int nskip = 0;
     for (int i = 0; i < t->ncfg; i++) nskip += res[i].status != 0;
-    snprintf(note, nnote, "autotune: benchmarked %d configs (%d skipped) on %s in %.2fs; best %s",
+    tfmt(note, nnote, "autotune: benchmarked %d configs (%d skipped) on %s in %.2fs; best %s",
              t->ncfg, nskip, props.name, tune_s, t->cfg[best].str);
     if (print) {
         char line[1400];
@@ -2458,7 +2467,7 @@ static tc_status tune_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, 
             char prev[256];
             cpy(prev, sizeof prev, ctx->last.note);
             if (prev[0] && ctx->last.backend == TC_BACKEND_INTERPRET)
-                snprintf(ctx->last.note, sizeof ctx->last.note, "%s; %s", note, prev);
+                tfmt(ctx->last.note, sizeof ctx->last.note, "%s; %s", note, prev);
             else
                 cpy(ctx->last.note, sizeof ctx->last.note, note);
         }
