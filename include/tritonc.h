@@ -370,7 +370,7 @@ tc_status tc_cache_clear(tc_context *ctx, int *removed);
 typedef struct tc_bench_opts {
     double warmup_ms;      /* 0 = 25 */
     double rep_ms;         /* 0 = 100 */
-    size_t flush_bytes;    /* 0 = 256 MB */
+    size_t flush_bytes;    /* 0 = $TRITONC_BENCH_FLUSH_BYTES, else 256 MB */
 } tc_bench_opts;
 
 typedef struct tc_bench_result {

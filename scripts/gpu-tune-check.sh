@@ -14,16 +14,17 @@
 set -e
 cd "$(dirname "$0")/.."
 B=${B:-build-gpu}
+case "$B" in /*) ;; *) B="./$B" ;; esac
 JOBS=$(nproc 2>/dev/null || echo 8)
 make B="$B" -j"$JOBS" all "$B/run_tests" "$B/fake/libcuda.so.1" >"$B.log" 2>&1 || { tail -40 "$B.log"; exit 1; }
 echo "== tritonc info"
-"./$B/tritonc" info || true
+"$B/tritonc" info || true
 echo "== unit tests: tune"
-TRITONC_BUILD="$B" "./$B/run_tests" tune 2>&1 | tail -4
+TRITONC_BUILD="$B" "$B/run_tests" tune 2>&1 | tail -4
 W=$(mktemp -d /tmp/tune-check.XXXXXX)
 export TRITONC_CACHE_DIR="$W/tritonc-cache" TRITON_CACHE_DIR="$W/triton-cache"
 S=${SIZE:-512}; R=${ROWS:-4096}; C=${COLS:-4096}
-TC="./$B/tritonc"
+TC="$B/tritonc"
 F=tests/kernels/autotune.py
 MM="a_ptr=fp16:randn($S,$S) b_ptr=fp16:randn($S,$S) c_ptr=fp16:zeros($S,$S) M=$S N=$S K=$S stride_am=$S stride_ak=1 stride_bk=$S stride_bn=1 stride_cm=$S stride_cn=1"
 MMG="cdiv(M, BLOCK_SIZE_M) * cdiv(N, BLOCK_SIZE_N)"
@@ -66,7 +67,7 @@ echo "triton $(awk "BEGIN{printf \"%.3f\", $t1 - $t0}") 0" >>"$W/times.txt"
 D=$(date -u +%Y-%m-%d)
 mkdir -p bench/results
 python3 bench/tune/report.py "$W" "$S" "$R" "$C" "scripts/gpu-tune-check.sh" >"bench/results/tune-$D.md"
-if [ -n "$OUT" ]; then cp "bench/results/tune-$D.md" "$OUT/"; cp -r "$W" "$OUT/tune-work"; fi
+if [ -n "$OUT" ]; then mkdir -p "$OUT"; cp "bench/results/tune-$D.md" "$OUT/"; cp -r "$W" "$OUT/tune-work"; fi
 echo "== bench/results/tune-$D.md"
 cat "bench/results/tune-$D.md"
 grep -q "no benchmarking now" "$W/mm2.txt" && grep -q "no benchmarking now" "$W/sm2.txt" && echo "gpu-tune-check: done" \

@@ -15,8 +15,11 @@ typedef struct Rec {
     uint32_t epoch;    /* barrier epoch (unique per program and barrier interval) */
     uint16_t site;
     uint8_t atomic;
-    uint8_t contig;    /* lanes at base, base + size, ...: the lane of an address is known */
+    uint8_t contig;    /* lanes at base, base + size, ... (all lanes, active or not) */
     uint32_t size;
+    uint32_t inner;    /* lanes in rows of `inner` at base + row * stride + col * size (the
+                          lane of an address can be recovered); 0: unknown */
+    uint64_t stride;
     uint64_t base;
 } Rec;
 
@@ -93,7 +96,8 @@ Checker *check_new(const InterpLaunch *l) {
     k->nsites = 1;
     for (int i = 0; i < l->nmem; i++) {
         const MemRegion *m = &l->mem[i];
-        int es = m->dt > 0 && m->dt < DT_COUNT && m->dt != DT_VOID ? dt_size(m->dt) : 1;
+        int dt = interp_region_dt(l, i);
+        int es = dt ? dt_size(dt) : 1;
         k->sh[i].shift = ilog2(es);
         k->sh[i].ncells = ((m->hi - m->lo) + (uint64_t)es - 1) >> k->sh[i].shift;
     }
@@ -229,9 +233,10 @@ void check_elem_str(const Checker *k, uint64_t addr, char *buf, size_t n) {
         const MemRegion *m = &l->mem[i];
         if (addr < m->lo || addr >= m->hi) continue;
         const char *name = m->name ? m->name : "?";
-        if (m->dt > 0 && m->dt < DT_COUNT && m->dt != DT_VOID)
+        int dt = interp_region_dt(l, i);
+        if (dt)
             snprintf(buf, n, "%s[%llu]", name,
-                     (unsigned long long)((addr - m->lo) / (uint64_t)dt_size(m->dt)));
+                     (unsigned long long)((addr - m->lo) / (uint64_t)dt_size(dt)));
         else
             snprintf(buf, n, "%s byte %llu", name, (unsigned long long)(addr - m->lo));
         return;
@@ -399,16 +404,36 @@ static uint32_t new_rec(Checker *k, const Inst *in, uint64_t prog, uint32_t epoc
     r->atomic = kind == 2;
     r->size = (uint32_t)size;
     r->base = addr[0];
-    bool contig = !mask;
+    r->inner = 0;
+    r->stride = 0;
+    /* the addresses of all lanes (masked ones too: they are computed, just not used) */
+    bool contig = n < (int64_t)UINT32_MAX;
     for (int64_t i = 1; contig && i < n; i++) contig = addr[i] == addr[0] + (uint64_t)i * (uint64_t)size;
     r->contig = contig;
+    if (contig) {
+        r->inner = (uint32_t)n;
+        r->stride = (uint64_t)n * (uint64_t)size;
+    } else if (in->nargs > 0 && in->args[0] >= 0) {
+        /* a 2-D (or more) tile of rows: base + (i / inner) * stride + (i % inner) * size */
+        Type t = k->l->f->types[in->args[0]];
+        int64_t inner = t.rank >= 2 ? t.shape[t.rank - 1] : 0;
+        if (inner > 0 && inner < n && n % inner == 0 && addr[inner] > addr[0]) {
+            uint64_t stride = addr[inner] - addr[0];
+            bool ok = stride >= (uint64_t)inner * (uint64_t)size;
+            for (int64_t i = 0; ok && i < n; i++)
+                ok = addr[i] == addr[0] + (uint64_t)(i / inner) * stride + (uint64_t)(i % inner) * (uint64_t)size;
+            if (ok) { r->inner = (uint32_t)inner; r->stride = stride; }
+        }
+    }
     return id;
 }
 
 /* The lane of addr in record r's access, or -1 when it is not known. */
 static int64_t rec_lane(const Rec *r, uint64_t addr) {
-    if (!r->contig || addr < r->base) return -1;
-    return (int64_t)((addr - r->base) / r->size);
+    if (!r->inner || addr < r->base || !r->stride) return -1;
+    uint64_t off = addr - r->base, row = off / r->stride, col = off % r->stride;
+    if (col % r->size || col / r->size >= r->inner) return -1;
+    return (int64_t)(row * r->inner + col / r->size);
 }
 
 static void on_read(Checker *k, uint32_t *W, uint32_t *R, int reg, uint64_t c, uint32_t me,
@@ -452,12 +477,36 @@ static int region_of(const InterpLaunch *l, uint64_t a) {
     return -1;
 }
 
+/* Lane i of store record `me` writes where an earlier lane of the same store wrote: a race
+ * among the threads of one program when the values differ. */
+static void dup_lanes(Checker *k, uint32_t me, uint64_t prog, const uint64_t *addr,
+                      const uint8_t *mask, int64_t i, int size, const void *vals) {
+    const char *v = vals;
+    for (int64_t j = 0; j < i; j++) {
+        if ((mask && !mask[j]) || addr[j] != addr[i]) continue;
+        if (memcmp(v + j * size, v + i * size, (size_t)size) == 0) return;
+        int site = k->rec[me].site;
+        SrcLoc a = site_loc(k, site), z = {0};
+        if (check_count(k, CK_RACE_LANES, a, z, 0)) return;
+        char p[80], el[200], s1[600], text[1600];
+        check_pid_str(k, prog, p, sizeof p);
+        check_elem_str(k, addr[i], el, sizeof el);
+        site_str(k, site, s1, sizeof s1);
+        snprintf(text, sizeof text, "race: lanes %lld and %lld of one store of program %s write "
+                 "different values to %s (%s); which lane wins is undefined on a GPU (the "
+                 "interpreter keeps the last) (address 0x%llx)", (long long)j, (long long)i, p,
+                 el, s1, (unsigned long long)addr[i]);
+        check_add(k, CK_RACE_LANES, a, z, 0, text);
+        return;
+    }
+}
+
 void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
                   const uint64_t *addr, const uint8_t *mask, int64_t n, int size, int kind,
-                  int region) {
+                  int region, const void *vals) {
     const InterpLaunch *l = k->l;
     uint32_t me = new_rec(k, in, prog, epoch, kind, size, addr, mask, n);
-    if (me && region >= 0 && k->rec[me].contig && n > 0 && !k->sh[region].failed) {
+    if (me && region >= 0 && !mask && k->rec[me].contig && n > 0 && !k->sh[region].failed) {
         /* fast path: all lanes active, consecutive elements of one tensor */
         const MemRegion *m = &l->mem[region];
         Shadow *h = &k->sh[region];
@@ -535,8 +584,13 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
         uint64_t c0 = off >> sh, c1 = (off + (uint64_t)size - 1) >> sh;
         if (c1 >= k->sh[cr].ncells) c1 = k->sh[cr].ncells - 1;
         for (uint64_t c = c0; c <= c1; c++) {
-            if (kind == 0) on_read(k, W, R, cr, c, me, prog, epoch, i, a);
-            else on_write(k, W, R, cr, c, me, prog, a);
+            if (kind == 0) {
+                on_read(k, W, R, cr, c, me, prog, epoch, i, a);
+            } else {
+                if (kind == 1 && vals && W[c] == me && c == c0)
+                    dup_lanes(k, me, prog, addr, mask, i, size, vals);
+                on_write(k, W, R, cr, c, me, prog, a);
+            }
         }
     }
 }

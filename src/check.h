@@ -23,6 +23,7 @@ typedef enum CheckKind {
     CK_NONFINITE,   /* a store of NaN/Inf produced from finite inputs */
     CK_ORDER,       /* results differ when the programs run in another order */
     CK_FAIL_ORDER,  /* the launch fails in another order (but not in program order) */
+    CK_RACE_LANES,  /* two lanes of one store write different values to one element */
     CK_NOTE_DIV0,   /* note: integer division by zero (gives 0) */
     CK_NOTE_ROUND,  /* note: float results differ only by rounding with the order */
     CK_NOTE_LANE,   /* note: like CK_HAZARD, but the same lane of a same-shaped tile */
@@ -45,10 +46,11 @@ uint32_t check_next_epoch(Checker *k);
 /* Records one memory instruction of program `prog` (linear index in program order, x
  * outermost) in barrier epoch `epoch`: n lanes at addr (mask: active lanes or NULL), each
  * `size` bytes; kind 0 load, 1 store, 2 atomic. `region` is the region holding every lane
- * or -1 (then each lane is looked up). All lanes are in bounds (checked before). */
+ * or -1 (then each lane is looked up). All lanes are in bounds (checked before). vals: a
+ * store's values (n of `size` bytes), to tell lanes that write one element apart. */
 void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
                   const uint64_t *addr, const uint8_t *mask, int64_t n, int size, int kind,
-                  int region);
+                  int region, const void *vals);
 
 /* Adds a finding (or counts another occurrence of the same key). a/b: the two source
  * locations that form the key (b may be the zero SrcLoc); aux: an extra key part (the

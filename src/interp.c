@@ -8,11 +8,16 @@
  * never change while visible, so sharing storage is safe); CONST and ARANGE are filled once
  * per launch.
  *
- * Programs run sequentially: x outermost, then y, then z (Triton's interpreter order).
+ * Programs run sequentially: x outermost, then y, then z (Triton's interpreter order), or
+ * in an order shuffled by InterpLaunch.shuffle_seed, or on InterpLaunch.threads threads
+ * (pthreads, each with its own value buffers; programs handed out in chunks; atomics are
+ * compare-and-swap loops on __atomic builtins; the lines of one device_print stay together
+ * under a lock; a failure reports the failing program with the lowest index).
  *
  * Numerics (documented choices):
  *  - integer ops wrap at the type width; // and % truncate like C; INT_MIN / -1 wraps;
- *    integer division by zero is a TC_ERR_RUNTIME error.
+ *    integer division (and remainder) by zero is unspecified on GPUs: tritonc gives 0, with
+ *    no error (lanes a mask drops later often divide by zero); check mode notes it.
  *  - fp16/bf16 element-wise ops are computed in float (fma in double) and rounded back to
  *    16 bits per op (round to nearest even); exact since float has >= 2p+2 bits.
  *  - REDUCE sums sequentially in index order, in the element type (fp16 rounds per step).
@@ -31,9 +36,43 @@
  * lane-by-lane checks (for the message, or spans over several regions) only when that fails;
  * fully active, contiguous accesses are copied with one memcpy.
  *
- * Integer division by zero is an error even in lanes a later store masks off (the
- * interpreter cannot know); kernels should divide by `tl.where(mask, y, 1)` there.
- * A launch of more than 2^26 programs is refused (TC_ERR_LIMIT). */
+ * A launch of more than 2^26 programs is refused (TC_ERR_LIMIT).
+ *
+ * Check mode (InterpLaunch.check; tc_launch_opts.check, TRITONC_CHECK=1, `tritonc check`)
+ * looks for what real hardware would break and the sequential interpreter hides. It runs
+ * the programs in order on the real tensors, recording every access in check.c's shadow
+ * memory (per element: last write, readers since; see check.h), and reports:
+ *  - race: two programs write the same element, or one reads an element another wrote
+ *    (either order), unless both accesses are atomics. Atomics never race with atomics;
+ *    an atomic against a plain load or store of another program does. Also two lanes of
+ *    one store that write different values to one element (different threads on a GPU).
+ *  - hazard: a program loads an element that an earlier store of the same program wrote,
+ *    with no BARRIER (tl.debug_barrier) executed in between, from another lane (or a scalar
+ *    / a different tile shape): on a GPU those are different threads. When the same lane
+ *    of a tile of the same shape reads it back, it is a note (Triton gives same-shaped
+ *    tiles the same layout, so the same thread does both).
+ *  - uninitialized read: a load of bytes marked never written (MemRegion.uninit). Stores
+ *    clear the marks in every mode, so a tensor one launch fills is clean for the next.
+ *  - non-finite: a store of NaN/Inf (first active lane) when this program has loaded only
+ *    finite values (active lanes; atomics' old values not counted) and has no NaN/Inf float
+ *    argument. The origin is found by walking back from the stored value: through
+ *    element-wise operands at the same lane (scalars at lane 0; WHERE follows the selected
+ *    side), other operands at any non-finite element, until an instruction whose operands
+ *    are all finite: that instruction is named. A constant NaN/Inf (tl.where(m, x, -inf))
+ *    is deliberate and not reported; a loop-carried origin is reported without one.
+ *  - order dependence: the launch is run again from the tensors' contents before their
+ *    first write (snapshots taken at the first store), on copies, with the programs
+ *    shuffled (seed InterpLaunch.shuffle_seed, else INTERP_CHECK_DEFAULT_SEED; reported)
+ *    and, when threads > 1, on that many threads; tensors that differ from the program-
+ *    order results are reported with the first differing element and both values. Float
+ *    differences within a relative 1e-5 (fp32; 1e-2 fp16/bf16, 1e-12 fp64) are a note
+ *    (rounding, as float atomics give on GPUs). A run that fails only in another order is
+ *    reported too. Tensors the program-order run never wrote are shared with these runs.
+ *  - notes: integer division by zero (location, program, lane).
+ * Each report names both source locations, the programs, an example element and address;
+ * it appears once per (kind, both locations) with a count. The tensors keep the program-
+ * order results. The recorded run is sequential; InterpLaunch.threads only adds the
+ * parallel comparison. */
 #include "interp.h"
 #include "check.h"
 
@@ -76,6 +115,7 @@ typedef struct Ctx {
     int par;            /* atomics through __atomic builtins */
     pthread_mutex_t *print_lock;
     Shuffle order;      /* run_seq's shuffled order (order.order freed on every exit) */
+    const void *store_vals; /* check mode: the values of the store being checked */
 } Ctx;
 
 /* ---- 16-bit floats -------------------------------------------------------------------- */
@@ -949,7 +989,8 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
         }
     }
     if (c->chk) {
-        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region);
+        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region,
+                     kind == 1 ? c->store_vals : NULL);
     } else if (kind != 0 && c->has_uninit) {
         /* stores clear never-written marks in every mode (a later checked launch reads them) */
         FOR_N {
@@ -1122,7 +1163,9 @@ static void ex_store(Ctx *c, const Inst *in) {
     const void *val = V(c, in->args[1]);
     const uint8_t *M = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
     bool contig;
+    c->store_vals = val;
     int64_t active = mem_check(c, in, P, M, n, es, 1, &contig);
+    c->store_vals = NULL;
     if (active == n) M = NULL;
     if (c->chk && active) nonfinite_store(c, in, P, M, n);
     if (contig) {
@@ -1752,7 +1795,8 @@ static void elem_str(int dt, const uint8_t *p, char *buf, size_t n) {
 static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8_t *ref,
                            const uint8_t *other, const char *how, int variant) {
     const MemRegion *m = &l->mem[r];
-    int dt = m->dt > 0 && m->dt < DT_COUNT && m->dt != DT_VOID && m->dt != DT_PTR ? m->dt : DT_U8;
+    int dt = interp_region_dt(l, r);
+    if (!dt || dt == DT_PTR) dt = DT_U8;
     int es = dt_size(dt);
     uint64_t nel = (m->hi - m->lo) / (uint64_t)es, ndiff = 0, nround = 0;
     int64_t first = -1, first_round = -1;

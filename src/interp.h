@@ -15,8 +15,6 @@ typedef struct MemRegion {
     const char *name;      /* the argument's name, for messages */
     uint8_t *uninit;       /* optional: one byte per byte, 1 = never written (check mode);
                               stores clear it in every mode */
-    int dt;                /* the element DType (0 = unknown): check mode records and compares
-                              per element of this size, and prints values with it */
 } MemRegion;
 
 typedef struct InterpLaunch {
@@ -24,6 +22,9 @@ typedef struct InterpLaunch {
     const ArgBits *args;       /* f->nparams of them */
     uint32_t grid[3];          /* each >= 1 */
     const MemRegion *mem; int nmem;
+    const int *mem_dt;         /* optional, nmem of them: each region's element DType (0 =
+                                  unknown). Check mode records and compares per element of
+                                  that size and prints values with it (else per byte) */
     tc_print_fn print; void *print_user;   /* device_print output (may be NULL) */
     int check;                 /* check mode (see interp.c): record races, hazards, reads of
                                   never-written memory and NaN/Inf production, and compare the
@@ -37,6 +38,12 @@ typedef struct InterpLaunch {
     int notes;                 /* out: check-mode notes (division by zero, rounding) */
     uint64_t seed_used;        /* out: the shuffle seed check mode compared with (0: none) */
 } InterpLaunch;
+
+/* Region i's element DType, or 0 when unknown. */
+static inline int interp_region_dt(const InterpLaunch *l, int i) {
+    int d = l->mem_dt ? l->mem_dt[i] : 0;
+    return d > 0 && d < DT_COUNT && d != DT_VOID ? d : 0;
+}
 
 /* The shuffle seed check mode uses when InterpLaunch.shuffle_seed is 0. */
 #define INTERP_CHECK_DEFAULT_SEED 0x5eedULL

@@ -487,6 +487,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     if (b == TC_BACKEND_INTERPRET) {
         ArgBits bits[JIT_MAX_PARAMS];
         MemRegion mem[JIT_MAX_PARAMS];
+        int mem_dt[JIT_MAX_PARAMS];
         int nmem = 0;
         for (int i = 0; i < n; i++) {
             if (vals[i].kind != TC_VAL_TENSOR) continue;
@@ -495,7 +496,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
             mem[nmem].hi = mem[nmem].lo + t->nbytes;
             mem[nmem].name = k->fn->params[i].name;
             mem[nmem].uninit = t->uninit;
-            mem[nmem].dt = (int)t->dtype;
+            mem_dt[nmem] = (int)t->dtype;
             nmem++;
         }
         for (int j = 0; j < f->nparams; j++) {
@@ -522,6 +523,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         l.grid[0] = grid[0]; l.grid[1] = grid[1]; l.grid[2] = grid[2];
         l.mem = mem;
         l.nmem = nmem;
+        l.mem_dt = mem_dt;
         l.print = ctx->print ? ctx->print : api_keep_output;
         l.print_user = ctx->print ? ctx->print_user : ctx;
         const char *ce = getenv("TRITONC_CHECK");

@@ -21,7 +21,9 @@ typedef struct Lexer {
     const char *p, *end;
     const char *bol;       /* start of the current physical line */
     int line;
-    Token *toks; int ntok, cap;
+    Token *toks; int ntok, cap;   /* malloc'd while lexing (realloc leaves no garbage
+                                     behind, as growing an arena array would); copied into
+                                     the arena at the end at its exact size */
     int indents[MAX_INDENT + 1]; int nindent;
     char brackets[MAX_BRACKETS]; SrcLoc bracket_loc[MAX_BRACKETS]; int nbracket;
 } Lexer;
@@ -36,7 +38,16 @@ static Token *push(Lexer *L, int kind, const char *s, int len, SrcLoc loc) {
     t.s = s;
     t.len = len;
     t.loc = loc;
-    ARENA_PUSH(L->a, L->toks, L->ntok, L->cap, t);
+    if (L->ntok >= L->cap) {
+        if (L->cap > INT32_MAX / 2)
+            err_fail(L->e, TC_ERR_LIMIT, loc, "too many tokens");
+        int ncap = L->cap ? L->cap * 2 : 256;
+        Token *nt = realloc(L->toks, (size_t)ncap * sizeof *nt);
+        if (!nt) err_fail(L->e, TC_ERR_NOMEM, loc, "out of memory (%d tokens)", ncap);
+        L->toks = nt;
+        L->cap = ncap;
+    }
+    L->toks[L->ntok++] = t;
     return &L->toks[L->ntok - 1];
 }
 
@@ -487,6 +498,16 @@ static bool begin_line(Lexer *L) {
 
 Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
     Lexer L = {0};
+    Lexer *volatile LP = &L;
+    jmp_buf *saved = e->jump;
+    jmp_buf jb;
+    if (ERR_TRY(e, jb)) {   /* free the token array, then fail on to the caller */
+        free(LP->toks);
+        LP->toks = NULL;
+        e->jump = saved;
+        if (!saved) abort();  /* as err_fail: lex() is always called under ERR_TRY */
+        longjmp(*saved, 1);
+    }
     L.src = src;
     L.a = a;
     L.e = e;
@@ -566,6 +587,11 @@ Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
         push(&L, TK_DEDENT, L.p, 0, eof);
     }
     push(&L, TK_EOF, L.p, 0, eof);
+    Token *out = arena_alloc(a, (size_t)L.ntok * sizeof *out);
+    memcpy(out, L.toks, (size_t)L.ntok * sizeof *out);
+    free(L.toks);
+    L.toks = NULL;
+    e->jump = saved;
     *ntok = L.ntok;
-    return L.toks;
+    return out;
 }

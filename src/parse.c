@@ -1308,10 +1308,16 @@ Module *parse_module(const Source *src, Err *e) {
     }
     arena_init(&m->arena, e);
     m->src = src;
+    /* The tokens (and their decoded strings) live in their own arena, freed once the tree
+     * is built: nothing in the tree points into them, and they are the larger part. */
+    Arena toks;
+    Arena *volatile ta = &toks;
+    arena_init(&toks, e);
     jmp_buf *saved = e->jump;
     jmp_buf jb;
     if (ERR_TRY(e, jb)) {
         e->jump = saved;
+        arena_free(ta);
         arena_free(&m->arena);
         free(m);
         return NULL;
@@ -1321,10 +1327,11 @@ Module *parse_module(const Source *src, Err *e) {
     P.m = m;
     P.a = &m->arena;
     P.e = e;
-    P.toks = lex(src, &m->arena, e, &P.ntok);
+    P.toks = lex(src, ta, e, &P.ntok);
     P.t = P.toks;
     module(&P);
     e->jump = saved;
+    arena_free(ta);
     return m;
 }
 

@@ -303,7 +303,8 @@ typedef struct Eval {
     Err *err;
     int depth;
     bool check;              /* static check only: args[...] is an unknown number */
-    const char *what;        /* "heuristics value 'BLOCK'" for messages */
+    const char *what;        /* "triton.Config value" for messages */
+    const char *heur;        /* or the heuristics value's name: "heuristics value 'BLOCK'" */
 } Eval;
 
 /* "a.b.c" for a name/attribute chain, the first part through the file's import aliases. */
@@ -327,7 +328,8 @@ static bool evfail(Eval *E, tc_status code, SrcLoc loc, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(msg, sizeof msg, fmt, ap);
     va_end(ap);
-    if (E->what) err_set(E->err, code, loc, "%s: %s", E->what, msg);
+    if (E->heur) err_set(E->err, code, loc, "heuristics value '%s': %s", E->heur, msg);
+    else if (E->what) err_set(E->err, code, loc, "%s: %s", E->what, msg);
     else err_set(E->err, code, loc, "%s", msg);
     return false;
 }
@@ -1060,9 +1062,7 @@ static bool parse_heuristics(DP *P, const Expr *call_e) {
                          vx->kind == EX_NAME ? "a function name" : "this expression");
         if (vx->nparams != 1)
             return dfail(P, TC_ERR_ARG, vx->loc, "triton.heuristics: the lambda for '%s' must take one argument (the dict of arguments)", kx->str);
-        char what[200];
-        snprintf(what, sizeof what, "heuristics value '%s'", kx->str);
-        Eval E = {.m = P->m, .k = P->k, .param = vx->params[0], .err = P->err, .check = true, .what = what};
+        Eval E = {.m = P->m, .k = P->k, .param = vx->params[0], .err = P->err, .check = true, .heur = kx->str};
         EV x;
         if (!ev(&E, vx->lhs, &x)) return false;
         THeur *nh = realloc(t->heur, sizeof *nh * (size_t)(t->nheur + 1));
@@ -1227,10 +1227,12 @@ static tc_status apply_heuristics(tc_kernel *k, TuneKernel *t, tc_args *a) {
     tc_context *ctx = k->m->ctx;
     for (int i = 0; i < t->nheur; i++) {
         THeur *h = &t->heur[i];
-        char what[200];
-        snprintf(what, sizeof what, "heuristics value '%s'", h->name);
-        Err e = {0};
-        Eval E = {.m = k->m->mod, .k = k, .param = h->param, .args = a, .err = &e, .what = what};
+        Err e;   /* not zeroed whole (4 KB) on every launch: err_set fills what it uses */
+        e.code = TC_OK;
+        e.msg[0] = 0;
+        e.loc = (SrcLoc){0};
+        e.jump = NULL;
+        Eval E = {.m = k->m->mod, .k = k, .param = h->param, .args = a, .err = &e, .heur = h->name};
         EV x;
         if (!ev(&E, h->body, &x)) return ctx_take(ctx, &e);
         if (x.k != EV_VAL)
@@ -1673,7 +1675,8 @@ static bool entry_from_json(const JV *o, DbEntry *d, char *msg, size_t n, const 
             cpy(x->config, sizeof x->config, cs->s);
             if (sk && sk->kind == J_STR) { x->status = TC_ERR_RESOURCES; cpy(x->reason, sizeof x->reason, sk->s); }
             else if (ms && ms->kind == J_ARR && ms->n == 3 && ms->items[0].kind == J_NUM &&
-                     ms->items[1].kind == J_NUM && ms->items[2].kind == J_NUM) {
+                     ms->items[1].kind == J_NUM && ms->items[2].kind == J_NUM &&
+                     isfinite(ms->items[0].num) && isfinite(ms->items[1].num) && isfinite(ms->items[2].num)) {
                 x->ms = ms->items[0].num; x->p20_ms = ms->items[1].num; x->p80_ms = ms->items[2].num;
             } else { snprintf(msg, n, "%s.timings[%d]: needs \"ms\": [median, p20, p80] or \"skipped\"", where, i); return false; }
             d->nres++;
@@ -1891,6 +1894,8 @@ tc_status tc_do_bench(tc_context *ctx, tc_bench_fn fn, void *user, const tc_benc
     double warmup = opts && opts->warmup_ms > 0 ? opts->warmup_ms : 25;
     double rep = opts && opts->rep_ms > 0 ? opts->rep_ms : 100;
     size_t flush = opts && opts->flush_bytes ? opts->flush_bytes : (size_t)256 << 20;
+    const char *fb = getenv("TRITONC_BENCH_FLUSH_BYTES");   /* for tests on the fake driver */
+    if (!(opts && opts->flush_bytes) && fb && atoll(fb) > 0) flush = (size_t)atoll(fb);
     const char *drv = NULL;
     Err e = {0};
     if (driver_active(&drv, &e) != TC_OK) return ctx_take(ctx, &e);
@@ -2247,7 +2252,9 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     Err e = {0};
     if (cuda_device_props(ctx->device, &props, &e)) return ctx_take(ctx, &e);
     char path[4400] = "";
-    bool have_path = disk_path(k, t, props.name, props.major, props.minor, key, path, sizeof path);
+    const char *tcache = getenv("TRITONC_TUNING_CACHE");   /* 0: no on-disk tuning cache */
+    bool have_path = !(tcache && !strcmp(tcache, "0")) &&
+                     disk_path(k, t, props.name, props.major, props.minor, key, path, sizeof path);
     char sh[32];
     src_hash_hex(k, sh, sizeof sh);
     if (!(flags & TC_TUNE_FORCE)) {
@@ -2329,8 +2336,6 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
             if (rc) goto out;
             c->o = o;
             tc_bench_opts bo = {t->warmup, t->rep, 0};
-            const char *fb = getenv("TRITONC_BENCH_FLUSH_BYTES");   /* tests with the fake driver */
-            if (fb && atoll(fb) > 0) bo.flush_bytes = (size_t)atoll(fb);
             tc_bench_result br;
             rc = tc_do_bench(ctx, bench_call, c, &bo, &br);
             if (rc == TC_ERR_NO_DRIVER || rc == TC_ERR_NOMEM || rc == TC_ERR_INTERNAL) goto out;
@@ -2418,6 +2423,11 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         snprintf(line, sizeof line, "Triton autotuning for function %s,\nwith key as %s,\nfinished after "
                  "%.2fs,\nbest config selected: %s;\n", k->fn->name, key, tune_s, t->cfg[best].str);
         deliver(ctx, line);
+    }
+    /* as Triton's pre_hook(reset_only=True) after tuning: the real launch starts from zeros */
+    for (int i = 0; i < t->nreset; i++) {
+        const ArgSlot *s = &c->base[t->reset[i]];
+        if (s->set && s->v.kind == TC_VAL_TENSOR && (rc = zero_tensor(ctx, s->v.u.t))) goto out;
     }
     *best_out = best;
     rc = TC_OK;

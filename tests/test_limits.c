@@ -14,8 +14,10 @@
  *   bracket nesting      200, indentation 100 levels (as CPython), parser nesting 200
  *   tensor numel         2^20 elements per block (Triton's TRITON_MAX_TENSOR_NUMEL)
  *   @jit call depth      64 (recursion is refused)
- *   grid                 CUDA's (2^31-1, 65535, 65535); the interpreter refuses launches of
- *                        more programs than it can run in bounded time */
+ *   grid                 CUDA's (2^31-1, 65535, 65535); the interpreter runs at most 2^26
+ *                        programs per launch
+ *   tracing              2000000 statements and expressions evaluated per kernel (inlined
+ *                        calls and tl.static_range unrolling included) */
 #include "test.h"
 #include "tritonc.h"
 

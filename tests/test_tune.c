@@ -838,7 +838,7 @@ static int tcmd(const char *env, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
-    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u TRITON_PRINT_AUTOTUNING TRITONC_CACHE_DIR=%s/cache %s %s/tritonc %s",
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u TRITON_PRINT_AUTOTUNING -u FAKE_CUDA_LAUNCH -u TRITONC_BENCH_FLUSH_BYTES TRITONC_CACHE_DIR=%s/cache %s %s/tritonc %s",
              tdir, env, test_build_dir(), args);
     return test_run(cmd, cout, sizeof cout);
 }
@@ -874,6 +874,12 @@ TEST(tune_cli) {
     CHECK_INT(0, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 4 --interpret --tuning-db %s --print total --verbose", KFILE, exp));
     CHECK_CONTAINS(cout, "total = [999000.0]");
     CHECK_CONTAINS(cout, "note: autotune: BLOCK: 256, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, measured on NVIDIA H200 (cc 9.0) at 2026-11-29T23:59:00Z");
+    /* run --grid takes Triton's lambda META as an expression over arguments and config values */
+    CHECK_INT(0, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --interpret --tuning-db %s --print total", KFILE, db));
+    CHECK_CONTAINS(cout, "total = [999000.0]");
+    CHECK_INT(2, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOK)' --interpret --tuning-db %s", KFILE, db));
+    CHECK_CONTAINS(cout, "--grid cdiv(n, BLOK): 'BLOK' is not an argument of the launch");
+    CHECK_INT(2, tcmd(nodrv, "run %s add_sum_kernel " ADD_ARGS " --grid 'n;1' --interpret", KFILE));
     /* heuristics-only kernels run anywhere */
     CHECK_INT(0, tcmd(nodrv, "run %s scale_kernel 'x_ptr=fp32[1,2,3,4]' 'out_ptr=fp32:zeros(4)' n=4 --interpret --print out_ptr", KFILE));
     CHECK_CONTAINS(cout, "out_ptr = [4.0, 7.0, 10.0, 13.0]");
@@ -929,7 +935,7 @@ TEST(tune_cli_fake_gpu_path) {
     if (access(fake, R_OK) != 0) return;
     scratch();
     char cmd[1200], o[256];
-    snprintf(cmd, sizeof cmd, "rm -rf %s/gcache %s/gcache2", tdir, tdir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s/gcache %s/gcache2 %s/gcache3", tdir, tdir, tdir);
     test_run(cmd, o, sizeof o);
     char env[1500], env2[1500], exp[800];
     snprintf(env, sizeof env, "TRITONC_LIBCUDA_PATH=%s FAKE_CUDA_LAUNCH=ok TRITONC_BENCH_FLUSH_BYTES=4096 "
@@ -983,6 +989,23 @@ TEST(tune_cli_fake_gpu_path) {
                       " --grid 8 --interpret --tuning-db %s --verbose --print total", KFILE, exp));
     CHECK_CONTAINS(cout, "total = [999000.0]");
     CHECK_CONTAINS(cout, "note: autotune: BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, measured on NVIDIA H200 (cc 9.0) at 20");
+    /* reset_to_zero on the device (the fake's memory is host memory, its kernels do
+     * nothing): `total` starts at 5 and is zeroed by the tuning's runs */
+    char env3[1600];
+    snprintf(env3, sizeof env3, "%s TRITONC_CACHE_DIR=%s/gcache3", env, tdir);
+    CHECK_INT(0, tcmd(env3, "run %s add_sum_kernel 'x_ptr=fp32:arange(1000)' 'y_ptr=fp32:arange(1000)' "
+                      "'out_ptr=fp32:zeros(1000)' 'total=fp32[5]' n=1000 --grid 'cdiv(n, BLOCK)' --print total --verbose", KFILE));
+    CHECK_CONTAINS(cout, "total = [0.0]");
+    CHECK_CONTAINS(cout, "note: autotune: benchmarked 3 configs (0 skipped) on NVIDIA H200 in ");
+    /* --json */
+    CHECK_INT(0, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --json", KFILE));
+    CHECK_CONTAINS(cout, "{\"kernel\": \"add_sum_kernel\", \"key\": \"(1000, 'torch.float32', 'torch.float32', "
+                         "'torch.float32', 'torch.float32')\", \"source\": \"disk cache\", \"best\": 0, ");
+    CHECK_CONTAINS(cout, "\"device\": \"NVIDIA H200\", \"capability\": [9, 0]");
+    CHECK_CONTAINS(cout, "\"results\": [{\"config\": \"BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None\", \"ms\": [0.5, 0.5, 0.5]}");
+    CHECK_INT(0, tcmd(env, "bench %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --warmup 1 --rep 2 --json", KFILE));
+    CHECK_CONTAINS(cout, "{\"kernel\": \"add_sum_kernel\", \"num_warps\": 4, \"num_stages\": 3, \"median_ms\": 0.5, ");
+    CHECK_CONTAINS(cout, "\"n_repeat\": 20, \"note\": \"autotune: BLOCK: 128");
     /* bench sweeps num_warps x num_stages of a plain kernel: a table of 4 rows */
     CHECK_INT(0, tcmd(env, "bench tests/kernels/vector_add.py add_kernel 'x_ptr=fp32:zeros(4096)' 'y_ptr=fp32:zeros(4096)' "
                       "'output_ptr=fp32:zeros(4096)' n_elements=4096 BLOCK_SIZE=1024 --grid 'cdiv(n_elements, BLOCK_SIZE)' "
@@ -992,4 +1015,64 @@ TEST(tune_cli_fake_gpu_path) {
     CHECK_CONTAINS(cout, "\n1          3  ");
     CHECK_CONTAINS(cout, "\n2          2  ");
     CHECK_CONTAINS(cout, "\n2          3                0.5000       0.5000       0.5000        0.1       0.00   20\n");
+}
+
+/* Decorator order, as Triton stacks them: autotune above heuristics lets the heuristics see
+ * the config's values; heuristics above autotune computes them from the caller's arguments
+ * only (the config's values are not there yet). */
+TEST(tune_decorator_order) {
+    const char *src =
+        "import triton\nimport triton.language as tl\n"
+        "@triton.autotune(configs=[triton.Config({'BLOCK': 8})], key=['n'])\n"
+        "@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK'] == 0})\n"
+        "@triton.jit\n"
+        "def inner(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):\n"
+        "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+        "    if EVEN:\n"
+        "        tl.store(x_ptr + offs, offs * 1.0)\n"
+        "    else:\n"
+        "        tl.store(x_ptr + offs, offs * -1.0, mask=offs < n)\n"
+        "@triton.heuristics({'EVEN': lambda args: args['n'] % args['BLOCK'] == 0})\n"
+        "@triton.autotune(configs=[triton.Config({'BLOCK': 8})], key=['n'])\n"
+        "@triton.jit\n"
+        "def outer(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):\n"
+        "    tl.store(x_ptr, 1.0)\n";
+    tc_context *ctx = interp_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_string(ctx, "order.py", src, &m));
+    int64_t n = 16;
+    tc_tensor *t = NULL;
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &t);
+    tc_kernel *k = NULL;
+    tc_module_kernel(m, "inner", &k);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    tc_args_set(a, "n", tc_int(16));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 2;
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    tc_launch_report r;
+    tc_last_launch(ctx, &r);
+    CHECK_CONTAINS(r.specialization, "BLOCK=8, EVEN=True");
+    float out[16];
+    tc_tensor_to_host(t, out, sizeof out);
+    CHECK(out[15] == 15.0f);
+    tc_args_set(a, "n", tc_int(12));
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    tc_last_launch(ctx, &r);
+    CHECK_CONTAINS(r.specialization, "BLOCK=8, EVEN=False");
+    tc_tensor_to_host(t, out, sizeof out);
+    CHECK(out[11] == -11.0f && out[12] == 12.0f);
+    tc_args_free(a);
+    tc_module_kernel(m, "outer", &k);
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_ptr", tc_tens(t));
+    tc_args_set(a, "n", tc_int(16));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, &o));
+    CHECK_CONTAINS(tc_errmsg(ctx), "heuristics value 'EVEN': KeyError: 'BLOCK' (the launch does not give it)");
+    tc_args_free(a);
+    tc_tensor_free(t);
+    tc_module_free(m);
+    tc_context_free(ctx);
 }

@@ -21,6 +21,10 @@ int cmd_cache(int argc, char **argv);
  * (autotuning with a progress line per config, --export, --tuning-db). */
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+/* tools/tune.c: sets o->grid_fn to evaluate EXPR (up to 3 comma-separated expressions over
+ * integers, the launch's arguments and constexprs, + - * // % ( ) cdiv min max
+ * next_power_of_2) at launch; 0 if EXPR does not parse. One grid per process. */
+int cli_grid_expr(const char *expr, tc_launch_opts *o);
 /* tools/tritonc.c: reads VALUE as `run` does (numbers, DTYPE[...], DTYPE:rand(...), @F.npy);
  * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). */
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,

@@ -17,6 +17,10 @@
 
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
 
+/* tools/tune.c's grid expressions for `run --grid` (issue 5): weak, so that builds without
+ * tune.c (the fuzz target of the value readers) still link; then --grid takes numbers only. */
+int cli_grid_expr(const char *expr, tc_launch_opts *o) __attribute__((weak));
+
 static const char *usage_main =
     "usage: tritonc <command> [options]\n"
     "\n"
@@ -51,7 +55,9 @@ static const char *usage_run =
     "Without an active GPU driver set TRITON_INTERPRET=1 or pass --interpret.\n"
     "\n"
     "options:\n"
-    "  --grid X[,Y[,Z]]     the launch grid (default 1, i.e. (1, 1, 1)); a 0 launches nothing\n"
+    "  --grid X[,Y[,Z]]     the launch grid (default 1, i.e. (1, 1, 1)); a 0 launches nothing;\n"
+    "                       each may be an expression over the arguments and constexprs,\n"
+    "                       autotuned configs' included, as Triton's lambda META: 'cdiv(n, BLOCK)'\n"
     "  --num-warps N        warps per program, a power of two (default 4)\n"
     "  --num-stages N       software-pipelining depth, >= 1 (default 3)\n"
     "  --interpret          run on the CPU interpreter (as TRITON_INTERPRET=1)\n"
@@ -98,7 +104,8 @@ static const char *usage_check =
     "locations with a count and an example (programs, element, address):\n"
     "  race                 two programs write the same element, or one reads what another\n"
     "                       writes (atomics on both sides never count); their order is\n"
-    "                       undefined on a GPU\n"
+    "                       undefined on a GPU; or two lanes of one store write different\n"
+    "                       values to one element\n"
     "  hazard               a load reads what an earlier store of the same program wrote, with\n"
     "                       no tl.debug_barrier() between, in another lane (the same lane of a\n"
     "                       same-shaped tile is only a note)\n"
@@ -683,8 +690,12 @@ int cli_run(int argc, char **argv, int check) {
                 return usage_err(cmdn, "--shuffle takes a non-zero integer seed");
             opts.shuffle_seed = (uint64_t)n;
         } else if (opt_val(argc, argv, &i, "--grid", &v)) {
-            if (!v || !parse_grid(v, opts.grid))
-                return usage_err(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers)");
+            if (!v || !parse_grid(v, opts.grid)) {
+                /* issue 5: expressions over the arguments and constexprs (a config's too) */
+                if (!v || !cli_grid_expr || !cli_grid_expr(v, &opts))
+                    return usage_err(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers or "
+                                     "expressions such as 'cdiv(n, BLOCK)')");
+            }
         } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 1024)

@@ -39,6 +39,7 @@ static const char *usage_bench =
     "  --warmup MS          warm-up budget in ms (default 25)\n"
     "  --rep MS             repetition budget in ms (default 100)\n"
     "  --tuning-db FILE     autotuned kernels: configs recorded in FILE\n"
+    "  --json               one JSON object per line (a row of the table) instead of the table\n"
     "  --help               this text\n"
     "VALUE forms are those of `tritonc run --help`.\n"
     "\n"
@@ -63,6 +64,7 @@ static const char *usage_tune =
     "  --export FILE        write the tuning database (every choice this run knows) to FILE\n"
     "  --tuning-db FILE     load choices recorded earlier (repeatable)\n"
     "  --interpret          use the CPU interpreter (replay only)\n"
+    "  --json               print the result as one JSON object\n"
     "  --help               this text\n"
     "Set TRITON_PRINT_AUTOTUNING=1 for Triton's summary line.\n"
     "\n"
@@ -121,6 +123,16 @@ static int num_arg(const char *s, double *out) {
     if (*end || !(v >= 0) || v > 1e30) return 0;
     *out = v;
     return 1;
+}
+
+static void json_str(const char *t) {
+    putchar('"');
+    for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
+        if (*p == '"' || *p == '\\') printf("\\%c", *p);
+        else if (*p < 0x20) printf("\\u%04x", *p);
+        else putchar(*p);
+    }
+    putchar('"');
 }
 
 /* ---- grid expressions ------------------------------------------------------------------ */
@@ -233,10 +245,17 @@ static int g_expr(GridP *g, int64_t *v) {
     }
 }
 
-typedef struct Grid { const char *expr; char err[200]; } Grid;
+typedef struct Grid { const char *expr; char err[200]; int print; } Grid;
 
+static tc_status grid_eval(const tc_args *meta, uint32_t grid[3], Grid *gr);
 static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     Grid *gr = user;
+    tc_status rc = grid_eval(meta, grid, gr);
+    if (rc && gr->print) errorf("error: %s", gr->err);
+    return rc;
+}
+
+static tc_status grid_eval(const tc_args *meta, uint32_t grid[3], Grid *gr) {
     GridP g = {gr->expr, meta, "", 0};
     for (int i = 0; i < 3; i++) {
         int64_t v;
@@ -249,6 +268,21 @@ static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
         g.s++;
     }
     return TC_OK;
+}
+
+/* For `tritonc run --grid EXPR` (tools/tritonc.c): the characters are checked here, the
+ * expression when the launch evaluates it (a failure is printed then). */
+int cli_grid_expr(const char *expr, tc_launch_opts *o) {
+    static Grid g;
+    if (!expr || !*expr || strlen(expr) > 1000) return 0;
+    for (const char *c = expr; *c; c++)
+        if (!(isalnum((unsigned char)*c) || strchr(" \t_.,+-*/%()", *c))) return 0;
+    memset(&g, 0, sizeof g);
+    g.expr = expr;
+    g.print = 1;
+    o->grid_fn = grid_fn;
+    o->grid_user = &g;
+    return 1;
 }
 
 /* ---- shared setup ------------------------------------------------------------------------- */
@@ -359,6 +393,7 @@ int cmd_bench(int argc, char **argv) {
     s.cmd = "bench";
     int warps[16], nwarps = 0, stages[16], nstages = 0, npos = 0;
     double bytes = 0, flops = 0;
+    int json = 0;
     tc_bench_opts bo = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -367,7 +402,9 @@ int cmd_bench(int argc, char **argv) {
         if (c < 0) return X_USAGE;
         if (c) continue;
         double d;
-        if (opt_val(argc, argv, &i, "--num-warps", &v)) {
+        if (!strcmp(a, "--json")) {
+            json = 1;
+        } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
             if (!num_arg(v, &d) || d < 1 || d > 64 || ((int)d & ((int)d - 1)) || d != (int)d)
                 return usage_err("bench", "--num-warps takes a power of two");
             if (nwarps == 16) return usage_err("bench", "too many --num-warps");
@@ -412,10 +449,12 @@ int cmd_bench(int argc, char **argv) {
     if (ti.autotuned && (warps[0] || stages[0]))
         fprintf(stderr, "tritonc: note: %s is autotuned: its config sets num_warps/num_stages; "
                         "--num-warps/--num-stages are ignored\n", s.kernel);
-    printf("%-10s %-10s %12s %12s %12s", "num_warps", "num_stages", "median ms", "p20 ms", "p80 ms");
-    if (bytes > 0) printf(" %10s", "GB/s");
-    if (flops > 0) printf(" %10s", "TFLOP/s");
-    printf("   runs\n");
+    if (!json) {
+        printf("%-10s %-10s %12s %12s %12s", "num_warps", "num_stages", "median ms", "p20 ms", "p80 ms");
+        if (bytes > 0) printf(" %10s", "GB/s");
+        if (flops > 0) printf(" %10s", "TFLOP/s");
+        printf("   runs\n");
+    }
     for (int wi = 0; wi < nwarps; wi++)
         for (int si = 0; si < nstages; si++) {
             o.num_warps = warps[wi];
@@ -425,15 +464,29 @@ int cmd_bench(int argc, char **argv) {
             if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
             tc_launch_report lr;
             tc_last_launch(s.ctx, &lr);
-            printf("%-10d %-10d %12.4f %12.4f %12.4f", lr.num_warps, lr.num_stages, r.median_ms, r.p20_ms, r.p80_ms);
-            if (bytes > 0) printf(" %10.1f", bytes / (r.median_ms * 1e-3) / 1e9);
-            if (flops > 0) printf(" %10.2f", flops / (r.median_ms * 1e-3) / 1e12);
-            printf("   %d\n", r.n_repeat);
+            if (json) {
+                printf("{\"kernel\": ");
+                json_str(s.kernel);
+                printf(", \"num_warps\": %d, \"num_stages\": %d, \"median_ms\": %.6g, \"p20_ms\": %.6g, "
+                       "\"p80_ms\": %.6g, \"mean_ms\": %.6g, \"min_ms\": %.6g, \"max_ms\": %.6g, "
+                       "\"n_warmup\": %d, \"n_repeat\": %d", lr.num_warps, lr.num_stages, r.median_ms,
+                       r.p20_ms, r.p80_ms, r.mean_ms, r.min_ms, r.max_ms, r.n_warmup, r.n_repeat);
+                if (bytes > 0) printf(", \"gbs\": %.6g", bytes / (r.median_ms * 1e-3) / 1e9);
+                if (flops > 0) printf(", \"tflops\": %.6g", flops / (r.median_ms * 1e-3) / 1e12);
+                printf(", \"note\": ");
+                json_str(lr.note);
+                printf("}\n");
+            } else {
+                printf("%-10d %-10d %12.4f %12.4f %12.4f", lr.num_warps, lr.num_stages, r.median_ms, r.p20_ms, r.p80_ms);
+                if (bytes > 0) printf(" %10.1f", bytes / (r.median_ms * 1e-3) / 1e9);
+                if (flops > 0) printf(" %10.2f", flops / (r.median_ms * 1e-3) / 1e12);
+                printf("   %d\n", r.n_repeat);
+            }
             fflush(stdout);
         }
     tc_launch_report lr;
     tc_last_launch(s.ctx, &lr);
-    if (lr.note[0]) printf("note: %s\n", lr.note);
+    if (lr.note[0] && !json) printf("note: %s\n", lr.note);
     setup_free(&s);
     return X_OK;
 }
@@ -455,7 +508,7 @@ int cmd_tune(int argc, char **argv) {
     Setup s;
     memset(&s, 0, sizeof s);
     s.cmd = "tune";
-    int npos = 0, force = 0;
+    int npos = 0, force = 0, json = 0;
     const char *export_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
@@ -464,6 +517,7 @@ int cmd_tune(int argc, char **argv) {
         if (c < 0) return X_USAGE;
         if (c) continue;
         if (!strcmp(a, "--force")) force = 1;
+        else if (!strcmp(a, "--json")) json = 1;
         else if (opt_val(argc, argv, &i, "--export", &v)) {
             if (!v || !*v) return usage_err("tune", "--export takes a file");
             export_path = v;
@@ -487,12 +541,47 @@ int cmd_tune(int argc, char **argv) {
         setup_free(&s);
         return X_USAGE;
     }
-    printf("tuning %s: %d configs, warmup %g ms, rep %g ms (configs compiled one after another, "
-           "then timed)\n", s.kernel, ti.nconfigs, ti.warmup_ms, ti.rep_ms);
-    fflush(stdout);
+    if (!s.grid && ti.nconfigs > 1)
+        fprintf(stderr, "tritonc: note: no --grid: the configs are timed on a grid of (1, 1, 1); give "
+                        "the kernel's grid, e.g. --grid 'cdiv(n, BLOCK)'\n");
+    if (!json) {
+        printf("tuning %s: %d configs, warmup %g ms, rep %g ms (configs compiled one after another, "
+               "then timed)\n", s.kernel, ti.nconfigs, ti.warmup_ms, ti.rep_ms);
+        fflush(stdout);
+    }
     tc_tune_report r;
-    st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, progress, &s.g, &r);
+    st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, json ? NULL : progress, &s.g, &r);
     if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
+    if (export_path && (st = tc_tuning_db_save(s.ctx, export_path))) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if (json) {
+        printf("{\"kernel\": ");
+        json_str(r.kernel);
+        printf(", \"key\": ");
+        json_str(r.key);
+        printf(", \"source\": ");
+        json_str(tc_tune_source_name(r.source));
+        printf(", \"best\": %d, \"best_config\": ", r.best);
+        json_str(r.best_config);
+        printf(", \"device\": ");
+        json_str(r.device);
+        printf(", \"capability\": [%d, %d], \"measured_at\": ", r.cc_major, r.cc_minor);
+        json_str(r.measured_at);
+        printf(", \"where\": ");
+        json_str(r.where);
+        printf(", \"tune_seconds\": %.6g, \"compile_parallel\": %s, \"results\": [", r.tune_s,
+               r.compile_parallel ? "true" : "false");
+        for (int i = 0; i < r.nresults; i++) {
+            const tc_tune_result *x = &r.results[i];
+            printf("%s{\"config\": ", i ? ", " : "");
+            json_str(x->config);
+            if (x->status) { printf(", \"skipped\": "); json_str(x->reason); }
+            else printf(", \"ms\": [%.6g, %.6g, %.6g]", x->ms, x->p20_ms, x->p80_ms);
+            printf("}");
+        }
+        printf("]}\n");
+        setup_free(&s);
+        return X_OK;
+    }
     if (r.nresults) {
         printf("\n%-4s %-100s %12s %12s %12s\n", "", "config", "median ms", "p20 ms", "p80 ms");
         for (int i = 0; i < r.nresults; i++) {
@@ -522,10 +611,7 @@ int cmd_tune(int argc, char **argv) {
         printf("; no benchmarking now\n");
         break;
     }
-    if (export_path) {
-        if ((st = tc_tuning_db_save(s.ctx, export_path))) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
-        printf("exported to %s\n", export_path);
-    }
+    if (export_path) printf("exported to %s\n", export_path);
     setup_free(&s);
     return X_OK;
 }

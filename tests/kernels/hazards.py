@@ -133,3 +133,30 @@ def atomic_then_read(counter_ptr, out_ptr):
 @triton.jit
 def print_pid(x_ptr):
     tl.device_print("pid", tl.program_id(0))
+
+
+@triton.jit
+def scatter_halves(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # lanes 2i and 2i+1 store different values to out[i] (a scatter that needed an atomic)
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs // 2, tl.load(x_ptr + offs))
+
+
+@triton.jit
+def scatter_same(x_ptr, out_ptr, BLOCK: tl.constexpr):
+    # lanes 2i and 2i+1 store the same value to out[i]: harmless
+    offs = tl.arange(0, BLOCK)
+    tl.store(out_ptr + offs // 2, tl.load(x_ptr + offs // 2))
+
+
+@triton.jit
+def tile_reload(x_ptr, tmp_ptr, out_ptr, M, N, SHIFT: tl.constexpr, BM: tl.constexpr,
+                BN: tl.constexpr):
+    # a 2-D tile of a 16-wide matrix, masked at its edges, stored and read back: by the same
+    # lanes (SHIFT=0: a note) or by the lanes of the next column (SHIFT=1: a hazard)
+    rm = tl.arange(0, BM)[:, None]
+    rn = tl.arange(0, BN)[None, :]
+    mask = (rm < M) & (rn < N)
+    offs = rm * 16 + rn
+    tl.store(tmp_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
+    tl.store(out_ptr + offs, tl.load(tmp_ptr + offs + SHIFT, mask=mask) * 2.0, mask=mask)
