@@ -12,6 +12,7 @@
 #define FUZZ_ONE_H
 
 #include "ast.h"
+#include "gpu/gpu.h"
 #include "interp.h"
 #include "ir.h"
 #include "trace.h"
@@ -137,7 +138,7 @@ FZ_UNUSED static const char *fz_parse_one(const uint8_t *data, size_t n) {
     return why;
 }
 
-/* ---- fuzz_trace: kernel text -> parse -> trace every @jit function (-> interpret) ---------- */
+/* ---- fuzz_trace: kernel text -> parse -> trace every @jit function (-> interpret, -> PTX) --- */
 
 /* The specialization each parameter gets: constexprs 16 (their default when they have one
  * and the input's salt says so), runtime parameters a pointer when the name looks like one
@@ -299,9 +300,38 @@ done:
     return why;
 }
 
+/* Lowers the traced function to PTX (no device needed): sm_90a or sm_80, 4 or 1 warps. */
+static const char *fz_gpu(const IrFunc *f, unsigned salt) {
+    tc_target t;
+    memset(&t, 0, sizeof t);
+    snprintf(t.backend, sizeof t.backend, "cuda");
+    t.arch = (salt & 8) ? 80 : 90;
+    t.arch_suffix_a = t.arch == 90;
+    t.warp_size = 32;
+    GpuKernel gk;
+    memset(&gk, 0, sizeof gk);
+    Err e;
+    memset(&e, 0, sizeof e);
+    tc_status rc = gpu_compile(f, &t, (salt & 4) ? 1 : 4, 3, t.arch == 90 ? 232448 : 166912,
+                               &gk, &e);
+    const char *why = NULL;
+    if (rc != TC_OK) {
+        if (e.code == TC_OK) e.code = rc;
+        why = fz_check_err("gpu_compile", &e);
+    } else if (!gk.ptx || !strstr(gk.ptx, ".entry")) {
+        snprintf(fz_why, sizeof fz_why, "gpu_compile: TC_OK without a PTX .entry");
+        why = fz_why;
+    }
+    gpu_kernel_free(&gk);
+    return why;
+}
+
+enum { FZ_INTERP = 1, FZ_GPU = 2 };
+
 /* Traces each @jit function of the module once. The first byte of the input (if it is not
  * printable text) is a salt choosing variants; otherwise the salt is 0. */
-FZ_UNUSED static const char *fz_trace_one(const uint8_t *data, size_t n, bool interpret) {
+FZ_UNUSED static const char *fz_trace_one(const uint8_t *data, size_t n, int flags) {
+    bool interpret = (flags & FZ_INTERP) != 0;
     unsigned salt = 0;
     if (n > 0 && data[0] >= 0x80) { salt = data[0]; data++; n--; }
     Source *src = source_new("fuzz.py", (const char *)data, n);
@@ -350,6 +380,7 @@ FZ_UNUSED static const char *fz_trace_one(const uint8_t *data, size_t n, bool in
             ir_print(f, &pr);
             buf_free(&pr);
             if (interpret) why = fz_interpret(f, sa, k, salt);
+            if (!why && (flags & FZ_GPU)) why = fz_gpu(f, salt);
         }
         buf_free(&out);
         arena_free(&a);

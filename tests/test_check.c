@@ -341,16 +341,16 @@ TEST(check_tile_reload_lanes) {
     CHECK_INT(TC_OK, launch(c, "tile_reload", 1, a, 8, 1, 0, 0, &r));
     CHECK_INT(0, r.check_findings);
     CHECK_INT(1, r.check_notes);
-    CHECK_CONTAINS(report, HZ ":164:47: note: program (0, 0, 0) reads tmp_ptr[0] in lane 0 (load "
-                   "at " HZ ":164:47) that the same lane stored (store at " HZ ":163:5)");
+    CHECK_CONTAINS(report, HZ ":162:30: note: program (0, 0, 0) reads tmp_ptr[0] in lane 0 (load "
+                   "at " HZ ":162:30) that the same lane stored (store at " HZ ":161:5)");
     CHECK_CONTAINS(report, "[30 times]");   /* 6 x 5 active lanes */
     /* one column over: lane 0 reads what lane 1 stored */
     a[5].v = tc_int(1);
     CHECK_INT(TC_OK, launch(c, "tile_reload", 1, a, 8, 1, 0, 0, &r));
     CHECK_INT(1, r.check_findings);
-    CHECK_CONTAINS(report, HZ ":164:47: hazard: program (0, 0, 0) reads tmp_ptr[1] in lane 0 "
-                   "(load at " HZ ":164:47) that lane 1 of the same program stored (store at "
-                   HZ ":163:5)");
+    CHECK_CONTAINS(report, HZ ":162:30: hazard: program (0, 0, 0) reads tmp_ptr[1] in lane 0 "
+                   "(load at " HZ ":162:30) that lane 1 of the same program stored (store at "
+                   HZ ":161:5)");
     CHECK_CONTAINS(report, "[24 times]");   /* 6 rows x 4 columns read a stored element */
     tc_tensor_free(x);
     tc_tensor_free(t);

@@ -5,7 +5,8 @@
  * either accepted or refused with a status and a message.
  *
  *   fuzz_parse/  bytes -> source_new, lex, parse_module           (fuzz/fuzz_one.h)
- *   fuzz_trace/  kernel file -> parse, trace each @jit, interpret   (fuzz/fuzz_one.h)
+ *   fuzz_trace/  kernel file -> parse, trace each @jit, interpret, lower to PTX
+ *                                                                   (fuzz/fuzz_one.h)
  *   fuzz_args/   first byte n/v/c/g/i as in fuzz/fuzz_args.c; replayed through the real
  *                command, `tritonc run fuzz/args_kernel.py k ...` (the value parser is
  *                static in tools/tritonc.c): exit 0, 1 or 2, never a signal or a sanitizer
@@ -111,7 +112,7 @@ static void replay_inproc(const char *target, const char *path, const uint8_t *d
     if (pid < 0) { CHECK(pid >= 0); return; }
     if (pid == 0) {
         const char *why = strcmp(target, "fuzz_parse") == 0 ? fz_parse_one(data, n)
-                                                            : fz_trace_one(data, n, true);
+                                                            : fz_trace_one(data, n, FZ_INTERP | FZ_GPU);
         if (why) {
             fprintf(stderr, "%s: %s\n", path, why);
             _exit(1);
@@ -259,7 +260,7 @@ TEST(fuzz_regress_args) { replay_target("fuzz_args"); }
 TEST(fuzz_regress_self_check) {
     const char *ok = "import triton\n@triton.jit\ndef k(x_ptr):\n    pass\n";
     CHECK(fz_parse_one((const uint8_t *)ok, strlen(ok)) == NULL);
-    CHECK(fz_trace_one((const uint8_t *)ok, strlen(ok), true) == NULL);
+    CHECK(fz_trace_one((const uint8_t *)ok, strlen(ok), FZ_INTERP | FZ_GPU) == NULL);
     const char *bad = "def (:\n";
     CHECK(fz_parse_one((const uint8_t *)bad, strlen(bad)) == NULL);  /* refused with a message */
     Err e;
