@@ -124,7 +124,7 @@ $(FZ)/libtritonc-fuzz.a: $(FZ_OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(FZ)/fuzz_args: fuzz/fuzz_args.c tools/tritonc.c $(FZ_TOOLOBJS) $(FZ)/libtritonc-fuzz.a $(HDRS)
+$(FZ)/fuzz_args: fuzz/fuzz_args.c tools/tritonc.c $(wildcard tools/*.h) $(FZ_TOOLOBJS) $(FZ)/libtritonc-fuzz.a $(HDRS)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer -o $@ $< $(FZ_TOOLOBJS) $(FZ)/libtritonc-fuzz.a $(LDLIBS)
 
 $(FZ)/fuzz_%: fuzz/fuzz_%.c fuzz/fuzz_one.h $(FZ)/libtritonc-fuzz.a $(HDRS)
@@ -136,7 +136,7 @@ fuzz: fuzz-build
 	FUZZ_SECONDS=$(FUZZ_SECONDS) FUZZ_DIR=$(FZ) sh fuzz/run.sh $(FUZZ_TARGETS)
 
 # Replays only the saved failing inputs (also part of `make test`).
-fuzz-regress: $(B)/run_tests
+fuzz-regress: $(B)/run_tests $(B)/tritonc
 	TRITONC_BUILD=$(B) ./$(B)/run_tests fuzz_regress
 
 .PHONY: fuzz fuzz-build fuzz-regress

@@ -54,7 +54,7 @@
  *  - uninitialized read: a load of bytes marked never written (MemRegion.uninit). Stores
  *    clear the marks in every mode, so a tensor one launch fills is clean for the next.
  *  - non-finite: a store of NaN/Inf (first active lane) when this program has loaded only
- *    finite values (active lanes; atomics' old values not counted) and has no NaN/Inf float
+ *    finite values (active lanes of loads, old values of atomics) and has no NaN/Inf float
  *    argument. The origin is found by walking back from the stored value: through
  *    element-wise operands at the same lane (scalars at lane 0; WHERE follows the selected
  *    side), other operands at any non-finite element, until an instruction whose operands
@@ -1287,6 +1287,9 @@ static void ex_atomic(Ctx *c, const Inst *in) {
             if (!M || M[i]) old = atomic_one(c, in, vt.dt, (void *)(uintptr_t)P[i], val, i);
             if (r) memcpy((char *)r + i * es, &old, (size_t)es);
         }
+        /* check mode: an old value that is NaN/Inf counts as a non-finite input */
+        if (c->chk && r && !c->nonfinite_in && first_nonfinite(vt.dt, r, M, n) >= 0)
+            c->nonfinite_in = 1;
     } else {
         const void *cmp = val;
         const void *nv = V(c, in->args[2]);
@@ -1739,20 +1742,17 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
         shuffle_free(&p.sh);
         return run_seq(l, seed, NULL, e);
     }
-    int nstarted = 0;
     for (int i = 0; i < threads; i++) {
         w[i].p = &p;
         w[i].fail_prog = UINT64_MAX;
         /* thread 0 is this one */
         if (i > 0 && pthread_create(&tid[i], NULL, worker_main, &w[i]) == 0) {
             started[i] = true;
-            nstarted++;
         }
     }
     worker_main(&w[0]);
     for (int i = 1; i < threads; i++)
         if (started[i]) pthread_join(tid[i], NULL);
-    (void)nstarted;
     tc_status rc = TC_OK;
     int worst = -1;
     for (int i = 0; i < threads; i++)
@@ -1777,11 +1777,6 @@ static tc_status run_plain(InterpLaunch *l, int threads, uint64_t seed, Err *e) 
 }
 
 /* ---- check mode: comparing orders ---------------------------------------------------------- */
-
-static double elem_double(int dt, const uint8_t *p) {
-    if (dt_is_float(dt)) return rdf(dt, p, 0);
-    return (double)rdi(dt, p, 0);
-}
 
 static void elem_str(int dt, const uint8_t *p, char *buf, size_t n) {
     if (dt_is_float(dt)) fmt_double_repr(rdf(dt, p, 0), buf, n);
@@ -1826,7 +1821,7 @@ static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8
         elem_str(dt, a, va, sizeof va);
         elem_str(dt, b, vb, sizeof vb);
         snprintf(text, sizeof text, "order dependence: %s[%lld] is %s with the programs in order "
-                 "(x, then y, then z) but %s %s; %llu of %llu elements of '%s' differ", name,
+                 "(x, then y, then z) but %s %s; %llu of %llu element(s) of '%s' differ", name,
                  (long long)first, va, vb, how, (unsigned long long)ndiff,
                  (unsigned long long)nel, name);
         check_add(k, CK_ORDER, z, z, r * 4 + variant, text);
@@ -1836,12 +1831,11 @@ static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8
         elem_str(dt, a, va, sizeof va);
         elem_str(dt, b, vb, sizeof vb);
         snprintf(text, sizeof text, "note: %s[%lld] is %s with the programs in order but %s %s "
-                 "(%llu elements of '%s' differ by rounding only, relative difference <= %g, as "
+                 "(%llu element(s) of '%s' differ by rounding only, relative difference <= %g, as "
                  "float atomics do on GPUs)", name, (long long)first_round, va, vb, how,
                  (unsigned long long)nround, name, tol);
         check_add(k, CK_NOTE_ROUND, z, z, r * 4 + variant, text);
     }
-    (void)elem_double;
 }
 
 /* Check mode: a recorded run in program order on the real memory, then the same launch on

@@ -6,6 +6,8 @@
 #include "test.h"
 #include "tritonc.h"
 
+#include "check.h"
+
 #include <stdlib.h>
 
 #define HZ "tests/kernels/hazards.py"
@@ -135,7 +137,7 @@ TEST(check_read_neighbour_output) {
     CHECK_CONTAINS(report, "read_neighbour_output: order dependence: y_ptr[0] is 0.0 with the "
                    "programs in order (x, then y, then z) but ");
     CHECK_CONTAINS(report, "with the programs shuffled (seed 24301)");
-    CHECK_CONTAINS(report, "of 16 elements of 'y_ptr' differ");
+    CHECK_CONTAINS(report, "of 16 element(s) of 'y_ptr' differ");
     CHECK_INT(1, count_lines(report, "order dependence"));
     CHECK_INT(24301, (int)r.check_seed);
     tc_tensor_free(x);
@@ -464,7 +466,7 @@ TEST(check_order_dependence) {
     CHECK_INT(ref, v);
     CHECK_CONTAINS(report, "counter_rmw: order dependence: counter_ptr[0] is 247 with the "
                    "programs in order (x, then y, then z) but ");
-    CHECK_CONTAINS(report, "1 of 1 elements of 'counter_ptr' differ");
+    CHECK_CONTAINS(report, "1 of 1 element(s) of 'counter_ptr' differ");
     CHECK_CONTAINS(report, HZ ":122:9: race: program (1, 0, 0) reads counter_ptr[0] (load at "
                    HZ ":122:9) that program (0, 0, 0) wrote (store at " HZ ":123:5)");
     CHECK_CONTAINS(report, HZ ":123:5: race: program (1, 0, 0) writes counter_ptr[0] (store at "
@@ -557,9 +559,26 @@ TEST(check_parallel_and_shuffled_runs) {
     }
     CHECK_INT(16, lines);
     CHECK(ok);
-    /* shuffled: the same lines in another order */
+    /* shuffled: the same lines (each program once) in another order */
     CHECK_INT(TC_OK, launch(c, "print_pid", 16, d + 2, 1, 0, 0, 5, &r));
     CHECK_INT(16, count_lines(report, "\n"));
+    ok = 1;
+    for (int p = 0; p < 16; p++) {
+        char want[64];
+        snprintf(want, sizeof want, "pid (%d, 0, 0) idx ()  pid: %d\n", p, p);
+        ok &= count_lines(report, want) == 1;
+    }
+    CHECK(ok);
+    /* a failure on threads: the error of the failing program, nothing else */
+    tc_tensor *small = zeros(c, TC_FP32, 10);
+    Arg f[] = {{"x_ptr", tc_tens(small)}, {"y_ptr", tc_tens(y)}, {"out_ptr", tc_tens(o)},
+               {"n", tc_int(N)}, {"BLOCK", tc_int(64)}};
+    CHECK_INT(TC_ERR_RUNTIME, launch(c, "add", (N + 63) / 64, f, 5, 0, 4, 0, &r));
+    CHECK_CONTAINS(tc_errmsg(c), "out-of-bounds load");
+    CHECK_CONTAINS(tc_errmsg(c), "past the end of 'x_ptr'");
+    CHECK_INT(TC_ERR_RUNTIME, launch(c, "add", (N + 63) / 64, f, 5, 1, 4, 0, &r));
+    CHECK_CONTAINS(report, "the launch failed");
+    tc_tensor_free(small);
     CHECK(strncmp(report, "pid (0, 0, 0)", 13) != 0 || strstr(report, "pid (1, 0, 0)") !=
           strstr(report, "\n") + 1);
     free(xv);
@@ -593,6 +612,40 @@ TEST(check_env_switch) {
     tc_tensor_free(x);
     tc_tensor_free(o);
     tc_context_free(c);
+}
+
+TEST(check_shuffle_orders) {
+    /* every order is a permutation: the table (Fisher-Yates) and the bijection beyond */
+    uint64_t sizes[] = {2, 3, 7, 1000, SHUFFLE_TABLE_MAX + 3};
+    for (int t = 0; t < 5; t++) {
+        uint64_t n = sizes[t];
+        uint8_t *seen = calloc((size_t)n, 1);
+        Shuffle sh;
+        shuffle_init(&sh, n, 24301 + (uint64_t)t);
+        uint64_t dup = 0, out = 0, fixed = 0;
+        for (uint64_t i = 0; i < n; i++) {
+            uint64_t v = shuffle_at(&sh, i);
+            if (v >= n) { out++; continue; }
+            dup += seen[v];
+            seen[v] = 1;
+            fixed += v == i;
+        }
+        shuffle_free(&sh);
+        free(seen);
+        CHECK_INT(0, (long long)dup);
+        CHECK_INT(0, (long long)out);
+        CHECK(fixed < n);          /* never the identity */
+        if (n >= 1000) CHECK(fixed < n / 10);
+    }
+    /* the same seed, the same order */
+    Shuffle a, b;
+    shuffle_init(&a, 100, 7);
+    shuffle_init(&b, 100, 7);
+    int same = 1;
+    for (uint64_t i = 0; i < 100; i++) same &= shuffle_at(&a, i) == shuffle_at(&b, i);
+    CHECK(same);
+    shuffle_free(&a);
+    shuffle_free(&b);
 }
 
 /* ---- the command ----------------------------------------------------------------------------- */

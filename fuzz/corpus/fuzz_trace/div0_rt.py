@@ -1,0 +1,9 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    c = n // 0
+    tl.store(x_ptr, c.to(tl.float32))

@@ -1,0 +1,12 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    if n > 0:
+        y = 1.0
+    else:
+        y = tl.zeros((16,), tl.int32)
+    tl.store(x_ptr + offs, y)

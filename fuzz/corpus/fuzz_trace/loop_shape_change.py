@@ -1,0 +1,10 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    acc = tl.zeros((16,), tl.float32)
+    for i in range(n):
+        acc = acc[:, None]

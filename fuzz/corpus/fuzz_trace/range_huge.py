@@ -1,0 +1,10 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    for i in range(0, 9223372036854775807, 1):
+        x += 1
+    tl.store(x_ptr + offs, x)

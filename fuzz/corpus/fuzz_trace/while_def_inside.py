@@ -1,0 +1,11 @@
+import triton
+import triton.language as tl
+
+@triton.jit
+def k(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + offs)
+    while n > 0:
+        z = 1
+        n -= 1
+    tl.store(x_ptr, z)
