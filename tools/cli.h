@@ -4,6 +4,18 @@
 #ifndef CLI_H
 #define CLI_H
 
+#include "tritonc.h"
+
+enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
+
+/* tools/tritonc.c: messages on stderr, shared by every subcommand. */
+void cli_error(const char *fmt, ...);  /* "tritonc: MSG" */
+/* "tritonc: MSG" and "(see tritonc CMD --help)"; returns EXIT_USAGE. */
+int cli_usage_error(const char *cmd, const char *fmt, ...);
+/* Prints a failed API call's message; returns its exit status (3 for a missing driver, 2 for
+ * TC_ERR_ARG, else 1). With hint, a missing driver also suggests --interpret. */
+int cli_api_error(tc_context *ctx, tc_status s, int hint);
+
 int cmd_run(int argc, char **argv);      /* tools/tritonc.c */
 /* tools/tritonc.c: `run` (check = 0) and `check` (check = 1) share their arguments. */
 int cli_run(int argc, char **argv, int check);
@@ -15,7 +27,6 @@ int cmd_compile(int argc, char **argv);  /* tools/tritonc.c */
  * ptx|cubin|c) and `tritonc cache ls|clear|dir`. */
 int cmd_compile_aot(int argc, char **argv);
 int cmd_cache(int argc, char **argv);
-#include "tritonc.h"
 
 /* tools/tune.c: `tritonc bench` (do_bench, num_warps/num_stages sweeps) and `tritonc tune`
  * (autotuning with a progress line per config, --export, --tuning-db). */

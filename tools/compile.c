@@ -10,7 +10,6 @@
 #include <string.h>
 #include <strings.h>
 
-enum { X_OK_ = 0, X_ERR = 1, X_USAGE = 2, X_NODRIVER = 3 };
 
 static const char *usage_compile_aot =
     "usage: tritonc compile FILE KERNEL [--target T]... [--emit ptx|cubin|c] [-o OUT]\n"
@@ -67,27 +66,6 @@ static const char *usage_cache =
     "  dir     print the directory\n"
     "\n"
     "exit status: 0 success, 1 error, 2 usage error\n";
-
-static int uerr(const char *cmd, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("tritonc: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n(see tritonc %s --help)\n", cmd);
-    return X_USAGE;
-}
-
-static int aerr(tc_context *ctx, tc_status s) {
-    const char *m = tc_errmsg(ctx);
-    if (s == TC_ERR_NO_DRIVER) {
-        fprintf(stderr, "tritonc: error: %s\n", m);
-        return X_NODRIVER;
-    }
-    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
-    else fprintf(stderr, "error: %s\n", m);
-    return s == TC_ERR_ARG ? X_USAGE : X_ERR;
-}
 
 static int optv(int argc, char **argv, int *i, const char *name, const char **val) {
     size_t n = strlen(name);
@@ -147,60 +125,60 @@ int cmd_compile_aot(int argc, char **argv) {
         const char *a = argv[i], *v;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_compile_aot, stdout); return 0; }
         if (optv(argc, argv, &i, "--target", &v) || optv(argc, argv, &i, "-t", &v)) {
-            if (!v) return uerr("compile", "--target takes cuda:ARCH");
-            if (ntargets == 32) return uerr("compile", "too many targets");
+            if (!v) return cli_usage_error("compile", "--target takes cuda:ARCH");
+            if (ntargets == 32) return cli_usage_error("compile", "too many targets");
             targets[ntargets++] = v;
         } else if (optv(argc, argv, &i, "--emit", &v)) {
             if (!v || (strcmp(v, "ptx") && strcmp(v, "cubin") && strcmp(v, "c")))
-                return uerr("compile", "--emit takes ptx, cubin or c");
+                return cli_usage_error("compile", "--emit takes ptx, cubin or c");
             emit = v;
         } else if (optv(argc, argv, &i, "-o", &v)) {
-            if (!v || !*v) return uerr("compile", "-o takes a path");
+            if (!v || !*v) return cli_usage_error("compile", "-o takes a path");
             outp = v;
         } else if (optv(argc, argv, &i, "--name", &v)) {
-            if (!v || !*v) return uerr("compile", "--name takes a C identifier");
+            if (!v || !*v) return cli_usage_error("compile", "--name takes a C identifier");
             prefix = v;
         } else if (optv(argc, argv, &i, "--ptxas", &v)) {
-            if (!v || !*v) return uerr("compile", "--ptxas takes a path");
+            if (!v || !*v) return cli_usage_error("compile", "--ptxas takes a path");
             setenv("TRITONC_PTXAS", v, 1);
         } else if (optv(argc, argv, &i, "--signature", &v) || optv(argc, argv, &i, "-s", &v)) {
-            if (!v) return uerr("compile", "--signature takes a list of types");
-            if (nsiglists == 64) return uerr("compile", "too many signatures");
+            if (!v) return cli_usage_error("compile", "--signature takes a list of types");
+            if (nsiglists == 64) return cli_usage_error("compile", "too many signatures");
             siglists[nsiglists++] = v;
         } else if (optv(argc, argv, &i, "--num-warps", &v) || optv(argc, argv, &i, "-w", &v)) {
             if (!v || !pint(v, &num_warps) || num_warps < 1 || num_warps > 32 || (num_warps & (num_warps - 1)))
-                return uerr("compile", "num_warps must be a power of 2 (1..32)");
+                return cli_usage_error("compile", "num_warps must be a power of 2 (1..32)");
         } else if (optv(argc, argv, &i, "--num-stages", &v)) {
             if (!v || !pint(v, &num_stages) || num_stages < 1 || num_stages > 64)
-                return uerr("compile", "--num-stages takes a number >= 1");
+                return cli_usage_error("compile", "--num-stages takes a number >= 1");
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {
             verbose = 1;
         } else if (!strcmp(a, "--with-cubin")) {
             with_cubin = 1;
         } else if (a[0] == '-' && a[1]) {
-            return uerr("compile", "unknown option '%s'", a);
+            return cli_usage_error("compile", "unknown option '%s'", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else if (strchr(a, '=') && a[0] != '=') {
-            if (nassign == 256) return uerr("compile", "too many arguments");
+            if (nassign == 256) return cli_usage_error("compile", "too many arguments");
             assigns[nassign++] = a;
         } else {
-            return uerr("compile", "expected NAME=TYPE or NAME=VALUE, got '%s'", a);
+            return cli_usage_error("compile", "expected NAME=TYPE or NAME=VALUE, got '%s'", a);
         }
     }
-    if (npos < 2) return uerr("compile", "expected FILE and KERNEL");
-    if (ntargets == 0) return uerr("compile", "--target cuda:ARCH is required (repeatable: --target cuda:80 --target cuda:90a)");
+    if (npos < 2) return cli_usage_error("compile", "expected FILE and KERNEL");
+    if (ntargets == 0) return cli_usage_error("compile", "--target cuda:ARCH is required (repeatable: --target cuda:80 --target cuda:90a)");
     if ((!strcmp(emit, "c") || !strcmp(emit, "cubin")) && !outp)
-        return uerr("compile", "--emit %s needs -o OUT", emit);
+        return cli_usage_error("compile", "--emit %s needs -o OUT", emit);
 
     tc_target tg[32];
     for (int i = 0; i < ntargets; i++)
         if (tc_target_parse(targets[i], &tg[i]))
-            return uerr("compile", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", targets[i]);
+            return cli_usage_error("compile", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", targets[i]);
 
     tc_context *ctx = NULL;
-    if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return X_ERR; }
-    int rc = X_OK_;
+    if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return EXIT_ERR; }
+    int rc = EXIT_OK;
     tc_module *m = NULL;
     tc_kernel *k = NULL;
     tc_args *base = NULL;
@@ -211,11 +189,11 @@ int cmd_compile_aot(int argc, char **argv) {
     const char *sigs[64][128];
     int nsigs = 0, nrt = 0;
     tc_status s;
-    if ((s = tc_module_load_file(ctx, pos[0], &m))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; goto done; }
-    if ((s = tc_module_kernel(m, pos[1], &k))) { fprintf(stderr, "tritonc: error: %s\n", tc_errmsg(ctx)); rc = X_USAGE; goto done; }
-    if ((s = tc_args_new(k, &base))) { rc = aerr(ctx, s); goto done; }
+    if ((s = tc_module_load_file(ctx, pos[0], &m))) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE) rc = EXIT_ERR; goto done; }
+    if ((s = tc_module_kernel(m, pos[1], &k))) { fprintf(stderr, "tritonc: error: %s\n", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
+    if ((s = tc_args_new(k, &base))) { rc = cli_api_error(ctx, s, 0); goto done; }
     int np = tc_kernel_param_count(k);
-    if (np > 128) { fprintf(stderr, "tritonc: error: too many parameters\n"); rc = X_ERR; goto done; }
+    if (np > 128) { fprintf(stderr, "tritonc: error: too many parameters\n"); rc = EXIT_ERR; goto done; }
     const char *given[128] = {0};
     for (int j = 0; j < np; j++) {
         int cx = 0;
@@ -231,12 +209,12 @@ int cmd_compile_aot(int argc, char **argv) {
             if (strlen(pn) == nl && !strncmp(pn, assigns[i], nl)) idx = j;
         }
         if (idx < 0) {
-            rc = uerr("compile", "%s has no parameter '%.*s'", pos[1], (int)nl, assigns[i]);
+            rc = cli_usage_error("compile", "%s has no parameter '%.*s'", pos[1], (int)nl, assigns[i]);
             goto done;
         }
         tc_kernel_param_name(k, idx, &cx);
         if (cx) {
-            if ((s = tc_args_set_at(base, idx, cx_value(eq + 1)))) { rc = aerr(ctx, s); goto done; }
+            if ((s = tc_args_set_at(base, idx, cx_value(eq + 1)))) { rc = cli_api_error(ctx, s, 0); goto done; }
         } else {
             given[idx] = eq + 1;
         }
@@ -249,7 +227,7 @@ int cmd_compile_aot(int argc, char **argv) {
             int cx = 0;
             const char *pn = tc_kernel_param_name(k, j, &cx);
             if (cx) continue;
-            if (!given[j]) { rc = uerr("compile", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
+            if (!given[j]) { rc = cli_usage_error("compile", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
         }
         int q = 0;
         for (int j = 0; j < np; j++) {
@@ -261,9 +239,9 @@ int cmd_compile_aot(int argc, char **argv) {
         nsigs++;
     }
     for (int L = 0; L < nsiglists; L++) {
-        if (nsigs == 64) { rc = uerr("compile", "too many signatures"); goto done; }
+        if (nsigs == 64) { rc = cli_usage_error("compile", "too many signatures"); goto done; }
         lists[L] = strdup(siglists[L]);
-        if (!lists[L]) { fputs("tritonc: error: out of memory\n", stderr); rc = X_ERR; goto done; }
+        if (!lists[L]) { fputs("tritonc: error: out of memory\n", stderr); rc = EXIT_ERR; goto done; }
         char *items[130];
         int ni = 0;
         for (char *p = lists[L], *sv = NULL, *t; (t = strtok_r(p, ",", &sv)); p = NULL) {
@@ -271,13 +249,13 @@ int cmd_compile_aot(int argc, char **argv) {
             items[ni++] = trim(t);
         }
         if (ni != nrt && ni != np) {
-            rc = uerr("compile", "--signature '%s' has %d types; %s has %d runtime parameters "
+            rc = cli_usage_error("compile", "--signature '%s' has %d types; %s has %d runtime parameters "
                       "(%d with constexprs)", siglists[L], ni, pos[1], nrt, np);
             goto done;
         }
         int q = 0;
         if (ni == np) {  /* constexprs included: their own argument list */
-            if ((s = tc_args_new(k, &sargs[nsigs]))) { rc = aerr(ctx, s); goto done; }
+            if ((s = tc_args_new(k, &sargs[nsigs]))) { rc = cli_api_error(ctx, s, 0); goto done; }
             for (int j = 0; j < np; j++) {
                 tc_value bv;
                 const char *pn = tc_kernel_param_name(k, j, NULL);
@@ -289,7 +267,7 @@ int cmd_compile_aot(int argc, char **argv) {
             tc_kernel_param_name(k, j, &cx);
             if (cx) {
                 if (ni == np) {
-                    if ((s = tc_args_set_at(sargs[nsigs], j, cx_value(items[it])))) { rc = aerr(ctx, s); goto done; }
+                    if ((s = tc_args_set_at(sargs[nsigs], j, cx_value(items[it])))) { rc = cli_api_error(ctx, s, 0); goto done; }
                     it++;
                 }
                 continue;
@@ -300,9 +278,9 @@ int cmd_compile_aot(int argc, char **argv) {
     }
     if (nsigs == 0) {
         if (nrt == 0) nsigs = 1;  /* no runtime parameters: one empty signature */
-        else { rc = uerr("compile", "no signature: give NAME=TYPE for each runtime parameter or --signature"); goto done; }
+        else { rc = cli_usage_error("compile", "no signature: give NAME=TYPE for each runtime parameter or --signature"); goto done; }
     }
-    if ((long)nsigs * ntargets > MAXV) { rc = uerr("compile", "too many variants"); goto done; }
+    if ((long)nsigs * ntargets > MAXV) { rc = cli_usage_error("compile", "too many variants"); goto done; }
 
     /* compile every signature for every target */
     for (int si = 0; si < nsigs; si++) {
@@ -310,7 +288,7 @@ int cmd_compile_aot(int argc, char **argv) {
             tc_compiled *c = NULL;
             s = tc_compile(k, &tg[ti], sigs[si], nrt, sargs[si] ? sargs[si] : base, (int)num_warps,
                            (int)num_stages, &c);
-            if (s) { rc = aerr(ctx, s); if (rc == X_USAGE && s != TC_ERR_ARG) rc = X_ERR; goto done; }
+            if (s) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE && s != TC_ERR_ARG) rc = EXIT_ERR; goto done; }
             vars[nv++] = c;
             if (!strcmp(emit, "c") && !with_cubin && c->cubin) {
                 /* a cubin from the disk cache: the output must not depend on the cache */
@@ -319,8 +297,8 @@ int cmd_compile_aot(int argc, char **argv) {
                 c->cubin_size = 0;
             }
             if ((!strcmp(emit, "cubin") || with_cubin) && (s = tc_compiled_assemble(ctx, c))) {
-                rc = aerr(ctx, s);
-                if (rc == X_USAGE) rc = X_ERR;
+                rc = cli_api_error(ctx, s, 0);
+                if (rc == EXIT_USAGE) rc = EXIT_ERR;
                 goto done;
             }
             if (verbose) {
@@ -342,7 +320,7 @@ int cmd_compile_aot(int argc, char **argv) {
         const char *inc = strrchr(h, '/');
         inc = inc ? inc + 1 : h;
         if ((s = tc_emit_c(k, vars, nv, prefix ? prefix : pos[1], h, cc, inc))) {
-            rc = aerr(ctx, s);
+            rc = cli_api_error(ctx, s, 0);
             goto done;
         }
         if (verbose) fprintf(stderr, "compile: wrote %s and %s (%d variant%s)\n", h, cc, nv, nv == 1 ? "" : "s");
@@ -360,7 +338,7 @@ int cmd_compile_aot(int argc, char **argv) {
             FILE *f = fopen(path, "wb");
             if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
                 fprintf(stderr, "tritonc: error: cannot write %s: %s\n", path, strerror(errno));
-                rc = X_ERR;
+                rc = EXIT_ERR;
                 goto done;
             }
             if (verbose) fprintf(stderr, "compile: wrote %s\n", path);
@@ -392,31 +370,31 @@ static void fmt_age(double s, char *b, size_t bn) {
 }
 
 int cmd_cache(int argc, char **argv) {
-    if (argc < 2) return uerr("cache", "expected ls, clear or dir");
+    if (argc < 2) return cli_usage_error("cache", "expected ls, clear or dir");
     const char *sub = argv[1];
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) { fputs(usage_cache, stdout); return 0; }
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_cache, stdout); return 0; }
-        return uerr("cache", "unexpected argument '%s'", argv[i]);
+        return cli_usage_error("cache", "unexpected argument '%s'", argv[i]);
     }
     char dir[4096];
     if (!strcmp(sub, "dir")) {
         if (tc_cache_dir(dir, sizeof dir)) {
             fputs("tritonc: no disk cache: neither TRITONC_CACHE_DIR nor HOME is set\n", stderr);
-            return X_ERR;
+            return EXIT_ERR;
         }
         printf("%s\n", dir);
         return 0;
     }
-    if (strcmp(sub, "ls") && strcmp(sub, "clear")) return uerr("cache", "unknown cache command '%s'", sub);
+    if (strcmp(sub, "ls") && strcmp(sub, "clear")) return cli_usage_error("cache", "unknown cache command '%s'", sub);
     tc_context *ctx = NULL;
-    if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return X_ERR; }
+    if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return EXIT_ERR; }
     int rc = 0;
     tc_status s;
     if (!strcmp(sub, "ls")) {
         tc_cache_item *it = NULL;
         int n = 0;
-        if ((s = tc_cache_list(ctx, &it, &n))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; }
+        if ((s = tc_cache_list(ctx, &it, &n))) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE) rc = EXIT_ERR; }
         else {
             printf("%-64s  %-24s  %-9s  %7s  %5s  %s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE", "CODE");
             for (int i = 0; i < n; i++) {
@@ -434,7 +412,7 @@ int cmd_cache(int argc, char **argv) {
         tc_free(it);
     } else {
         int removed = 0;
-        if ((s = tc_cache_clear(ctx, &removed))) { rc = aerr(ctx, s); if (rc == X_USAGE) rc = X_ERR; }
+        if ((s = tc_cache_clear(ctx, &removed))) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE) rc = EXIT_ERR; }
         else {
             tc_cache_dir(dir, sizeof dir);
             printf("removed %d entr%s from %s\n", removed, removed == 1 ? "y" : "ies", dir);

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
 
 /* tools/tune.c's grid expressions for `run --grid` (issue 5): weak, so that builds without
  * tune.c (the fuzz target of the value readers) still link; then --grid takes numbers only. */
@@ -135,7 +134,7 @@ static const char *usage_compile =
     "\n"
     "exit status: 0 success, 1 compile error, 2 usage error\n";
 
-static void errorf(const char *fmt, ...) {
+void cli_error(const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fputs("tritonc: ", stderr);
@@ -144,21 +143,21 @@ static void errorf(const char *fmt, ...) {
     fputc('\n', stderr);
 }
 
-static int usage_err(const char *cmd, const char *fmt, ...) {
+int cli_usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
     fputs("tritonc: ", stderr);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
-    fprintf(stderr, "\n(see tritonc %s--help)\n", cmd);
+    fprintf(stderr, "\n(see tritonc %s%s--help)\n", cmd, *cmd ? " " : "");
     return EXIT_USAGE;
 }
 
-/* Exit status for a failed API call, with its message on stderr. */
-static int api_err(tc_context *ctx, tc_status s) {
+int cli_api_error(tc_context *ctx, tc_status s, int hint) {
     const char *m = tc_errmsg(ctx);
     if (s == TC_ERR_NO_DRIVER) {
         fprintf(stderr, "tritonc: error: %s\n", m);
+        if (!hint) return EXIT_NODRIVER;
         fprintf(stderr, "(no GPU driver: set TRITON_INTERPRET=1 or pass --interpret to run on "
                         "the CPU interpreter)\n");
         return EXIT_NODRIVER;
@@ -574,26 +573,26 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
     if (val[0] == '@') {
         size_t nb;
         if (npy_read(val + 1, &h.dt, &h.rank, h.shape, &h.data, &nb, err, sizeof err)) {
-            errorf("error: argument %s: %s", name, err);
+            cli_error("error: argument %s: %s", name, err);
             return EXIT_ERR;
         }
     } else if (strchr(val, ':') && (!lb || strchr(val, ':') < lb)) {
         if (!parse_factory(val, &h, &uninit, err, sizeof err)) {
             free(h.data);
-            return usage_err("run ", "argument %s=%s: %s", name, val, err);
+            return cli_usage_error("run", "argument %s=%s: %s", name, val, err);
         }
     } else if (lb && lb > val) {
         char dtname[16];
         size_t dl = (size_t)(lb - val);
-        if (dl >= sizeof dtname) return usage_err("run ", "argument %s: bad dtype", name);
+        if (dl >= sizeof dtname) return cli_usage_error("run", "argument %s: bad dtype", name);
         memcpy(dtname, val, dl);
         dtname[dl] = 0;
         if (!parse_literal(dtname, lb, &h, err, sizeof err)) {
             free(h.data);
-            return usage_err("run ", "argument %s=%s: %s", name, val, err);
+            return cli_usage_error("run", "argument %s=%s: %s", name, val, err);
         }
     } else {
-        return usage_err("run ", "argument %s: cannot read the value '%s' (a number, true, "
+        return cli_usage_error("run", "argument %s: cannot read the value '%s' (a number, true, "
                          "false, None, DTYPE[...], DTYPE:zeros(...), @FILE.npy)", name, val);
     }
     tc_status s = tc_tensor_from_host(ctx, h.dt, h.rank, h.shape, h.data, &ra->t);
@@ -657,7 +656,7 @@ static int opt_val(int argc, char **argv, int *i, const char *name, const char *
 int cmd_run(int argc, char **argv) { return cli_run(argc, argv, 0); }
 
 int cli_run(int argc, char **argv, int check) {
-    const char *cmdn = check ? "check " : "run ";
+    const char *cmdn = check ? "check" : "run";
     const char *tdbs[16];   /* --tuning-db (issue 5) */
     int ntdb = 0;
     const char *pos[2] = {NULL, NULL};
@@ -682,47 +681,47 @@ int cli_run(int argc, char **argv, int check) {
         } else if (strncmp(a, "--parallel=", 11) == 0) {
             int64_t n;
             if (!parse_int(a + 11, &n) || n < 1 || n > 256)
-                return usage_err(cmdn, "--parallel=N takes a thread count from 1 to 256");
+                return cli_usage_error(cmdn, "--parallel=N takes a thread count from 1 to 256");
             opts.threads = (int)n;
         } else if (opt_val(argc, argv, &i, "--shuffle", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n == 0)
-                return usage_err(cmdn, "--shuffle takes a non-zero integer seed");
+                return cli_usage_error(cmdn, "--shuffle takes a non-zero integer seed");
             opts.shuffle_seed = (uint64_t)n;
         } else if (opt_val(argc, argv, &i, "--grid", &v)) {
             if (!v || !parse_grid(v, opts.grid)) {
                 /* issue 5: expressions over the arguments and constexprs (a config's too) */
                 if (!v || !cli_grid_expr || !cli_grid_expr(v, &opts))
-                    return usage_err(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers or "
+                    return cli_usage_error(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers or "
                                      "expressions such as 'cdiv(n, BLOCK)')");
             }
         } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 1024)
-                return usage_err(cmdn, "--num-warps takes a power of two");
-            if (n & (n - 1)) return usage_err(cmdn, "num_warps must be a power of 2 (got %lld)", (long long)n);
+                return cli_usage_error(cmdn, "--num-warps takes a power of two");
+            if (n & (n - 1)) return cli_usage_error(cmdn, "num_warps must be a power of 2 (got %lld)", (long long)n);
             opts.num_warps = (int)n;
         } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 64)
-                return usage_err(cmdn, "--num-stages takes a number >= 1");
+                return cli_usage_error(cmdn, "--num-stages takes a number >= 1");
             opts.num_stages = (int)n;
         } else if (opt_val(argc, argv, &i, "--tuning-db", &v)) {   /* issue 5 */
-            if (!v || !*v) return usage_err(cmdn, "--tuning-db takes a file");
-            if (ntdb == 16) return usage_err(cmdn, "too many --tuning-db options");
+            if (!v || !*v) return cli_usage_error(cmdn, "--tuning-db takes a file");
+            if (ntdb == 16) return cli_usage_error(cmdn, "too many --tuning-db options");
             tdbs[ntdb++] = v;
         } else if (opt_val(argc, argv, &i, "--seed", &v)) {
             int64_t n;
-            if (!v || !parse_int(v, &n)) return usage_err(cmdn, "--seed takes an integer");
+            if (!v || !parse_int(v, &n)) return cli_usage_error(cmdn, "--seed takes an integer");
             seed = (uint64_t)n;
         } else if (opt_val(argc, argv, &i, "--print", &v)) {
-            if (!v || !*v) return usage_err(cmdn, "--print takes an argument name");
-            if (nprints == 64) return usage_err(cmdn, "too many --print options");
+            if (!v || !*v) return cli_usage_error(cmdn, "--print takes an argument name");
+            if (nprints == 64) return cli_usage_error(cmdn, "too many --print options");
             prints[nprints++] = v;
         } else if (opt_val(argc, argv, &i, "--save", &v)) {
             if (!v || !strchr(v, '=') || v[0] == '=' || !strchr(v, '=')[1])
-                return usage_err(cmdn, "--save takes NAME=PATH.npy");
-            if (nsaves == 64) return usage_err(cmdn, "too many --save options");
+                return cli_usage_error(cmdn, "--save takes NAME=PATH.npy");
+            if (nsaves == 64) return cli_usage_error(cmdn, "too many --save options");
             saves[nsaves++] = v;
         } else if (strcmp(a, "--interpret") == 0) {
             interpret = 1;
@@ -731,24 +730,24 @@ int cli_run(int argc, char **argv, int check) {
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             verbose = 1;
         } else if (a[0] == '-' && a[1] == '-') {
-            return usage_err(cmdn, "unknown option '%s'", a);
+            return cli_usage_error(cmdn, "unknown option '%s'", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else if (strchr(a, '=') && a[0] != '=') {
-            if (nassign == 256) return usage_err(cmdn, "too many arguments");
+            if (nassign == 256) return cli_usage_error(cmdn, "too many arguments");
             assigns[nassign++] = a;
         } else {
-            return usage_err(cmdn, "expected NAME=VALUE, got '%s'", a);
+            return cli_usage_error(cmdn, "expected NAME=VALUE, got '%s'", a);
         }
     }
-    if (npos < 2) return usage_err(cmdn, "expected FILE and KERNEL");
+    if (npos < 2) return cli_usage_error(cmdn, "expected FILE and KERNEL");
     rng_state = seed;
 
     tc_context *ctx = NULL;
-    if (tc_context_new(&ctx)) { errorf("error: out of memory"); return EXIT_ERR; }
+    if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
     tc_set_print(ctx, print_to_stdout, NULL);
     for (int i = 0; i < ntdb; i++)   /* issue 5: autotuning choices recorded on a GPU */
-        if (tc_tuning_db_load(ctx, tdbs[i])) { int r = api_err(ctx, tc_errcode(ctx)); tc_context_free(ctx); return r; }
+        if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;
     int rc = EXIT_OK;
@@ -758,15 +757,15 @@ int cli_run(int argc, char **argv, int check) {
     RunArg ra[256];
     int nra = 0;
     tc_status s = tc_module_load_file(ctx, pos[0], &m);
-    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(ctx)), EXIT_ERR) : api_err(ctx, s); goto done; }
+    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 1); goto done; }
     s = tc_module_kernel(m, pos[1], &k);
-    if (s) { errorf("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
-    if ((s = tc_args_new(k, &args))) { rc = api_err(ctx, s); goto done; }
+    if (s) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
+    if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
     for (int i = 0; i < nassign; i++) {
         const char *eq = strchr(assigns[i], '=');
         char name[128];
         size_t nl = (size_t)(eq - assigns[i]);
-        if (nl >= sizeof name) { rc = usage_err(cmdn, "argument name too long"); goto done; }
+        if (nl >= sizeof name) { rc = cli_usage_error(cmdn, "argument name too long"); goto done; }
         memcpy(name, assigns[i], nl);
         name[nl] = 0;
         int idx = -1, is_cx = 0;
@@ -774,7 +773,7 @@ int cli_run(int argc, char **argv, int check) {
             if (strcmp(tc_kernel_param_name(k, j, &is_cx), name) == 0) { idx = j; break; }
         if (idx < 0) {
             s = tc_args_set(args, name, tc_none());  /* for the message naming the parameters */
-            errorf("error: %s", tc_errmsg(ctx));
+            cli_error("error: %s", tc_errmsg(ctx));
             rc = EXIT_USAGE;
             goto done;
         }
@@ -782,29 +781,29 @@ int cli_run(int argc, char **argv, int check) {
         ra[nra].name = NULL;
         ra[nra].t = NULL;
         int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
-        if (pr >= 100) { rc = api_err(ctx, (tc_status)(pr - 100)); goto done; }
+        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
         if (pr) { rc = pr; goto done; }
         nra++;
-        if ((s = tc_args_set(args, name, ra[nra - 1].v))) { rc = api_err(ctx, s); goto done; }
+        if ((s = tc_args_set(args, name, ra[nra - 1].v))) { rc = cli_api_error(ctx, s, 1); goto done; }
     }
     /* --print / --save names must be arguments */
     for (int i = 0; i < nprints; i++) {
         int found = 0;
         for (int j = 0; j < nra; j++) found |= strcmp(ra[j].name, prints[i]) == 0;
-        if (!found) { rc = usage_err(cmdn, "--print %s: no argument named '%s' was given", prints[i], prints[i]); goto done; }
+        if (!found) { rc = cli_usage_error(cmdn, "--print %s: no argument named '%s' was given", prints[i], prints[i]); goto done; }
     }
     for (int i = 0; i < nsaves; i++) {
         size_t nl = (size_t)(strchr(saves[i], '=') - saves[i]);
         int found = 0;
         for (int j = 0; j < nra; j++)
             found |= strlen(ra[j].name) == nl && strncmp(ra[j].name, saves[i], nl) == 0 && ra[j].t;
-        if (!found) { rc = usage_err(cmdn, "--save %.*s: no tensor argument of that name was given", (int)nl, saves[i]); goto done; }
+        if (!found) { rc = cli_usage_error(cmdn, "--save %.*s: no tensor argument of that name was given", (int)nl, saves[i]); goto done; }
     }
 
     s = tc_launch(k, args, &opts);
     if (s == TC_OK) s = tc_synchronize(ctx);  /* GPU launches are asynchronous */
     fflush(stdout);
-    if (s) { rc = api_err(ctx, s); goto done; }
+    if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
     if (check) {
         tc_launch_report r;
         tc_last_launch(ctx, &r);
@@ -832,8 +831,8 @@ int cli_run(int argc, char **argv, int check) {
             if (ra[j].t) {
                 size_t nb = tc_tensor_nbytes(ra[j].t);
                 void *buf = malloc(nb ? nb : 1);
-                if (!buf) { errorf("error: out of memory"); rc = EXIT_ERR; goto done; }
-                if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = api_err(ctx, s); goto done; }
+                if (!buf) { cli_error("error: out of memory"); rc = EXIT_ERR; goto done; }
+                if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = cli_api_error(ctx, s, 1); goto done; }
                 int64_t idx = 0;
                 fmt_nested(tc_tensor_dtype(ra[j].t), buf, tc_tensor_rank(ra[j].t),
                            tc_tensor_shape(ra[j].t), 0, &idx, stdout);
@@ -860,12 +859,12 @@ int cli_run(int argc, char **argv, int check) {
             size_t nb = tc_tensor_nbytes(ra[j].t);
             void *buf = malloc(nb ? nb : 1);
             char err[300];
-            if (!buf) { errorf("error: out of memory"); rc = EXIT_ERR; goto done; }
-            if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = api_err(ctx, s); goto done; }
+            if (!buf) { cli_error("error: out of memory"); rc = EXIT_ERR; goto done; }
+            if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = cli_api_error(ctx, s, 1); goto done; }
             int w = npy_write(eq + 1, tc_tensor_dtype(ra[j].t), tc_tensor_rank(ra[j].t),
                               tc_tensor_shape(ra[j].t), buf, err, sizeof err);
             free(buf);
-            if (w) { errorf("error: %s", err); rc = EXIT_ERR; goto done; }
+            if (w) { cli_error("error: %s", err); rc = EXIT_ERR; goto done; }
             break;
         }
     }
@@ -897,36 +896,36 @@ int cmd_compile(int argc, char **argv) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(usage_compile, stdout); return 0; }
         if (opt_val(argc, argv, &i, "--target", &v)) {
-            if (!v) return usage_err("compile ", "--target takes cuda:ARCH");
+            if (!v) return cli_usage_error("compile", "--target takes cuda:ARCH");
             target_s = v;
         } else if (opt_val(argc, argv, &i, "--emit", &v)) {
-            if (!v || strcmp(v, "ptx") != 0) return usage_err("compile ", "--emit supports only ptx");
+            if (!v || strcmp(v, "ptx") != 0) return cli_usage_error("compile", "--emit supports only ptx");
         } else if (opt_val(argc, argv, &i, "-o", &v)) {
-            if (!v) return usage_err("compile ", "-o takes a path");
+            if (!v) return cli_usage_error("compile", "-o takes a path");
             outp = v;
         } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 1024 || (n & (n - 1)))
-                return usage_err("compile ", "num_warps must be a power of 2");
+                return cli_usage_error("compile", "num_warps must be a power of 2");
             num_warps = (int)n;
         } else if (a[0] == '-' && a[1]) {
-            return usage_err("compile ", "unknown option '%s'", a);
+            return cli_usage_error("compile", "unknown option '%s'", a);
         } else if (npos < 2) {
             pos[npos++] = a;
         } else if (strchr(a, '=') && a[0] != '=') {
-            if (nassign == 256) return usage_err("compile ", "too many arguments");
+            if (nassign == 256) return cli_usage_error("compile", "too many arguments");
             assigns[nassign++] = a;
         } else {
-            return usage_err("compile ", "expected NAME=TYPE, got '%s'", a);
+            return cli_usage_error("compile", "expected NAME=TYPE, got '%s'", a);
         }
     }
-    if (npos < 2) return usage_err("compile ", "expected FILE and KERNEL");
-    if (!target_s) return usage_err("compile ", "--target cuda:ARCH is required");
+    if (npos < 2) return cli_usage_error("compile", "expected FILE and KERNEL");
+    if (!target_s) return cli_usage_error("compile", "--target cuda:ARCH is required");
     tc_target tgt;
-    if (tc_target_parse(target_s, &tgt)) return usage_err("compile ", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", target_s);
+    if (tc_target_parse(target_s, &tgt)) return cli_usage_error("compile", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", target_s);
 
     tc_context *ctx = NULL;
-    if (tc_context_new(&ctx)) { errorf("error: out of memory"); return EXIT_ERR; }
+    if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
     tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);  /* no device needed */
     int rc = EXIT_OK;
     tc_module *m = NULL;
@@ -936,9 +935,9 @@ int cmd_compile(int argc, char **argv) {
     const char *sig[256];
     int nsig = 0;
     tc_status s = tc_module_load_file(ctx, pos[0], &m);
-    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(ctx)), EXIT_ERR) : api_err(ctx, s); goto done; }
-    if ((s = tc_module_kernel(m, pos[1], &k))) { errorf("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
-    if ((s = tc_args_new(k, &args))) { rc = api_err(ctx, s); goto done; }
+    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 1); goto done; }
+    if ((s = tc_module_kernel(m, pos[1], &k))) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
+    if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
     int np = tc_kernel_param_count(k);
     const char *given[256] = {0};
     for (int i = 0; i < nassign; i++) {
@@ -952,7 +951,7 @@ int cmd_compile(int argc, char **argv) {
             char name[128];
             snprintf(name, sizeof name, "%.*s", (int)(eq - assigns[i]), assigns[i]);
             tc_args_set(args, name, tc_none());
-            errorf("error: %s", tc_errmsg(ctx));
+            cli_error("error: %s", tc_errmsg(ctx));
             rc = EXIT_USAGE;
             goto done;
         }
@@ -960,8 +959,8 @@ int cmd_compile(int argc, char **argv) {
         if (is_cx) {
             RunArg ra;
             int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, 1, &ra);
-            if (pr) { rc = pr >= 100 ? api_err(ctx, (tc_status)(pr - 100)) : pr; goto done; }
-            if ((s = tc_args_set_at(args, idx, ra.v))) { rc = api_err(ctx, s); goto done; }
+            if (pr) { rc = pr >= 100 ? cli_api_error(ctx, (tc_status)(pr - 100), 1) : pr; goto done; }
+            if ((s = tc_args_set_at(args, idx, ra.v))) { rc = cli_api_error(ctx, s, 1); goto done; }
         } else {
             given[idx] = eq + 1;
         }
@@ -970,15 +969,15 @@ int cmd_compile(int argc, char **argv) {
         int is_cx = 0;
         const char *pn = tc_kernel_param_name(k, j, &is_cx);
         if (is_cx) continue;
-        if (!given[j]) { rc = usage_err("compile ", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
+        if (!given[j]) { rc = cli_usage_error("compile", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
         sig[nsig++] = given[j];
     }
     s = tc_compile_ptx(k, &tgt, sig, nsig, args, num_warps, &ptx);
-    if (s) { rc = api_err(ctx, s); goto done; }
+    if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
     if (outp) {
         FILE *fp = fopen(outp, "wb");
         if (!fp || fputs(ptx, fp) < 0 || fclose(fp) != 0) {
-            errorf("error: cannot write %s: %s", outp, strerror(errno));
+            cli_error("error: cannot write %s: %s", outp, strerror(errno));
             rc = EXIT_ERR;
             goto done;
         }
@@ -1023,5 +1022,5 @@ int main(int argc, char **argv) {
 #endif
     if (strcmp(c, "compile") == 0) return cmd_compile(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
-    return usage_err("", "unknown command '%s'", c);
+    return cli_usage_error("", "unknown command '%s'", c);
 }

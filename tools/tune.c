@@ -17,7 +17,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { X_OK = 0, X_ERR = 1, X_USAGE = 2, X_NODRIVER = 3 };
 
 static const char *usage_bench =
     "usage: tritonc bench FILE KERNEL [options] NAME=VALUE...\n"
@@ -69,36 +68,6 @@ static const char *usage_tune =
     "Set TRITON_PRINT_AUTOTUNING=1 for Triton's summary line.\n"
     "\n"
     "exit status: 0 success, 1 compile or run error, 2 usage error, 3 no active driver\n";
-
-static void errorf(const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("tritonc: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fputc('\n', stderr);
-}
-
-static int usage_err(const char *cmd, const char *fmt, ...) {
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("tritonc: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    va_end(ap);
-    fprintf(stderr, "\n(see tritonc %s --help)\n", cmd);
-    return X_USAGE;
-}
-
-static int api_fail(tc_context *ctx, tc_status s) {
-    const char *m = tc_errmsg(ctx);
-    if (s == TC_ERR_NO_DRIVER) {
-        fprintf(stderr, "tritonc: error: %s\n", m);
-        return X_NODRIVER;
-    }
-    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
-    else fprintf(stderr, "error: %s\n", m);
-    return s == TC_ERR_ARG ? X_USAGE : X_ERR;
-}
 
 static void print_out(const char *text, void *user) {
     (void)user;
@@ -251,7 +220,7 @@ static tc_status grid_eval(const tc_args *meta, uint32_t grid[3], Grid *gr);
 static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     Grid *gr = user;
     tc_status rc = grid_eval(meta, grid, gr);
-    if (rc && gr->print) errorf("error: %s", gr->err);
+    if (rc && gr->print) cli_error("error: %s", gr->err);
     return rc;
 }
 
@@ -310,20 +279,20 @@ static void setup_free(Setup *s) {
 }
 
 static int setup_load(Setup *s, tc_launch_opts *o) {
-    if (tc_context_new(&s->ctx)) { errorf("error: out of memory"); return X_ERR; }
+    if (tc_context_new(&s->ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
     tc_set_print(s->ctx, print_out, NULL);
     if (s->interpret) tc_context_set_backend(s->ctx, TC_BACKEND_INTERPRET);
     for (int i = 0; i < s->ndb; i++)
-        if (tc_tuning_db_load(s->ctx, s->dbs[i])) return api_fail(s->ctx, tc_errcode(s->ctx));
+        if (tc_tuning_db_load(s->ctx, s->dbs[i])) return cli_api_error(s->ctx, tc_errcode(s->ctx), 0);
     tc_status st = tc_module_load_file(s->ctx, s->file, &s->m);
-    if (st) return st == TC_ERR_NOT_FOUND || st == TC_ERR_IO ? (errorf("error: %s", tc_errmsg(s->ctx)), X_ERR) : api_fail(s->ctx, st);
-    if ((st = tc_module_kernel(s->m, s->kernel, &s->k))) { errorf("error: %s", tc_errmsg(s->ctx)); return X_USAGE; }
-    if ((st = tc_args_new(s->k, &s->args))) return api_fail(s->ctx, st);
+    if (st) return st == TC_ERR_NOT_FOUND || st == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(s->ctx)), EXIT_ERR) : cli_api_error(s->ctx, st, 0);
+    if ((st = tc_module_kernel(s->m, s->kernel, &s->k))) { cli_error("error: %s", tc_errmsg(s->ctx)); return EXIT_USAGE; }
+    if ((st = tc_args_new(s->k, &s->args))) return cli_api_error(s->ctx, st, 0);
     for (int i = 0; i < s->nassign; i++) {
         const char *eq = strchr(s->assigns[i], '=');
         char name[128];
         size_t nl = (size_t)(eq - s->assigns[i]);
-        if (nl >= sizeof name) return usage_err(s->cmd, "argument name too long");
+        if (nl >= sizeof name) return cli_usage_error(s->cmd, "argument name too long");
         memcpy(name, s->assigns[i], nl);
         name[nl] = 0;
         int idx = -1, cx = 0;
@@ -331,37 +300,37 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
             if (strcmp(tc_kernel_param_name(s->k, j, &cx), name) == 0) { idx = j; break; }
         if (idx < 0) {
             tc_args_set(s->args, name, tc_none());   /* for the message naming the parameters */
-            errorf("error: %s", tc_errmsg(s->ctx));
-            return X_USAGE;
+            cli_error("error: %s", tc_errmsg(s->ctx));
+            return EXIT_USAGE;
         }
         tc_kernel_param_name(s->k, idx, &cx);
         tc_value v;
         tc_tensor *t = NULL;
         int pr = cli_parse_value(s->ctx, name, eq + 1, cx, &v, &t);
-        if (pr >= 100) return api_fail(s->ctx, (tc_status)(pr - 100));
+        if (pr >= 100) return cli_api_error(s->ctx, (tc_status)(pr - 100), 0);
         if (pr) return pr;
         if (t) s->owned[s->nowned++] = t;
-        if ((st = tc_args_set(s->args, name, v))) return api_fail(s->ctx, st);
+        if ((st = tc_args_set(s->args, name, v))) return cli_api_error(s->ctx, st, 0);
     }
     if (s->grid) {
         s->g.expr = s->grid;
         o->grid_fn = grid_fn;
         o->grid_user = &s->g;
     }
-    return X_OK;
+    return EXIT_OK;
 }
 
 /* Options both commands take; 1 if consumed, -1 on a usage error (printed). */
 static int common_opt(Setup *s, int argc, char **argv, int *i) {
     const char *v;
     if (opt_val(argc, argv, i, "--grid", &v)) {
-        if (!v || !*v) { usage_err(s->cmd, "--grid takes X[,Y[,Z]] (integers or expressions)"); return -1; }
+        if (!v || !*v) { cli_usage_error(s->cmd, "--grid takes X[,Y[,Z]] (integers or expressions)"); return -1; }
         s->grid = v;
         return 1;
     }
     if (opt_val(argc, argv, i, "--tuning-db", &v)) {
-        if (!v || !*v) { usage_err(s->cmd, "--tuning-db takes a file"); return -1; }
-        if (s->ndb == 16) { usage_err(s->cmd, "too many --tuning-db options"); return -1; }
+        if (!v || !*v) { cli_usage_error(s->cmd, "--tuning-db takes a file"); return -1; }
+        if (s->ndb == 16) { cli_usage_error(s->cmd, "too many --tuning-db options"); return -1; }
         s->dbs[s->ndb++] = v;
         return 1;
     }
@@ -373,16 +342,16 @@ static int positional(Setup *s, const char *a, int *npos) {
     if (*npos == 0) { s->file = a; (*npos)++; return 0; }
     if (*npos == 1) { s->kernel = a; (*npos)++; return 0; }
     if (strchr(a, '=') && a[0] != '=') {
-        if (s->nassign == 256) return usage_err(s->cmd, "too many arguments");
+        if (s->nassign == 256) return cli_usage_error(s->cmd, "too many arguments");
         s->assigns[s->nassign++] = a;
         return 0;
     }
-    return usage_err(s->cmd, "expected NAME=VALUE, got '%s'", a);
+    return cli_usage_error(s->cmd, "expected NAME=VALUE, got '%s'", a);
 }
 
 static int launch_err(Setup *s, tc_status st) {
-    if (st == TC_ERR_ARG && s->g.err[0]) { errorf("error: %s", s->g.err); return X_USAGE; }
-    return api_fail(s->ctx, st);
+    if (st == TC_ERR_ARG && s->g.err[0]) { cli_error("error: %s", s->g.err); return EXIT_USAGE; }
+    return cli_api_error(s->ctx, st, 0);
 }
 
 /* ---- bench -------------------------------------------------------------------------------- */
@@ -397,39 +366,39 @@ int cmd_bench(int argc, char **argv) {
     tc_bench_opts bo = {0, 0, 0};
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_bench, stdout); return X_OK; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_bench, stdout); return EXIT_OK; }
         int c = common_opt(&s, argc, argv, &i);
-        if (c < 0) return X_USAGE;
+        if (c < 0) return EXIT_USAGE;
         if (c) continue;
         double d;
         if (!strcmp(a, "--json")) {
             json = 1;
         } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
             if (!num_arg(v, &d) || d < 1 || d > 64 || ((int)d & ((int)d - 1)) || d != (int)d)
-                return usage_err("bench", "--num-warps takes a power of two");
-            if (nwarps == 16) return usage_err("bench", "too many --num-warps");
+                return cli_usage_error("bench", "--num-warps takes a power of two");
+            if (nwarps == 16) return cli_usage_error("bench", "too many --num-warps");
             warps[nwarps++] = (int)d;
         } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
-            if (!num_arg(v, &d) || d < 1 || d > 64 || d != (int)d) return usage_err("bench", "--num-stages takes a number >= 1");
-            if (nstages == 16) return usage_err("bench", "too many --num-stages");
+            if (!num_arg(v, &d) || d < 1 || d > 64 || d != (int)d) return cli_usage_error("bench", "--num-stages takes a number >= 1");
+            if (nstages == 16) return cli_usage_error("bench", "too many --num-stages");
             stages[nstages++] = (int)d;
         } else if (opt_val(argc, argv, &i, "--bytes", &v)) {
-            if (!num_arg(v, &bytes)) return usage_err("bench", "--bytes takes a number");
+            if (!num_arg(v, &bytes)) return cli_usage_error("bench", "--bytes takes a number");
         } else if (opt_val(argc, argv, &i, "--flops", &v)) {
-            if (!num_arg(v, &flops)) return usage_err("bench", "--flops takes a number");
+            if (!num_arg(v, &flops)) return cli_usage_error("bench", "--flops takes a number");
         } else if (opt_val(argc, argv, &i, "--warmup", &v)) {
-            if (!num_arg(v, &bo.warmup_ms) || bo.warmup_ms <= 0) return usage_err("bench", "--warmup takes milliseconds > 0");
+            if (!num_arg(v, &bo.warmup_ms) || bo.warmup_ms <= 0) return cli_usage_error("bench", "--warmup takes milliseconds > 0");
         } else if (opt_val(argc, argv, &i, "--rep", &v)) {
-            if (!num_arg(v, &bo.rep_ms) || bo.rep_ms <= 0) return usage_err("bench", "--rep takes milliseconds > 0");
+            if (!num_arg(v, &bo.rep_ms) || bo.rep_ms <= 0) return cli_usage_error("bench", "--rep takes milliseconds > 0");
         } else if (a[0] == '-' && a[1] == '-') {
-            return usage_err("bench", "unknown option '%s'", a);
+            return cli_usage_error("bench", "unknown option '%s'", a);
         } else {
             int r = positional(&s, a, &npos);
             if (r) return r;
         }
     }
-    if (npos < 2) return usage_err("bench", "expected FILE and KERNEL");
-    if (s.interpret) return usage_err("bench", "--interpret: the interpreter's time says nothing about a GPU; bench needs one");
+    if (npos < 2) return cli_usage_error("bench", "expected FILE and KERNEL");
+    if (s.interpret) return cli_usage_error("bench", "--interpret: the interpreter's time says nothing about a GPU; bench needs one");
     if (!nwarps) warps[nwarps++] = 0;
     if (!nstages) stages[nstages++] = 0;
     tc_launch_opts o = tc_launch_defaults();
@@ -438,14 +407,14 @@ int cmd_bench(int argc, char **argv) {
     tc_backend b;
     tc_status st = tc_context_backend(s.ctx, &b);
     if (!st && b != TC_BACKEND_CUDA) {
-        errorf("error: bench needs the GPU; TRITON_INTERPRET is set (the interpreter's times say "
+        cli_error("error: bench needs the GPU; TRITON_INTERPRET is set (the interpreter's times say "
                "nothing about a GPU)");
         setup_free(&s);
-        return X_USAGE;
+        return EXIT_USAGE;
     }
-    if (st) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if (st) { rc = cli_api_error(s.ctx, st, 0); setup_free(&s); return rc; }
     tc_tune_info ti;
-    if ((st = tc_kernel_tune_info(s.k, &ti))) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if ((st = tc_kernel_tune_info(s.k, &ti))) { rc = cli_api_error(s.ctx, st, 0); setup_free(&s); return rc; }
     if (ti.autotuned && (warps[0] || stages[0]))
         fprintf(stderr, "tritonc: note: %s is autotuned: its config sets num_warps/num_stages; "
                         "--num-warps/--num-stages are ignored\n", s.kernel);
@@ -488,7 +457,7 @@ int cmd_bench(int argc, char **argv) {
     tc_last_launch(s.ctx, &lr);
     if (lr.note[0] && !json) printf("note: %s\n", lr.note);
     setup_free(&s);
-    return X_OK;
+    return EXIT_OK;
 }
 
 /* ---- tune --------------------------------------------------------------------------------- */
@@ -512,34 +481,34 @@ int cmd_tune(int argc, char **argv) {
     const char *export_path = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_tune, stdout); return X_OK; }
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_tune, stdout); return EXIT_OK; }
         int c = common_opt(&s, argc, argv, &i);
-        if (c < 0) return X_USAGE;
+        if (c < 0) return EXIT_USAGE;
         if (c) continue;
         if (!strcmp(a, "--force")) force = 1;
         else if (!strcmp(a, "--json")) json = 1;
         else if (opt_val(argc, argv, &i, "--export", &v)) {
-            if (!v || !*v) return usage_err("tune", "--export takes a file");
+            if (!v || !*v) return cli_usage_error("tune", "--export takes a file");
             export_path = v;
         } else if (a[0] == '-' && a[1] == '-') {
-            return usage_err("tune", "unknown option '%s'", a);
+            return cli_usage_error("tune", "unknown option '%s'", a);
         } else {
             int r = positional(&s, a, &npos);
             if (r) return r;
         }
     }
-    if (npos < 2) return usage_err("tune", "expected FILE and KERNEL");
+    if (npos < 2) return cli_usage_error("tune", "expected FILE and KERNEL");
     tc_launch_opts o = tc_launch_defaults();
     int rc = setup_load(&s, &o);
     if (rc) { setup_free(&s); return rc; }
     tc_tune_info ti;
     tc_status st = tc_kernel_tune_info(s.k, &ti);
-    if (st) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if (st) { rc = cli_api_error(s.ctx, st, 0); setup_free(&s); return rc; }
     if (!ti.autotuned) {
-        errorf("error: %s has no @triton.autotune decorator: nothing to tune (tritonc bench "
+        cli_error("error: %s has no @triton.autotune decorator: nothing to tune (tritonc bench "
                "times it)", s.kernel);
         setup_free(&s);
-        return X_USAGE;
+        return EXIT_USAGE;
     }
     if (!s.grid && ti.nconfigs > 1)
         fprintf(stderr, "tritonc: note: no --grid: the configs are timed on a grid of (1, 1, 1); give "
@@ -552,7 +521,7 @@ int cmd_tune(int argc, char **argv) {
     tc_tune_report r;
     st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, json ? NULL : progress, &s.g, &r);
     if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
-    if (export_path && (st = tc_tuning_db_save(s.ctx, export_path))) { rc = api_fail(s.ctx, st); setup_free(&s); return rc; }
+    if (export_path && (st = tc_tuning_db_save(s.ctx, export_path))) { rc = cli_api_error(s.ctx, st, 0); setup_free(&s); return rc; }
     if (json) {
         printf("{\"kernel\": ");
         json_str(r.kernel);
@@ -580,7 +549,7 @@ int cmd_tune(int argc, char **argv) {
         }
         printf("]}\n");
         setup_free(&s);
-        return X_OK;
+        return EXIT_OK;
     }
     if (r.nresults) {
         printf("\n%-4s %-100s %12s %12s %12s\n", "", "config", "median ms", "p20 ms", "p80 ms");
@@ -613,5 +582,5 @@ int cmd_tune(int argc, char **argv) {
     }
     if (export_path) printf("exported to %s\n", export_path);
     setup_free(&s);
-    return X_OK;
+    return EXIT_OK;
 }
