@@ -344,10 +344,18 @@ static uint64_t rng_next(void) {
     return z ^ (z >> 31);
 }
 static double rng_uniform(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+/* Box-Muller gives two normals per pair of uniforms: the cosine one now, the sine one on
+ * the next call (input generation dominated `run`'s start-up before). */
+static int rng_spare_ok;
+static double rng_spare;
 static double rng_normal(void) {
+    if (rng_spare_ok) { rng_spare_ok = 0; return rng_spare; }
     double u1 = rng_uniform(), u2 = rng_uniform();
     if (u1 < 1e-300) u1 = 1e-300;
-    return sqrt(-2.0 * log(u1)) * cos(6.283185307179586 * u2);
+    double r = sqrt(-2.0 * log(u1)), t = 6.283185307179586 * u2;
+    rng_spare = r * sin(t);
+    rng_spare_ok = 1;
+    return r * cos(t);
 }
 
 /* ---- argument values ---------------------------------------------------------------- */
@@ -521,9 +529,9 @@ static int parse_factory(const char *s, HostArr *h, int *uninit, char *err, size
     if (!h->data) { snprintf(err, errn, "out of memory"); return 0; }
     *uninit = kind == 1;
     int fl_dt = dt_is_float(h->dt);
-    if (kind == 2 && h->dt == TC_FP32) {  /* the common case, without put_elem's switch */
+    if ((kind == 2 || kind == 3) && h->dt == TC_FP32) {  /* the common case, no switch */
         float *p = h->data;
-        for (int64_t i = 0; i < numel; i++) p[i] = (float)rng_uniform();
+        for (int64_t i = 0; i < numel; i++) p[i] = (float)(kind == 2 ? rng_uniform() : rng_normal());
         return 1;
     }
     for (int64_t i = 0; i < numel; i++) {
@@ -742,6 +750,7 @@ int cli_run(int argc, char **argv, int check) {
     }
     if (npos < 2) return cli_usage_error(cmdn, "expected FILE and KERNEL");
     rng_state = seed;
+    rng_spare_ok = 0;
 
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
