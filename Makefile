@@ -7,8 +7,8 @@ WARN     = -Wall -Wextra -Wno-unused-parameter
 OPT     ?= -O2 -g
 ifeq ($(SAN),1)
   B      = build-san
-  OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=undefined
-  SANLD  = -fsanitize=address,undefined
+  OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow
+  SANLD  = -fsanitize=address,undefined,float-cast-overflow
 else
   B      = build
 endif
@@ -108,7 +108,7 @@ FUZZ_SECONDS ?= 60
 FUZZ_TARGETS ?= fuzz_parse fuzz_trace fuzz_args $(if $(and $(wildcard src/cache.c),$(wildcard fuzz/fuzz_cache.c)),fuzz_cache)
 FZ           = build-fuzz
 FUZZ_FLAGS   = $(CSTD) -O1 -g -fno-omit-frame-pointer -fPIC -Iinclude -Isrc -Itools \
-               -fsanitize=address,undefined -fno-sanitize-recover=undefined
+               -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow
 FZ_OBJS      = $(patsubst src/%.c,$(FZ)/obj/%.o,$(SRCS))
 FZ_TOOLOBJS  = $(patsubst tools/%.c,$(FZ)/obj/tools/%.o,$(filter-out tools/tritonc.c,$(TOOLSRCS)))
 

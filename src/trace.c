@@ -487,8 +487,8 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
         }
     } else if (!strcmp(op, "<<")) {
         if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
-        if (x != 0 && y >= 64) cv_from_i128(t, (i128)1 << 100, loc);
-        r = x * ((i128)1 << (int)y);
+        if (x != 0 && y >= 64) return cv_from_i128(t, (i128)1 << 100, loc);  /* overflow */
+        r = x == 0 ? 0 : x * ((i128)1 << (int)y);  /* Python: 0 << n == 0 for any n */
     } else if (!strcmp(op, ">>")) {
         if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
         r = y >= 100 ? (x < 0 ? -1 : 0) : (x >> (int)y);

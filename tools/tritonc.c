@@ -283,7 +283,8 @@ static int dt_is_float(tc_dtype dt) { return dt == TC_FP16 || dt == TC_BF16 || d
 /* Stores element i: from an integer (is_int) or a double. */
 static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv, double fv) {
     double d = is_int ? (double)iv : fv;
-    int64_t v = is_int ? iv : (int64_t)fv;
+    /* float elements reach integer dtypes only within int64's range (lit_list checks) */
+    int64_t v = is_int ? iv : dt_is_float(dt) ? 0 : (int64_t)fv;
     switch (dt) {
     case TC_I1: ((uint8_t *)base)[i] = is_int ? iv != 0 : fv != 0; break;
     case TC_I8: ((int8_t *)base)[i] = (int8_t)v; break;
@@ -418,6 +419,13 @@ static int lit_list(LitP *p, int depth) {
                         snprintf(p->err, sizeof p->err, "bad element '%s'", tok);
                         return 0;
                     }
+                }
+                /* a float element of an integer tensor must fit (as int64) before it is
+                 * converted; beyond that C leaves the conversion undefined */
+                if (!is_int && !dt_is_float(p->dt) && !(fv >= -0x1p63 && fv < 0x1p63)) {
+                    snprintf(p->err, sizeof p->err, "element %s is out of range for %s", tok,
+                             tc_dtype_name(p->dt));
+                    return 0;
                 }
                 if (p->data) put_elem(p->dt, p->data, p->n, is_int, iv, fv);
                 p->n++;
