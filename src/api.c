@@ -229,7 +229,7 @@ tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out
     if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > API_MAX_SOURCE) {
         fclose(fp);
         return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source file too large (%llu bytes; the limit is "
-                        "16 MiB)", path, (unsigned long long)sb.st_size);
+                        "4 MiB)", path, (unsigned long long)sb.st_size);
     }
     Buf b = {0};
     char chunk[65536];
@@ -242,7 +242,7 @@ tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out
     fclose(fp);
     if (b.len > API_MAX_SOURCE) {
         buf_free(&b);
-        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source file too large (more than 16 MiB)", path);
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source file too large (more than 4 MiB)", path);
     }
     if (bad || b.oom) {
         buf_free(&b);
@@ -261,7 +261,7 @@ tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *s
     *out = NULL;
     size_t len = strnlen(source, API_MAX_SOURCE + 1);
     if (len > API_MAX_SOURCE)
-        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source too large (more than 16 MiB)",
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source too large (more than 4 MiB)",
                         name ? name : "<string>");
     Source *src = source_new(name ? name : "<string>", source, len);
     if (!src) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");

@@ -11,8 +11,9 @@
 #define JIT_MAX_PARAMS 128
 /* Most programs one interpreter launch runs (more would not finish in bounded time). */
 #define JIT_INTERP_MAX_PROGRAMS ((uint64_t)1 << 26)
-/* Largest kernel source file or string: 16 MiB. */
-#define API_MAX_SOURCE ((size_t)16 << 20)
+/* Largest kernel source file or string: 4 MiB (kernel files are tens of KB; parsing
+ * costs about 100 bytes of memory per source byte, so this bounds it near 400 MB). */
+#define API_MAX_SOURCE ((size_t)4 << 20)
 
 struct tc_module {
     tc_context *ctx;

@@ -12,7 +12,7 @@
 #define MAX_INDENT 100    /* Python's "too many levels of indentation" */
 /* The largest source accepted: far beyond any kernel file, and small enough that every
  * column, token length and count fits an int and a module stays within bounded memory. */
-#define MAX_SOURCE_BYTES ((size_t)16 << 20)
+#define MAX_SOURCE_BYTES ((size_t)4 << 20)
 
 typedef struct Lexer {
     const Source *src;
@@ -496,18 +496,12 @@ static bool begin_line(Lexer *L) {
     }
 }
 
-Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
-    Lexer L = {0};
-    Lexer *volatile LP = &L;
-    jmp_buf *saved = e->jump;
-    jmp_buf jb;
-    if (ERR_TRY(e, jb)) {   /* free the token array, then fail on to the caller */
-        free(LP->toks);
-        LP->toks = NULL;
-        e->jump = saved;
-        if (!saved) abort();  /* as err_fail: lex() is always called under ERR_TRY */
-        longjmp(*saved, 1);
-    }
+/* The lexing proper, kept out of lex()'s frame so that no local lives across its setjmp. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static Token *lex_run(Lexer *LP, const Source *src, Arena *a, Err *e, int *ntok) {
+#define L (*LP)  /* the state lives in lex()'s frame, where the error path frees toks */
     L.src = src;
     L.a = a;
     L.e = e;
@@ -516,7 +510,7 @@ Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
     L.line = 1;
     if (src->len > MAX_SOURCE_BYTES)
         err_fail(e, TC_ERR_LIMIT, (SrcLoc){0},
-                 "%s: source is %zu bytes; the limit is 16 MiB (%zu bytes)",
+                 "%s: source is %zu bytes; the limit is 4 MiB (%zu bytes)",
                  src->path ? src->path : "<string>", src->len, MAX_SOURCE_BYTES);
     /* a UTF-8 byte order mark is not part of the first line */
     if (src->len >= 3 && memcmp(src->text, "\xEF\xBB\xBF", 3) == 0) L.p = L.bol = src->text + 3;
@@ -591,7 +585,24 @@ Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
     memcpy(out, L.toks, (size_t)L.ntok * sizeof *out);
     free(L.toks);
     L.toks = NULL;
-    e->jump = saved;
     *ntok = L.ntok;
+    return out;
+#undef L
+}
+
+Token *lex(const Source *src, Arena *a, Err *e, int *ntok) {
+    Lexer L = {0};
+    Lexer *volatile LP = &L;
+    jmp_buf *saved = e->jump;
+    jmp_buf jb;
+    if (ERR_TRY(e, jb)) {   /* free the token array, then fail on to the caller */
+        free(LP->toks);
+        LP->toks = NULL;
+        e->jump = saved;
+        if (!saved) abort();  /* as err_fail: lex() is always called under ERR_TRY */
+        longjmp(*saved, 1);
+    }
+    Token *out = lex_run(LP, src, a, e, ntok);
+    e->jump = saved;
     return out;
 }

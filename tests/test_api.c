@@ -145,14 +145,14 @@ TEST(api_modules_and_kernels) {
     CHECK_INT(TC_ERR_NOT_FOUND, tc_module_load_file(ctx, "/nonexistent/dir/k.py", &mf));
     CHECK(mf == NULL);
     CHECK_CONTAINS(tc_errmsg(ctx), "/nonexistent/dir/k.py");
-    /* a source beyond 16 MiB */
-    size_t big = ((size_t)16 << 20) + 10;
+    /* a source beyond 4 MiB */
+    size_t big = ((size_t)4 << 20) + 10;
     char *huge = malloc(big + 1);
     if (huge) {
         memset(huge, '#', big);
         huge[big] = 0;
         CHECK_INT(TC_ERR_LIMIT, tc_module_load_string(ctx, "huge.py", huge, &mf));
-        CHECK_CONTAINS(tc_errmsg(ctx), "16 MiB");
+        CHECK_CONTAINS(tc_errmsg(ctx), "4 MiB");
         free(huge);
     }
     tc_context_free(ctx);

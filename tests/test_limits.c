@@ -10,7 +10,7 @@
  * fails the test instead of hanging the suite or exhausting the machine.
  *
  * Documented limits these tests hold the library to:
- *   source file          16 MiB (TC_ERR_LIMIT beyond; tc_module_load_string and _file)
+ *   source file          4 MiB (TC_ERR_LIMIT beyond; tc_module_load_string and _file)
  *   bracket nesting      200, indentation 100 levels (as CPython), parser nesting 200
  *   tensor numel         2^20 elements per block (Triton's TRITON_MAX_TENSOR_NUMEL)
  *   @jit call depth      64 (recursion is refused)
