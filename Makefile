@@ -92,7 +92,7 @@ example: all
 	TRITON_INTERPRET=1 ./$(B)/examples/04_standalone_complete
 
 clean:
-	rm -rf build build-san
+	rm -rf build build-san build-fuzz
 
 .PHONY: all test install example clean aot-example
 
