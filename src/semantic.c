@@ -1010,16 +1010,23 @@ static void check_sem_scope(Call *c, const Val *sem, const Val *scope) {
     if (!op_in(s, scopes)) FAIL("Memory semantic %s not supported", s);
 }
 
+/* The pointer operand of an atomic (a constexpr is made a tensor first, then refused). */
+static Val atomic_pointer(Call *c, Val *p) {
+    Trace *t = c->t;
+    SrcLoc loc = c->loc;
+    if (p->kind == V_CONST) *p = sem_to_tensor(t, *p, loc);
+    if (p->kind != V_TENSOR || p->type.dt != DT_PTR)
+        FAIL("Pointer argument of store instruction is %s",
+             p->kind == V_TENSOR ? tl_repr(t, elem_of(p->type)) : "a constant");
+    return *p;
+}
+
 static Val do_atomic(Call *c, const char *opname, int kind) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     Val *a[5];
     bind(c, "pointer,val,mask?,sem?,scope?", a);
-    if (a[0]->kind == V_CONST) *a[0] = sem_to_tensor(t, *a[0], loc);
-    Val ptr = *a[0];
-    if (ptr.kind != V_TENSOR || ptr.type.dt != DT_PTR)
-        FAIL("Pointer argument of store instruction is %s",
-             ptr.kind == V_TENSOR ? tl_repr(t, elem_of(ptr.type)) : "a constant");
+    Val ptr = atomic_pointer(c, a[0]);
     if (!a[1]) FAIL("atomic_%s() missing 1 required positional argument: 'val'", opname);
     check_sem_scope(c, a[3], a[4]);
     int elem = ptr.type.elem;
@@ -1053,11 +1060,7 @@ static Val do_atomic_cas(Call *c) {
     SrcLoc loc = c->loc;
     Val *a[5];
     bind(c, "pointer,cmp,val,sem?,scope?", a);
-    if (a[0]->kind == V_CONST) *a[0] = sem_to_tensor(t, *a[0], loc);
-    Val ptr = *a[0];
-    if (ptr.kind != V_TENSOR || ptr.type.dt != DT_PTR)
-        FAIL("Pointer argument of store instruction is %s",
-             ptr.kind == V_TENSOR ? tl_repr(t, elem_of(ptr.type)) : "a constant");
+    Val ptr = atomic_pointer(c, a[0]);
     if (!a[1] || !a[2]) FAIL("atomic_cas() requires cmp and val");
     check_sem_scope(c, a[3], a[4]);
     int elem = ptr.type.elem;
