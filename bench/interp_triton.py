@@ -29,12 +29,15 @@ x, y = torch.rand(n), torch.rand(n)
 out = torch.empty(n)
 t_add = best(lambda: add_kernel[(n // 1024,)](x, y, out, n, BLOCK_SIZE=1024))
 assert torch.allclose(out, x + y)
+print(f"triton-interpreter vector_add {t_add:.4f}", flush=True)
 
 rows, cols = 256, 1024
 a = torch.randn(rows, cols)
 o = torch.empty(rows, cols)
-t_sm = best(lambda: softmax_kernel[(rows,)](o, a, cols, cols, rows, cols, BLOCK_SIZE=1024,
-                                            num_stages=3))
-assert torch.allclose(o, torch.softmax(a, dim=1), atol=1e-6)
-print(f"triton-interpreter vector_add {t_add:.4f}")
-print(f"triton-interpreter softmax {t_sm:.4f}")
+try:  # tutorial 02's persistent loop: `tl.range(row_start, n_rows, row_step)` over arguments
+    t_sm = best(lambda: softmax_kernel[(rows,)](o, a, cols, cols, rows, cols, BLOCK_SIZE=1024,
+                                                num_stages=3))
+    assert torch.allclose(o, torch.softmax(a, dim=1), atol=1e-6)
+    print(f"triton-interpreter softmax {t_sm:.4f}")
+except Exception as e:  # noqa: BLE001 - report whatever Triton's interpreter raises
+    print(f"triton-interpreter softmax failed: {type(e).__name__}: {str(e).splitlines()[-1]}")
