@@ -993,6 +993,11 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
                      kind == 1 ? c->store_vals : NULL);
     } else if (kind != 0 && c->has_uninit) {
         /* stores clear never-written marks in every mode (a later checked launch reads them) */
+        if (*contig && region >= 0) {  /* one run of bytes: one memset */
+            const MemRegion *r = &l->mem[region];
+            if (r->uninit) memset(r->uninit + (lo - r->lo), 0, (size_t)(hi - lo) + (size_t)size);
+            return active;
+        }
         FOR_N {
             if (mask && !mask[i]) continue;
             int r = region;
