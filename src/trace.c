@@ -403,6 +403,12 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
     /* sequences */
     if (a->kind == CV_TUPLE || b->kind == CV_TUPLE || a->kind == CV_STR || b->kind == CV_STR) {
         if (!strcmp(op, "+") && a->kind == b->kind) {
+            /* the same bound as repetition below: doubling in a static_range must not
+             * run the host out of memory */
+            size_t na = a->kind == CV_TUPLE ? (size_t)a->v.tup.n : strlen(a->v.s);
+            size_t nb = b->kind == CV_TUPLE ? (size_t)b->v.tup.n : strlen(b->v.s);
+            if (na + nb > (size_t)1 << 20)
+                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr sequence longer than 2^20");
             if (a->kind == CV_TUPLE) return cv_concat(t, a, b);
             return cv_str(arena_printf(t->arena, "%s%s", a->v.s, b->v.s));
         }
@@ -414,6 +420,7 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
             size_t unit = seq->kind == CV_TUPLE ? (size_t)seq->v.tup.n : strlen(seq->v.s);
             if (unit && (uint64_t)reps > (uint64_t)(1 << 20) / unit)
                 err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr sequence repetition too large");
+            if (unit == 0) reps = 0;  /* "" * 10**9 is "" (and must not loop 10**9 times) */
             if (seq->kind == CV_STR) {
                 char *s = arena_alloc(t->arena, unit * (size_t)reps + 1);
                 for (int64_t i = 0; i < reps; i++) memcpy(s + unit * (size_t)i, seq->v.s, unit);
