@@ -98,6 +98,8 @@ typedef struct TState {
     Val *gcache;          /* module globals, evaluated once */
     uint8_t *gstate;      /* 0 not yet, 1 evaluating, 2 done */
     long steps;           /* statements + expressions traced so far (MAX_STEPS) */
+    SrcLoc stmt_loc;      /* the statement being traced, for errors that have no place of
+                             their own (the arena's memory limit) */
 } TState;
 
 #define TS(t) ((TState *)(t)->priv)
@@ -399,6 +401,12 @@ static CVal cv_compare(Trace *t, const char *op, const CVal *a, const CVal *b, S
     return cv_bool(r >= 0);
 }
 
+/* The longest constexpr sequence + and * may build: strings 2^20 characters, tuples 2^16
+ * items (each item is a whole value, and static_print formats every one). */
+static size_t seq_limit(const CVal *seq) {
+    return seq->kind == CV_TUPLE ? (size_t)1 << 16 : (size_t)1 << 20;
+}
+
 static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
     /* sequences */
     if (a->kind == CV_TUPLE || b->kind == CV_TUPLE || a->kind == CV_STR || b->kind == CV_STR) {
@@ -407,8 +415,10 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
              * run the host out of memory */
             size_t na = a->kind == CV_TUPLE ? (size_t)a->v.tup.n : strlen(a->v.s);
             size_t nb = b->kind == CV_TUPLE ? (size_t)b->v.tup.n : strlen(b->v.s);
-            if (na + nb > (size_t)1 << 20)
-                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr sequence longer than 2^20");
+            if (na + nb > seq_limit(a))
+                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr %s longer than %s",
+                         a->kind == CV_TUPLE ? "tuple" : "string",
+                         a->kind == CV_TUPLE ? "2^16 items" : "2^20 characters");
             if (a->kind == CV_TUPLE) return cv_concat(t, a, b);
             return cv_str(arena_printf(t->arena, "%s%s", a->v.s, b->v.s));
         }
@@ -418,8 +428,10 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
             int64_t reps = k->big ? 1 << 20 : k->v.i;
             if (reps < 0) reps = 0;
             size_t unit = seq->kind == CV_TUPLE ? (size_t)seq->v.tup.n : strlen(seq->v.s);
-            if (unit && (uint64_t)reps > (uint64_t)(1 << 20) / unit)
-                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr sequence repetition too large");
+            if (unit && (uint64_t)reps > (uint64_t)seq_limit(seq) / unit)
+                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr %s repetition longer than %s",
+                         seq->kind == CV_TUPLE ? "tuple" : "string",
+                         seq->kind == CV_TUPLE ? "2^16 items" : "2^20 characters");
             if (unit == 0) reps = 0;  /* "" * 10**9 is "" (and must not loop 10**9 times) */
             if (seq->kind == CV_STR) {
                 char *s = arena_alloc(t->arena, unit * (size_t)reps + 1);
@@ -648,6 +660,8 @@ static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
     int na, nb;
     bool ta = tuple_items(t, a, &ia, &na), tb = tuple_items(t, b, &ib, &nb);
     if (ta && tb && !strcmp(op, "+")) {
+        if ((size_t)na + (size_t)nb > (size_t)1 << 16)
+            err_fail(t->err, TC_ERR_LIMIT, loc, "tuple longer than 2^16 items");
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(na + nb + 1));
         memcpy(it, ia, sizeof(Val) * (size_t)na);
         memcpy(it + na, ib, sizeof(Val) * (size_t)nb);
@@ -659,6 +673,8 @@ static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
         int n = ta ? na : nb;
         if (k.kind == V_CONST && is_intlike(&k.c) && !k.c.big && k.c.v.i <= 4096) {
             int reps = k.c.v.i < 0 ? 0 : (int)k.c.v.i;
+            if ((size_t)n * (size_t)reps > (size_t)1 << 16)
+                err_fail(t->err, TC_ERR_LIMIT, loc, "tuple repetition longer than 2^16 items");
             Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(n * reps + 1));
             for (int i = 0; i < n * reps; i++) it[i] = items[i % n];
             return make_tuple(t, it, n * reps);
@@ -1897,6 +1913,7 @@ static void stmt_while(Trace *t, const Stmt *s) {
 static void walk_stmt(Trace *t, const Stmt *s) {
     TState *ts = TS(t);
     Frame *fr = ts->fr;
+    ts->stmt_loc = s->loc;
     switch (s->kind) {
     case ST_EXPR: eval(t, s->value); break;
     case ST_PASS: break;
@@ -2077,12 +2094,21 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
     const char *dbg = getenv("TRITON_DEBUG");
     ts.debug = dbg && dbg[0] == '1';
     Trace *volatile t = &tr;
-    /* allocation failures in `a` unwind here too */
+    /* allocation failures in `a` unwind here too, and tracing one specialization may take
+     * at most TRACE_MEMORY_LIMIT more of it: constexpr tuples of 2^20 items built in a
+     * static_range loop would otherwise take the host's memory */
     Err *saved_aerr = a->err;
+    size_t saved_limit = a->limit;
     a->err = e;
+    if (!a->limit || a->limit > a->total + TRACE_MEMORY_LIMIT) a->limit = a->total + TRACE_MEMORY_LIMIT;
     if (ERR_TRY(e, jb)) {
         e->jump = saved_jump;
         a->err = saved_aerr;
+        a->limit = saved_limit;
+        if (e->code == TC_ERR_LIMIT && !e->loc.src && TS(t)->stmt_loc.src)
+            err_set(e, e->code, TS(t)->stmt_loc, "kernel too large to trace: %s needs more "
+                    "than %zu MiB for its constexpr values and IR", k->name,
+                    TRACE_MEMORY_LIMIT >> 20);
         return NULL;
     }
     ts.gcache = arena_alloc(a, sizeof(Val) * (size_t)(m->nglobals + 1));
@@ -2118,10 +2144,12 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
     if (!ir_verify(f, e)) {
         e->jump = saved_jump;
         a->err = saved_aerr;
+        a->limit = saved_limit;
         return NULL;
     }
     ir_optimize(f);
     e->jump = saved_jump;
     a->err = saved_aerr;
+    a->limit = saved_limit;
     return f;
 }

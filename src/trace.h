@@ -51,6 +51,9 @@ struct Val {
 };
 
 /* The tracer's state, shared with semantic.c. */
+/* The most arena memory tracing one specialization may take (constexpr values, IR). */
+#define TRACE_MEMORY_LIMIT ((size_t)256 << 20)
+
 typedef struct Trace {
     const Module *mod;
     IrFunc *f;

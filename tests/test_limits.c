@@ -365,6 +365,36 @@ TEST(limits_static_range_nested) {
                   NULL);
 }
 
+TEST(limits_constexpr_tuples_in_static_range) {
+    /* Each tuple is within the 2^16-item bound of one sequence; 1000 of them (2^26 values,
+     * more than 256 MiB) are not: the tracer's memory limit, at the statement that hits it. */
+    LimRes r = run_launch(HDR "@triton.jit\ndef k(x_ptr):\n"
+                              "    for i in tl.static_range(1000):\n"
+                              "        c = ((1,) * 256) * 256\n"
+                              "    tl.store(x_ptr, 1.0)\n", "k", 1, 1, 1);
+    CHECK_BOUNDED(r, "1000 constexpr tuples of 2^16 items");
+    check_refused(&r, "1000 constexpr tuples of 2^16 items", __LINE__, TC_ERR_LIMIT, TC_ERR_LIMIT,
+                  ":7:9: error: kernel too large to trace: k needs more than 256 MiB");
+}
+
+TEST(limits_constexpr_tuple_of_2_20) {
+    LimRes r = run_launch(HDR "@triton.jit\ndef k(x_ptr):\n"
+                              "    c = ((1,) * 1024) * 1024\n"
+                              "    t = (1, 2) + c\n"
+                              "    tl.store(x_ptr, 1.0)\n", "k", 1, 1, 1);
+    CHECK_BOUNDED(r, "a constexpr tuple of 2^20 items");
+    check_refused(&r, "a constexpr tuple of 2^20 items", __LINE__, TC_ERR_LIMIT, TC_ERR_LIMIT,
+                  ":6:10: error: constexpr tuple repetition longer than 2^16 items");
+    /* 2^16 items are fine; two more by concatenation are not */
+    r = run_launch(HDR "@triton.jit\ndef k(x_ptr):\n"
+                       "    c = ((1,) * 256) * 256\n"
+                       "    t = (1, 2) + c\n"
+                       "    tl.store(x_ptr, 1.0)\n", "k", 1, 1, 1);
+    CHECK_BOUNDED(r, "a constexpr tuple of 2^16 + 2 items");
+    check_refused(&r, "a constexpr tuple of 2^16 + 2 items", __LINE__, TC_ERR_LIMIT, TC_ERR_LIMIT,
+                  ":7:9: error: tuple longer than 2^16 items");
+}
+
 /* ---- sources too large ------------------------------------------------------------------ */
 
 #define BIG_SOURCE ((size_t)100 << 20)
