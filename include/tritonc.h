@@ -153,6 +153,11 @@ int tc_tensor_rank(const tc_tensor *t);
 const int64_t *tc_tensor_shape(const tc_tensor *t);
 int64_t tc_tensor_numel(const tc_tensor *t);
 size_t tc_tensor_nbytes(const tc_tensor *t);
+/* Interpreter (host) tensors: the tensor's own memory (nbytes, 64-byte aligned), to fill or
+ * read in place without a copy; valid until tc_tensor_free. NULL for device (CUDA) tensors:
+ * use tc_tensor_copy_from_host and tc_tensor_to_host there. Writes through it do not clear
+ * tc_tensor_mark_uninit's marks. */
+void *tc_tensor_host_data(tc_tensor *t);
 /* Marks a tensor's contents as never written (as torch.empty); `tritonc check` reports
  * reads of such bytes. */
 void tc_tensor_mark_uninit(tc_tensor *t);

@@ -4,6 +4,7 @@
 #include "jit.h"
 #include "tune.h"
 #include "cuda.h"
+#include "interp.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -395,14 +396,17 @@ static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int6
     } else {
         size_t alloc = (nbytes + 63) & ~(size_t)63;
         if (alloc == 0) alloc = 64;
-        t->host = aligned_alloc(64, alloc);
-        if (!t->host) {
+        /* 63 spare bytes to align by hand: calloc's large blocks are fresh pages the OS
+         * zeroes on first touch, so a zero tensor costs no page faults until it is used
+         * (aligned_alloc + memset touched every page up front) */
+        t->host_base = zero ? calloc(1, alloc + 63) : malloc(alloc + 63);
+        if (!t->host_base) {
             free(t);
             return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory allocating a tensor of %zu bytes",
                             nbytes);
         }
-        if (zero) memset(t->host, 0, alloc);
-        else memset((char *)t->host + nbytes, 0, alloc - nbytes);  /* only the padding */
+        t->host = (void *)(((uintptr_t)t->host_base + 63) & ~(uintptr_t)63);
+        if (!zero) memset((char *)t->host + nbytes, 0, alloc - nbytes);  /* only the padding */
     }
     *out = t;
     return TC_OK;
@@ -454,7 +458,7 @@ tc_status tc_tensor_copy_from_host(tc_tensor *t, const void *src, size_t nbytes)
         return TC_OK;
     }
     memcpy(t->host, src, t->nbytes);
-    if (t->uninit) memset(t->uninit, 0, t->nbytes);
+    if (t->uninit) memset(t->uninit, 0, uninit_size(t->nbytes));
     return TC_OK;
 }
 
@@ -463,7 +467,7 @@ void tc_tensor_free(tc_tensor *t) {
     if (t->backend == TC_BACKEND_CUDA) {
         if (t->dev) cuda_free(t->dev);
     } else {
-        free(t->host);
+        free(t->host_base);
     }
     free(t->uninit);
     free(t);
@@ -477,8 +481,12 @@ size_t tc_tensor_nbytes(const tc_tensor *t) { return t ? t->nbytes : 0; }
 
 void tc_tensor_mark_uninit(tc_tensor *t) {
     if (!t || t->backend == TC_BACKEND_CUDA || t->nbytes == 0) return;
-    if (!t->uninit) t->uninit = malloc(t->nbytes);
-    if (t->uninit) memset(t->uninit, 1, t->nbytes);
+    if (!t->uninit) t->uninit = malloc(uninit_size(t->nbytes));
+    if (t->uninit) uninit_set_all(t->uninit, t->nbytes);
+}
+
+void *tc_tensor_host_data(tc_tensor *t) {
+    return t && t->backend != TC_BACKEND_CUDA ? t->host : NULL;
 }
 
 /* ---- values and argument lists ---------------------------------------------------- */

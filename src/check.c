@@ -512,12 +512,11 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
         Shadow *h = &k->sh[region];
         uint64_t off = addr[0] - m->lo, span = (uint64_t)n * (uint64_t)size;
         if (m->uninit) {
-            uint8_t *u = m->uninit + off;
             if (kind != 0) {
-                memset(u, 0, (size_t)span);
+                uninit_clear(m->uninit, off, span);
             } else {
-                const uint8_t *hit = memchr(u, 1, (size_t)span);
-                if (hit) uninit_read(k, k->rec[me].site, prog, addr[(hit - u) / size]);
+                int64_t hit = uninit_find(m->uninit, off, span);
+                if (hit >= 0) uninit_read(k, k->rec[me].site, prog, addr[hit / size]);
             }
         }
         if (kind != 0) snapshot(k, region);
@@ -573,11 +572,11 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
         }
         uint64_t off = a - m->lo;
         if (m->uninit) {
-            uint8_t *u = m->uninit + off;
             if (kind == 0) {
-                if (memchr(u, 1, (size_t)size)) uninit_read(k, k->rec[me].site, prog, a);
+                if (uninit_find(m->uninit, off, (uint64_t)size) >= 0)
+                    uninit_read(k, k->rec[me].site, prog, a);
             } else {
-                memset(u, 0, (size_t)size);
+                uninit_clear(m->uninit, off, (uint64_t)size);
             }
         }
         if (!me || (kind == 0 ? !R : !W)) continue;

@@ -995,7 +995,7 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
         /* stores clear never-written marks in every mode (a later checked launch reads them) */
         if (*contig && region >= 0) {  /* one run of bytes: one memset */
             const MemRegion *r = &l->mem[region];
-            if (r->uninit) memset(r->uninit + (lo - r->lo), 0, (size_t)(hi - lo) + (size_t)size);
+            if (r->uninit) uninit_clear(r->uninit, lo - r->lo, hi - lo + (uint64_t)size);
             return active;
         }
         FOR_N {
@@ -1005,7 +1005,7 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
                 for (int j = 0; j < l->nmem && r < 0; j++)
                     if (addr[i] >= l->mem[j].lo && addr[i] < l->mem[j].hi) r = j;
             if (r >= 0 && l->mem[r].uninit)
-                memset(l->mem[r].uninit + (addr[i] - l->mem[r].lo), 0, (size_t)size);
+                uninit_clear(l->mem[r].uninit, addr[i] - l->mem[r].lo, (uint64_t)size);
         }
     }
     return active;

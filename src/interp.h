@@ -5,6 +5,8 @@
 
 #include "ir.h"
 
+#include <string.h>
+
 /* One runtime argument's bits: ints sign- (or zero-) extended, floats as double,
  * pointers as host addresses. */
 typedef union ArgBits { int64_t i; uint64_t u; double f; } ArgBits;
@@ -13,9 +15,51 @@ typedef union ArgBits { int64_t i; uint64_t u; double f; } ArgBits;
 typedef struct MemRegion {
     uint64_t lo, hi;       /* [lo, hi) host addresses */
     const char *name;      /* the argument's name, for messages */
-    uint8_t *uninit;       /* optional: one byte per byte, 1 = never written (check mode);
-                              stores clear it in every mode */
+    uint8_t *uninit;       /* optional: one bit per byte (uninit_* below), 1 = never written
+                              (check mode); stores clear it in every mode */
 } MemRegion;
+
+/* The never-written shadow: bit (i & 7) of byte i >> 3 stands for byte i of the tensor (LSB
+ * first), so a 4 MiB tensor's shadow is 512 KiB: fewer pages to fault in and to scan. */
+static inline size_t uninit_size(size_t nbytes) { return (nbytes + 7) >> 3; }
+
+/* Marks bytes [0, nbytes) never written; the unused bits of the last byte stay clear. */
+static inline void uninit_set_all(uint8_t *u, size_t nbytes) {
+    memset(u, 0xff, nbytes >> 3);
+    if (nbytes & 7) u[nbytes >> 3] = (uint8_t)((1u << (nbytes & 7)) - 1);
+}
+
+/* Clears bytes [off, off + len): partial end bytes by mask, the whole ones between in one
+ * memset (contiguous stores take this path once per access). */
+static inline void uninit_clear(uint8_t *u, uint64_t off, uint64_t len) {
+    if (!len) return;
+    uint64_t end = off + len, b0 = off >> 3, b1 = end >> 3;
+    unsigned h = (unsigned)(off & 7), t = (unsigned)(end & 7);
+    if (b0 == b1) {  /* within one shadow byte: bits h..t-1 */
+        u[b0] &= (uint8_t)~(((1u << t) - 1) & ~((1u << h) - 1));
+        return;
+    }
+    if (h) u[b0++] &= (uint8_t)((1u << h) - 1);
+    if (b1 > b0) memset(u + b0, 0, (size_t)(b1 - b0));
+    if (t) u[b1] &= (uint8_t)~((1u << t) - 1);  /* t == 0: b1 may be past the shadow */
+}
+
+/* The first never-written byte of [off, off + len), relative to off; -1 when none. */
+static inline int64_t uninit_find(const uint8_t *u, uint64_t off, uint64_t len) {
+    uint64_t i = off, end = off + len;
+    for (; i < end && (i & 7); i++)
+        if (u[i >> 3] >> (i & 7) & 1) return (int64_t)(i - off);
+    for (; i + 64 <= end; i += 64) {  /* 8 shadow bytes at a time while all clear */
+        uint64_t w;
+        memcpy(&w, u + (i >> 3), sizeof w);
+        if (w) break;
+    }
+    for (; i + 8 <= end; i += 8)
+        if (u[i >> 3]) break;
+    for (; i < end; i++)
+        if (u[i >> 3] >> (i & 7) & 1) return (int64_t)(i - off);
+    return -1;
+}
 
 typedef struct InterpLaunch {
     const IrFunc *f;

@@ -46,9 +46,10 @@ struct tc_tensor {
     int64_t shape[TC_MAX_RANK];
     int64_t numel;
     size_t nbytes;
-    void *host;              /* interpreter: 64-byte aligned host memory */
+    void *host;              /* interpreter: 64-byte aligned host memory, inside host_base */
+    void *host_base;         /* interpreter: what was allocated (and is freed) */
     uint64_t dev;            /* CUDA: device pointer */
-    uint8_t *uninit;         /* tc_tensor_mark_uninit: one byte per byte (interpreter) */
+    uint8_t *uninit;         /* tc_tensor_mark_uninit: one bit per byte (interp.h, uninit_*) */
 };
 
 typedef struct ArgSlot {

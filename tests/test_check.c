@@ -228,6 +228,79 @@ TEST(check_uninitialized_read) {
     tc_context_free(c);
 }
 
+/* copy_range(src, dst, start, n, BLOCK) on hazards.py: writes dst[start:start+n]; its load
+ * is at CR (the report names the first never-written element a load reads). */
+#define CR HZ ":171:30"
+static tc_status copy_range(tc_context *c, tc_tensor *src, tc_tensor *dst, int start, int n,
+                            int block, int check, tc_launch_report *r) {
+    Arg a[] = {{"x_ptr", tc_tens(src)}, {"out_ptr", tc_tens(dst)}, {"start", tc_int(start)},
+               {"n", tc_int(n)}, {"BLOCK", tc_int(block)}};
+    return launch(c, "copy_range", 1, a, 5, check, 0, 0, r);
+}
+
+/* The never-written marks are one bit per byte: tensors whose size is not a multiple of 8
+ * bytes, and accesses that begin and end inside a shadow byte (1- and 2-byte elements). */
+TEST(check_uninitialized_bits) {
+    tc_context *c = ctx_new();
+    tc_launch_report r;
+    /* i8, 13 bytes (the last shadow byte half used). Written: [1, 9) by one unmasked store
+     * (check mode), [10, 13) by a masked one (plain run); never written: 0 and 9 */
+    tc_tensor *s8 = zeros(c, TC_I8, 16), *t8 = zeros(c, TC_I8, 13), *o8 = zeros(c, TC_I8, 16);
+    tc_tensor_mark_uninit(t8);
+    CHECK_INT(TC_OK, copy_range(c, t8, o8, 8, 5, 8, 1, &r));      /* the last 5, all marked */
+    CHECK_CONTAINS(report, "reads x_ptr[8] (");
+    CHECK_INT(TC_OK, copy_range(c, s8, t8, 1, 8, 8, 1, &r));
+    CHECK_INT(0, r.check_findings);
+    CHECK_INT(TC_OK, copy_range(c, s8, t8, 10, 3, 4, 0, &r));
+    CHECK_INT(TC_OK, copy_range(c, t8, o8, 1, 8, 8, 1, &r));      /* [1, 9): all written */
+    CHECK_INT(0, r.check_findings);
+    CHECK_INT(TC_OK, copy_range(c, t8, o8, 10, 3, 4, 1, &r));     /* [10, 13) to the end */
+    CHECK_INT(0, r.check_findings);
+    CHECK_INT(TC_OK, copy_range(c, t8, o8, 2, 8, 8, 1, &r));      /* [2, 10): 9 is not */
+    CHECK_INT(1, r.check_findings);
+    CHECK_CONTAINS(report, CR ": uninitialized read: program (0, 0, 0) reads x_ptr[9] (load at "
+                   CR "), which was never written");
+    CHECK_INT(TC_OK, copy_range(c, t8, o8, 9, 4, 4, 1, &r));      /* [9, 13) */
+    CHECK_CONTAINS(report, "reads x_ptr[9] (");
+    CHECK_INT(TC_OK, copy_range(c, t8, o8, 0, 3, 4, 1, &r));      /* masked, [0, 3) */
+    CHECK_CONTAINS(report, "reads x_ptr[0] (");
+    /* fp16, 11 elements = 22 bytes. Written [3, 7) = bytes 6..13, across a shadow byte */
+    tc_tensor *s16 = zeros(c, TC_FP16, 16), *t16 = zeros(c, TC_FP16, 11), *o16 = zeros(c, TC_FP16, 16);
+    tc_tensor_mark_uninit(t16);
+    CHECK_INT(TC_OK, copy_range(c, s16, t16, 3, 4, 4, 1, &r));
+    CHECK_INT(TC_OK, copy_range(c, t16, o16, 3, 4, 4, 1, &r));    /* exactly what was written */
+    CHECK_INT(0, r.check_findings);
+    CHECK_INT(TC_OK, copy_range(c, t16, o16, 3, 8, 8, 1, &r));    /* [3, 11): 7 is the first */
+    CHECK_INT(1, r.check_findings);
+    CHECK_CONTAINS(report, "reads x_ptr[7] (load at " CR ")");
+    CHECK_INT(TC_OK, copy_range(c, t16, o16, 2, 4, 4, 1, &r));    /* [2, 6): 2 */
+    CHECK_CONTAINS(report, "reads x_ptr[2] (");
+    /* the rest written by a plain run: [7, 11) ends at the tensor's last byte, [0, 3) */
+    CHECK_INT(TC_OK, copy_range(c, s16, t16, 7, 4, 4, 0, &r));
+    CHECK_INT(TC_OK, copy_range(c, s16, t16, 0, 3, 4, 0, &r));
+    CHECK_INT(TC_OK, copy_range(c, t16, o16, 3, 8, 8, 1, &r));
+    CHECK_INT(0, r.check_findings);
+    CHECK_INT(TC_OK, copy_range(c, t16, o16, 0, 8, 8, 1, &r));
+    CHECK_INT(0, r.check_findings);
+    /* fp32, 100 elements = 400 bytes: scans over whole shadow words; all written but 77 */
+    tc_tensor *s32 = zeros(c, TC_FP32, 128), *t32 = zeros(c, TC_FP32, 100), *o32 = zeros(c, TC_FP32, 128);
+    tc_tensor_mark_uninit(t32);
+    CHECK_INT(TC_OK, copy_range(c, s32, t32, 0, 64, 64, 0, &r));
+    CHECK_INT(TC_OK, copy_range(c, s32, t32, 64, 13, 16, 1, &r));
+    CHECK_INT(TC_OK, copy_range(c, s32, t32, 78, 22, 32, 0, &r));
+    CHECK_INT(TC_OK, copy_range(c, t32, o32, 13, 64, 64, 1, &r)); /* [13, 77) */
+    CHECK_INT(0, r.check_findings);
+    CHECK_INT(TC_OK, copy_range(c, t32, o32, 36, 64, 64, 1, &r)); /* [36, 100) */
+    CHECK_INT(1, r.check_findings);
+    CHECK_CONTAINS(report, "reads x_ptr[77] (load at " CR ")");
+    CHECK_INT(TC_OK, copy_range(c, t32, o32, 78, 22, 32, 1, &r)); /* masked, after it */
+    CHECK_INT(0, r.check_findings);
+    tc_tensor_free(s8); tc_tensor_free(t8); tc_tensor_free(o8);
+    tc_tensor_free(s16); tc_tensor_free(t16); tc_tensor_free(o16);
+    tc_tensor_free(s32); tc_tensor_free(t32); tc_tensor_free(o32);
+    tc_context_free(c);
+}
+
 TEST(check_nonfinite_from_finite_inputs) {
     tc_context *c = ctx_new();
     float xv[8] = {1, 2, 0, 4, 5, 6, 7, 8}, out[8];

@@ -534,4 +534,28 @@ TEST(cli_fake_driver) {
              "'out_ptr=fp32:zeros(2)' n=2 BLOCK=2 --print out_ptr", fake, tc);
     CHECK_INT(0, test_run(cmd, out, sizeof out));
     CHECK_STR("out_ptr = [4.0, 6.0]\n", out);
+    /* DTYPE:fn(...) on a device: made in a host buffer and copied (no memory to fill in
+     * place); a launch the fake accepts executes nothing, so the values come back as made */
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u FAKE_CUDA_MODE -u TRITON_OVERRIDE_ARCH "
+             "FAKE_CUDA_LAUNCH=ok TRITONC_CACHE_DIR=%s/cache TRITONC_LIBCUDA_PATH=%s %s run "
+             "examples/chapter10.py add_kernel 'x_ptr=fp32:arange(4)' 'y_ptr=fp32:ones(4)' "
+             "'out_ptr=fp32:empty(4)' n=4 BLOCK=4 --print x_ptr --print y_ptr --print out_ptr",
+             dir, fake, tc);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_STR("x_ptr = [0.0, 1.0, 2.0, 3.0]\ny_ptr = [1.0, 1.0, 1.0, 1.0]\n"
+              "out_ptr = [0.0, 0.0, 0.0, 0.0]\n", out);
+    /* rand/randn: the same values for the same seed as the interpreter's in-place fill */
+    static char dev_out[4096];
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u FAKE_CUDA_MODE -u TRITON_OVERRIDE_ARCH "
+             "FAKE_CUDA_LAUNCH=ok TRITONC_CACHE_DIR=%s/cache TRITONC_LIBCUDA_PATH=%s %s run "
+             "examples/chapter10.py add_kernel --seed 5 'x_ptr=fp32:rand(6)' 'y_ptr=fp16:randn(6)' "
+             "'out_ptr=i32:rand(6)' n=0 BLOCK=8 --print x_ptr --print y_ptr --print out_ptr",
+             dir, fake, tc);
+    CHECK_INT(0, test_run(cmd, dev_out, sizeof dev_out));
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s run --interpret "
+             "examples/chapter10.py add_kernel --seed 5 'x_ptr=fp32:rand(6)' 'y_ptr=fp16:randn(6)' "
+             "'out_ptr=i32:rand(6)' n=0 BLOCK=8 --print x_ptr --print y_ptr --print out_ptr", tc);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_STR(out, dev_out);
+    CHECK_CONTAINS(dev_out, "x_ptr = [0.");
 }

@@ -338,13 +338,15 @@ static void fmt_nested(tc_dtype dt, const void *base, int rank, const int64_t *s
 /* ---- the PRNG: splitmix64 ---------------------------------------------------------- */
 
 static uint64_t rng_state;
-static uint64_t rng_next(void) {
-    uint64_t z = (rng_state += 0x9e3779b97f4a7c15ull);
+static inline uint64_t splitmix64(uint64_t *state) {
+    uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
     z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
     z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
     return z ^ (z >> 31);
 }
-static double rng_uniform(void) { return (double)(rng_next() >> 11) * 0x1.0p-53; }
+static inline double u53(uint64_t x) { return (double)(x >> 11) * 0x1.0p-53; }
+static uint64_t rng_next(void) { return splitmix64(&rng_state); }
+static double rng_uniform(void) { return u53(rng_next()); }
 /* Box-Muller gives two normals per pair of uniforms: the cosine one now, the sine one on
  * the next call (input generation dominated `run`'s start-up before). */
 static int rng_spare_ok;
@@ -479,8 +481,12 @@ static int parse_literal(const char *dtname, const char *body, HostArr *h, char 
     return 1;
 }
 
-/* DTYPE:fn(d0,d1,...) */
-static int parse_factory(const char *s, HostArr *h, int *uninit, char *err, size_t errn) {
+/* The functions of DTYPE:fn(...), in the order of parse_factory's names. */
+enum { FAC_ZEROS, FAC_EMPTY, FAC_RAND, FAC_RANDN, FAC_ARANGE, FAC_ONES };
+
+/* DTYPE:fn(d0,d1,...): the dtype, shape and function (*kind); h->data stays NULL, the values
+ * are made by fill_factory once the tensor exists. */
+static int parse_factory(const char *s, HostArr *h, int *kind_out, char *err, size_t errn) {
     const char *colon = strchr(s, ':');
     char dtname[16];
     size_t dl = (size_t)(colon - s);
@@ -525,40 +531,52 @@ static int parse_factory(const char *s, HostArr *h, int *uninit, char *err, size
     }
     h->numel = numel;
     int kind;
-    if (strcmp(fname, "zeros") == 0) kind = 0;
-    else if (strcmp(fname, "empty") == 0) kind = 1;
-    else if (strcmp(fname, "rand") == 0) kind = 2;
-    else if (strcmp(fname, "randn") == 0) kind = 3;
-    else if (strcmp(fname, "arange") == 0) kind = 4;
-    else if (strcmp(fname, "ones") == 0) kind = 5;
+    if (strcmp(fname, "zeros") == 0) kind = FAC_ZEROS;
+    else if (strcmp(fname, "empty") == 0) kind = FAC_EMPTY;
+    else if (strcmp(fname, "rand") == 0) kind = FAC_RAND;
+    else if (strcmp(fname, "randn") == 0) kind = FAC_RANDN;
+    else if (strcmp(fname, "arange") == 0) kind = FAC_ARANGE;
+    else if (strcmp(fname, "ones") == 0) kind = FAC_ONES;
     else { snprintf(err, errn, "unknown function '%s' (zeros, empty, rand, randn, arange)", fname); return 0; }
-    if (kind == 4 && h->rank != 1) { snprintf(err, errn, "arange takes one number: '%s'", s); return 0; }
-    h->data = calloc(numel ? (size_t)numel : 1, tc_dtype_size(h->dt));
-    if (!h->data) { snprintf(err, errn, "out of memory"); return 0; }
-    *uninit = kind == 1;
-    int fl_dt = dt_is_float(h->dt);
-    if ((kind == 2 || kind == 3) && h->dt == TC_FP32) {  /* the common case, no switch */
-        float *p = h->data;
-        for (int64_t i = 0; i < numel; i++) p[i] = (float)(kind == 2 ? rng_uniform() : rng_normal());
-        return 1;
+    if (kind == FAC_ARANGE && h->rank != 1) { snprintf(err, errn, "arange takes one number: '%s'", s); return 0; }
+    *kind_out = kind;
+    return 1;
+}
+
+/* Writes the numel values of function `kind` to data (zeroed memory: zeros and empty leave
+ * it as it is), drawing from the PRNG in element order. */
+static void fill_factory(int kind, tc_dtype dt, void *data, int64_t numel) {
+    if (kind == FAC_ZEROS || kind == FAC_EMPTY) return;
+    int fl_dt = dt_is_float(dt);
+    if (kind == FAC_RAND && dt == TC_FP32) {  /* the common case: no switch, and the state in
+                                                 a register, not reloaded from memory */
+        float *p = data;
+        uint64_t st = rng_state;
+        for (int64_t i = 0; i < numel; i++) p[i] = (float)u53(splitmix64(&st));
+        rng_state = st;
+        return;
+    }
+    if (kind == FAC_RANDN && dt == TC_FP32) {
+        float *p = data;
+        for (int64_t i = 0; i < numel; i++) p[i] = (float)rng_normal();
+        return;
     }
     for (int64_t i = 0; i < numel; i++) {
         switch (kind) {
-        case 2:
-            if (fl_dt) put_elem(h->dt, h->data, i, 0, 0, rng_uniform());
-            else put_elem(h->dt, h->data, i, 1, h->dt == TC_I1 ? (int64_t)(rng_next() >> 63)
-                                                               : (int64_t)(rng_next() % 100), 0);
+        case FAC_RAND:
+            if (fl_dt) put_elem(dt, data, i, 0, 0, rng_uniform());
+            else put_elem(dt, data, i, 1, dt == TC_I1 ? (int64_t)(rng_next() >> 63)
+                                                     : (int64_t)(rng_next() % 100), 0);
             break;
-        case 3:
-            if (fl_dt) put_elem(h->dt, h->data, i, 0, 0, rng_normal());
-            else put_elem(h->dt, h->data, i, 1, (int64_t)llround(10 * rng_normal()), 0);
+        case FAC_RANDN:
+            if (fl_dt) put_elem(dt, data, i, 0, 0, rng_normal());
+            else put_elem(dt, data, i, 1, (int64_t)llround(10 * rng_normal()), 0);
             break;
-        case 4: put_elem(h->dt, h->data, i, 1, i, 0); break;
-        case 5: put_elem(h->dt, h->data, i, 1, 1, 0); break;
+        case FAC_ARANGE: put_elem(dt, data, i, 1, i, 0); break;
+        case FAC_ONES: put_elem(dt, data, i, 1, 1, 0); break;
         default: break;
         }
     }
-    return 1;
 }
 
 typedef struct RunArg {
@@ -566,6 +584,41 @@ typedef struct RunArg {
     tc_value v;
     tc_tensor *t;        /* owned */
 } RunArg;
+
+/* parse_value for DTYPE:fn(...). An interpreter tensor is filled in place: no host copy,
+ * and the untouched pages of a zero tensor are never faulted in. */
+static int factory_value(tc_context *ctx, const char *name, const char *val, RunArg *ra) {
+    char err[300] = "";
+    HostArr h;
+    memset(&h, 0, sizeof h);
+    int kind;
+    if (!parse_factory(val, &h, &kind, err, sizeof err))
+        return cli_usage_error("run", "argument %s=%s: %s", name, val, err);
+    tc_status s = tc_tensor_new(ctx, h.dt, h.rank, h.shape, &ra->t);
+    if (s) return 100 + (int)s;
+    void *data = tc_tensor_host_data(ra->t);
+    if (data) {
+        fill_factory(kind, h.dt, data, h.numel);
+    } else if (kind != FAC_ZEROS && kind != FAC_EMPTY) {  /* a device tensor: through a copy */
+        h.data = calloc(h.numel ? (size_t)h.numel : 1, tc_dtype_size(h.dt));
+        if (!h.data) {
+            tc_tensor_free(ra->t);
+            ra->t = NULL;
+            return cli_usage_error("run", "argument %s=%s: out of memory", name, val);
+        }
+        fill_factory(kind, h.dt, h.data, h.numel);
+        s = tc_tensor_copy_from_host(ra->t, h.data, tc_tensor_nbytes(ra->t));
+        free(h.data);
+        if (s) {
+            tc_tensor_free(ra->t);
+            ra->t = NULL;
+            return 100 + (int)s;
+        }
+    }
+    if (kind == FAC_EMPTY) tc_tensor_mark_uninit(ra->t);
+    ra->v = tc_tens(ra->t);
+    return 0;
+}
 
 /* Parses VALUE for parameter `name`; returns 0 (ok), EXIT_USAGE, or an API error status. */
 static int parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
@@ -584,7 +637,6 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
 
     HostArr h;
     memset(&h, 0, sizeof h);
-    int uninit = 0;
     const char *lb = strchr(val, '[');
     if (val[0] == '@') {
         size_t nb;
@@ -593,10 +645,7 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
             return EXIT_ERR;
         }
     } else if (strchr(val, ':') && (!lb || strchr(val, ':') < lb)) {
-        if (!parse_factory(val, &h, &uninit, err, sizeof err)) {
-            free(h.data);
-            return cli_usage_error("run", "argument %s=%s: %s", name, val, err);
-        }
+        return factory_value(ctx, name, val, ra);
     } else if (lb && lb > val) {
         char dtname[16];
         size_t dl = (size_t)(lb - val);
@@ -614,7 +663,6 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
     tc_status s = tc_tensor_from_host(ctx, h.dt, h.rank, h.shape, h.data, &ra->t);
     free(h.data);
     if (s) return 100 + (int)s;
-    if (uninit) tc_tensor_mark_uninit(ra->t);
     ra->v = tc_tens(ra->t);
     return 0;
 }

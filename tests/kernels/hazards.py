@@ -160,3 +160,12 @@ def tile_reload(x_ptr, tmp_ptr, out_ptr, M, N, SHIFT: tl.constexpr, BM: tl.const
     offs = rm * 16 + rn
     tl.store(tmp_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1.0, mask=mask)
     tl.store(out_ptr + offs, tl.load(tmp_ptr + offs + SHIFT, mask=mask) * 2.0, mask=mask)
+
+
+@triton.jit
+def copy_range(x_ptr, out_ptr, start, n, BLOCK: tl.constexpr):
+    # out[start:start+n] = x[start:start+n]: accesses that begin at any element (any byte
+    # offset for 1- and 2-byte elements); n == BLOCK is one unmasked contiguous access
+    offs = start + tl.arange(0, BLOCK)
+    mask = tl.arange(0, BLOCK) < n
+    tl.store(out_ptr + offs, tl.load(x_ptr + offs, mask=mask), mask=mask)
