@@ -444,6 +444,9 @@ tc_status aot_jit_module(tc_kernel *k, const IrFunc *f, const char *spec, const 
     memset(&gk, 0, sizeof gk);
     tc_status rc = gpu_compile(f, t, num_warps, num_stages, max_shared, &gk, e);
     if (rc) { gpu_kernel_free(&gk); return rc; }
+    /* one more program per SM where the registers allow it; the cache keeps that PTX */
+    char *occ = cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes);
+    if (occ) { free(gk.ptx); gk.ptx = occ; }
     *threads = gk.threads > 0 ? gk.threads : num_warps * 32;
     *shared_bytes = gk.shared_bytes;
     void *cub = NULL;

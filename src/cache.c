@@ -296,11 +296,13 @@ bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *ke
     sha256(src, src_len, sh);
     sha256_hex(sh, shx);
     cache_target_name(t, tn, sizeof tn);
+    /* TRITONC_OCCUPANCY=0 (cuda_ptx_occupancy) changes the code: its own entries */
+    const char *occ = getenv("TRITONC_OCCUPANCY");
     int w = snprintf(k->text, sizeof k->text,
                      "tritonc %s cache %d build %s\nsource %s\nkernel %s\nspec %s\n"
-                     "num_warps %d\nnum_stages %d\ntarget %s\n",
+                     "num_warps %d\nnum_stages %d\ntarget %s\n%s",
                      TRITONC_VERSION, CACHE_FORMAT, build_id, shx, kernel, spec, num_warps,
-                     num_stages, tn);
+                     num_stages, tn, occ && strcmp(occ, "0") == 0 ? "occupancy off\n" : "");
     if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
     uint8_t kh[32];
     sha256(k->text, (size_t)w, kh);

@@ -45,9 +45,13 @@ enum { /* CUdevice_attribute */
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
+    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
+    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
+    CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
 };
 
 enum { /* CUfunction_attribute */
+    CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES = 3,
     CU_FUNC_ATTRIBUTE_NUM_REGS = 4,
     CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8,
 };
@@ -666,6 +670,84 @@ void cuda_module_unload(CuModule *m) {
 }
 
 int cuda_module_num_regs(const CuModule *m) { return m ? m->num_regs : 0; }
+
+/* ---- occupancy ---------------------------------------------------------------------------- */
+
+/* Registers are handed out per warp in blocks of 256, so per thread in multiples of 8. */
+static int round8(int r) { return (r + 7) & ~7; }
+
+int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int *cap) {
+    *cap = 0;
+    if (regs <= 0 || threads <= 0 || l->regs <= 0 || l->threads <= 0 || l->blocks <= 0) return 0;
+    int warps = (threads + 31) / 32;
+    /* every limit but registers: threads, programs, shared memory (1 KiB reserved each) */
+    int other = l->threads / (warps * 32);
+    if (other > l->blocks) other = l->blocks;
+    if (shared > 0 && l->shared > 0 && l->shared / (shared + 1024) < other)
+        other = l->shared / (shared + 1024);
+    int by_regs = l->regs / (round8(regs) * 32) / warps;
+    int n = by_regs < other ? by_regs : other;
+    if (n < other) {
+        /* the most registers that still fit n + 1 programs */
+        int r = (l->regs / ((n + 1) * warps * 32)) & ~7;
+        if (r > 255) r = 255 & ~7;
+        if (r >= 16 && r < regs && r * 5 >= regs * 4) *cap = r;
+    }
+    return n;
+}
+
+static int func_attr(CuModule *m, int attr) {
+    int v = -1;
+    if (!cu.cuFuncGetAttribute || cu.cuFuncGetAttribute(&v, attr, m->fn) != CUDA_SUCCESS) return -1;
+    return v;
+}
+
+/* ptxas picks a register count for speed of one thread, and sometimes takes a few more
+ * than the code needs at the cost of a whole program per SM (layernorm at 16 warps: 40
+ * registers, 3 programs of 512 threads; at 32, 4). `.minnctapersm` (as CUDA's
+ * __launch_bounds__) asks for one program more; the result is kept only when the driver's
+ * compiler then meets the cap without spilling to local memory. */
+char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) {
+    const char *env = getenv("TRITONC_OCCUPANCY");
+    if ((env && strcmp(env, "0") == 0) || !ptx || !kernel || strstr(ptx, ".minnctapersm"))
+        return NULL;
+    const char *mx = strstr(ptx, "\n.maxntid ");
+    if (!mx) return NULL;
+    int threads = atoi(mx + 10);
+    Err e = {0};
+    if (ensure_context(&e) || threads <= 0) return NULL;
+    CUdevice d;
+    int dev = tl_device >= 0 ? tl_device : 0;
+    CuSmLimits l = {0};
+    if (!cu.cuDeviceGet || cu.cuDeviceGet(&d, dev) != CUDA_SUCCESS ||
+        cu.cuDeviceGetAttribute(&l.regs, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, d) ||
+        cu.cuDeviceGetAttribute(&l.threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, d) ||
+        cu.cuDeviceGetAttribute(&l.blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, d) ||
+        cu.cuDeviceGetAttribute(&l.shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, d))
+        return NULL;
+    CuModule *m0 = NULL, *m1 = NULL;
+    if (module_load(ptx, true, kernel, shared_bytes, &m0, &e)) return NULL;
+    int regs0 = func_attr(m0, CU_FUNC_ATTRIBUTE_NUM_REGS);
+    int local0 = func_attr(m0, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    cuda_module_unload(m0);
+    int cap;
+    int n = cuda_ctas_per_sm(regs0, threads, shared_bytes, &l, &cap);
+    if (!cap || local0 < 0) return NULL;
+    const char *eol = strchr(mx + 1, '\n');
+    if (!eol) return NULL;
+    size_t head = (size_t)(eol - ptx), len = strlen(ptx);
+    char *out = malloc(len + 32);
+    if (!out) return NULL;
+    memcpy(out, ptx, head);
+    int k = snprintf(out + head, 32, "\n.minnctapersm %d", n + 1);
+    memcpy(out + head + k, eol, len - head + 1);
+    if (module_load(out, true, kernel, shared_bytes, &m1, &e)) { free(out); return NULL; }
+    int regs1 = func_attr(m1, CU_FUNC_ATTRIBUTE_NUM_REGS);
+    int local1 = func_attr(m1, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    cuda_module_unload(m1);
+    if (regs1 <= 0 || regs1 > cap || local1 < 0 || local1 > local0) { free(out); return NULL; }
+    return out;
+}
 
 /* ---- launch, sync, events ------------------------------------------------------------------ */
 

@@ -53,6 +53,17 @@ tc_status cuda_module_load_cubin(const void *image, size_t n, const char *kernel
 void cuda_module_unload(CuModule *m);
 int cuda_module_num_regs(const CuModule *m);
 
+/* Occupancy. The per-SM limits that decide how many programs run on one SM at a time. */
+typedef struct CuSmLimits { int regs, threads, blocks, shared; } CuSmLimits;
+/* Programs of `threads` threads, `regs` registers and `shared` bytes that fit on one SM.
+ * *cap: the register count at which one more would fit, when that is at least 80% of
+ * `regs` (else 0). */
+int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int *cap);
+/* A copy of `ptx` with `.minnctapersm` asking for one more program per SM, when the driver's
+ * compiler then fits the cap above without spilling; NULL otherwise, on any failure, and
+ * when TRITONC_OCCUPANCY=0. Compiles the PTX once or twice (the caller compiles again). */
+char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes);
+
 /* cuLaunchKernel with params[] = pointers to each argument value. */
 tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shared_bytes,
                       void *stream, void **params, Err *e);

@@ -54,7 +54,7 @@ typedef struct {
 static void fill(FakeDev *d, int which) {
     memset(d, 0, sizeof *d);
     int *a = d->attr;
-    a[1] = 1024; a[10] = 32; a[12] = 65536;
+    a[1] = 1024; a[10] = 32; a[12] = 65536; a[39] = 2048; a[82] = 65536; a[106] = 32;
     if (which == 0) {
         d->name = "NVIDIA H200";
         d->total = 143155ull * 1024 * 1024;
@@ -238,8 +238,17 @@ EXPORT CUresult cuFuncSetAttribute(void *fn, int attr, int v) {
     return OK;
 }
 
+/* Registers (attr 4) and local bytes (attr 3) of a kernel: FAKE_CUDA_REGS (default 32)
+ * and 0; for PTX that asks for `.minnctapersm`, FAKE_CUDA_REGS_CAPPED (default 32) and
+ * FAKE_CUDA_SPILL (default 0), as ptxas meeting the cap by spilling or not. fn points into
+ * the module's text at the entry's name, which comes before the directive. */
 EXPORT CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
-    *v = attr == 4 ? 32 : 0;
+    int capped = fn && strstr((const char *)fn, ".minnctapersm") != NULL;
+    const char *r = getenv(capped ? "FAKE_CUDA_REGS_CAPPED" : "FAKE_CUDA_REGS");
+    const char *sp = getenv("FAKE_CUDA_SPILL");
+    if (attr == 4) *v = r ? atoi(r) : 32;
+    else if (attr == 3) *v = capped && sp ? atoi(sp) : 0;
+    else *v = 0;
     return OK;
 }
 

@@ -292,6 +292,12 @@ TEST(cache_key_components) {
     CHECK(strcmp(k1.hex, k2.hex) != 0);
     cache_key_make(&k2, "def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &a);
     CHECK(strcmp(k1.hex, k2.hex) != 0);
+    /* the occupancy step switched off compiles other code: another key */
+    setenv("TRITONC_OCCUPANCY", "0", 1);
+    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a);
+    unsetenv("TRITONC_OCCUPANCY");
+    CHECK(strcmp(k1.hex, k2.hex) != 0);
+    CHECK_CONTAINS(k2.text, "occupancy off\n");
     static char huge[3000];
     memset(huge, 'x', sizeof huge - 1);
     CHECK(!cache_key_make(&k2, src, strlen(src), "f", huge, 4, 3, &a));

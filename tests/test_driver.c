@@ -193,6 +193,64 @@ static void check_h200(const tc_device_props *p) {
     CHECK_NEAR(4814.304, p->peak_bandwidth_gbs, 1e-9, 1e-6);
 }
 
+/* Occupancy arithmetic, with an H100/H200 SM: 65536 registers, 2048 threads, 32 programs,
+ * 228 KiB of shared memory. Registers go per warp in blocks of 256 (8 per thread). */
+TEST(driver_ctas_per_sm) {
+    CuSmLimits h = {65536, 2048, 32, 233472};
+    int cap;
+    /* 512 threads at 40 registers: 65536 / (40*32) = 51 warps = 3 programs; 4 fit at
+     * 65536 / (4*512) = 32 registers, which is 80% of 40 */
+    CHECK_INT(3, cuda_ctas_per_sm(40, 512, 64, &h, &cap));
+    CHECK_INT(32, cap);
+    CHECK_INT(4, cuda_ctas_per_sm(32, 512, 64, &h, &cap)); /* already at the thread limit */
+    CHECK_INT(0, cap);
+    /* 41 registers are allocated as 48: 42 warps, 2 programs; 3 fit at 42 -> 40 */
+    CHECK_INT(2, cuda_ctas_per_sm(41, 512, 0, &h, &cap));
+    CHECK_INT(40, cap);
+    /* 128 threads at 80: 25 warps, 6 programs; 7 fit at 73 -> 72 (90%) */
+    CHECK_INT(6, cuda_ctas_per_sm(80, 128, 0, &h, &cap));
+    CHECK_INT(72, cap);
+    /* 255 registers (256 allocated): 2 programs; 3 would need 170 -> 168, under 80% */
+    CHECK_INT(2, cuda_ctas_per_sm(255, 128, 0, &h, &cap));
+    CHECK_INT(0, cap);
+    /* shared memory decides: 233472 / (100000 + 1024) = 2 programs, registers allow 3 */
+    CHECK_INT(2, cuda_ctas_per_sm(40, 512, 100000, &h, &cap));
+    CHECK_INT(0, cap);
+    /* nonsense in, nothing out */
+    CHECK_INT(0, cuda_ctas_per_sm(0, 512, 0, &h, &cap));
+    CHECK_INT(0, cap);
+}
+
+TEST(drvchild_h200_occupancy) {
+    if (!in_child("h200")) return;
+    const char *ptx = ".version 8.0\n.target sm_90a\n.address_size 64\n"
+                      ".visible .entry ln(\n.param .u64 x\n)\n.maxntid 512, 1, 1\n{\nret;\n}\n";
+    /* 40 registers at 512 threads, 32 when capped: one more program per SM */
+    setenv("FAKE_CUDA_REGS", "40", 1);
+    unsetenv("FAKE_CUDA_REGS_CAPPED");
+    unsetenv("FAKE_CUDA_SPILL");
+    char *p = cuda_ptx_occupancy(ptx, "ln", 0);
+    CHECK(p != NULL);
+    if (p) CHECK_CONTAINS(p, "\n.maxntid 512, 1, 1\n.minnctapersm 4\n{\nret;");
+    free(p);
+    /* capped but spilling, or missing the cap: the original stays */
+    setenv("FAKE_CUDA_SPILL", "16", 1);
+    CHECK(cuda_ptx_occupancy(ptx, "ln", 0) == NULL);
+    unsetenv("FAKE_CUDA_SPILL");
+    setenv("FAKE_CUDA_REGS_CAPPED", "40", 1);
+    CHECK(cuda_ptx_occupancy(ptx, "ln", 0) == NULL);
+    unsetenv("FAKE_CUDA_REGS_CAPPED");
+    /* already at full occupancy; no .maxntid; switched off */
+    setenv("FAKE_CUDA_REGS", "32", 1);
+    CHECK(cuda_ptx_occupancy(ptx, "ln", 0) == NULL);
+    setenv("FAKE_CUDA_REGS", "40", 1);
+    CHECK(cuda_ptx_occupancy(".version 8.0\n.visible .entry ln()\n{\nret;\n}\n", "ln", 0) == NULL);
+    setenv("TRITONC_OCCUPANCY", "0", 1);
+    CHECK(cuda_ptx_occupancy(ptx, "ln", 0) == NULL);
+    unsetenv("TRITONC_OCCUPANCY");
+    unsetenv("FAKE_CUDA_REGS");
+}
+
 static void *thread_driver(void *arg) {
     const char *name = NULL;
     Err e = {0};
@@ -315,6 +373,26 @@ TEST(drvchild_h200_memory) {
 
     CHECK_INT(TC_ERR_NOT_FOUND, cuda_use_device(3, &e));
     CHECK_STR("invalid device 3: there is 1 CUDA device", e.msg);
+}
+
+/* A device tensor has no host memory to fill in place: tc_tensor_host_data is NULL, and
+ * the copies are the way in and out. */
+TEST(drvchild_h200_tensor_host_data) {
+    if (!in_child("h200")) return;
+    tc_context *ctx;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    int64_t n = 5;
+    tc_tensor *t = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 1, &n, &t));
+    if (t) {
+        CHECK(tc_tensor_host_data(t) == NULL);
+        float in[5] = {1, 2, 3, 4, 5}, out[5] = {0};
+        CHECK_INT(TC_OK, tc_tensor_copy_from_host(t, in, sizeof in));
+        CHECK_INT(TC_OK, tc_tensor_to_host(t, out, sizeof out));
+        CHECK(memcmp(in, out, sizeof in) == 0);
+    }
+    tc_tensor_free(t);
+    tc_context_free(ctx);
 }
 
 TEST(drvchild_h200_modules) {
@@ -634,4 +712,39 @@ TEST(driver_cli_usage) {
     CHECK_INT(2, run_info(NULL, "--device -1", out, sizeof out));
     CHECK_INT(2, run_info(NULL, "--device 1", out, sizeof out));
     CHECK_STR("tritonc info: --device 1: invalid device 1: there is 1 CUDA device\n", out);
+}
+
+/* ---- occupancy through the JIT and the disk cache ----------------------------------- */
+
+/* Runs add_kernel at 16 warps on the fake driver with a fresh cache in DIR and returns how
+ * many cache entries ask for `.minnctapersm 4`. */
+static int occupancy_run(const char *dir, const char *env) {
+    char cmd[4096], out[4096];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && env -u TRITON_INTERPRET -u FAKE_CUDA_MODE "
+             "-u TRITON_OVERRIDE_ARCH -u TRITONC_OCCUPANCY FAKE_CUDA_LAUNCH=ok "
+             "TRITONC_CACHE_DIR=%s TRITONC_LIBCUDA_PATH=%s %s %s run examples/chapter10.py "
+             "add_kernel 'x_ptr=fp32:zeros(8)' 'y_ptr=fp32:zeros(8)' 'out_ptr=fp32:empty(8)' "
+             "n=8 BLOCK=512 --num-warps 16", dir, dir, fake_path, env, cli_path);
+    if (test_run(cmd, out, sizeof out) != 0) {
+        fprintf(stderr, "%s\n", out);
+        return -1;
+    }
+    snprintf(cmd, sizeof cmd, "grep -r -a -l '^.minnctapersm 4$' %s | wc -l", dir);
+    if (test_run(cmd, out, sizeof out) != 0) return -1;
+    return atoi(out);
+}
+
+TEST(driver_cli_occupancy) {
+    if (!have_cli()) return;
+    char dir[256];
+    snprintf(dir, sizeof dir, "/tmp/tritonc-test-occ-%d", (int)getpid());
+    /* 40 registers at 512 threads, 32 when asked: the cached PTX asks for 4 programs */
+    CHECK_INT(1, occupancy_run(dir, "FAKE_CUDA_REGS=40"));
+    /* spilling to meet the cap, already full, or switched off: the PTX as generated */
+    CHECK_INT(0, occupancy_run(dir, "FAKE_CUDA_REGS=40 FAKE_CUDA_SPILL=8"));
+    CHECK_INT(0, occupancy_run(dir, "FAKE_CUDA_REGS=32"));
+    CHECK_INT(0, occupancy_run(dir, "FAKE_CUDA_REGS=40 TRITONC_OCCUPANCY=0"));
+    char cmd[512], out[64];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    test_run(cmd, out, sizeof out);
 }
