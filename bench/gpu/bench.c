@@ -171,8 +171,8 @@ static void bench_add(void) {
             size_t bad = 0;
             for (size_t i = 0; i < n; i++) bad += ho[i] != hx[i] + hy[i];
             free(ho);
-            printf("tritonc,add,%zu,%d,%.5f,%.1f,%s\n", n, nw, ms, 3.0 * n * 4 / (ms * 1e-3) / 1e9,
-                   bad ? "FAIL" : "ok");
+            printf("tritonc,add,%zu,%d,%.5f,%.1f,%s r%d\n", n, nw, ms, 3.0 * n * 4 / (ms * 1e-3) / 1e9,
+                   bad ? "FAIL" : "ok", cuda_module_num_regs(c.mod));
             fflush(stdout);
             cuda_module_unload(c.mod);
             arena_free(&c.arena);
@@ -211,8 +211,8 @@ static void bench_softmax(void) {
                 }
             }
             free(ho);
-            printf("tritonc,softmax,%dx%d,%d,%.5f,%.1f,%s\n", M, N, nw, ms, 2.0 * n * 4 / (ms * 1e-3) / 1e9,
-                   bad ? "FAIL" : "ok");
+            printf("tritonc,softmax,%dx%d,%d,%.5f,%.1f,%s r%d\n", M, N, nw, ms, 2.0 * n * 4 / (ms * 1e-3) / 1e9,
+                   bad ? "FAIL" : "ok", cuda_module_num_regs(c.mod));
             fflush(stdout);
             cuda_module_unload(c.mod);
             arena_free(&c.arena);
@@ -255,8 +255,9 @@ static void bench_layernorm(void) {
                 }
             }
             free(ho);
-            printf("tritonc,layernorm,%dx%d,%d,%.5f,%.1f,%s\n", M, N, nw, ms,
-                   (2.0 * n + 2.0 * N + 2.0 * M) * 4 / (ms * 1e-3) / 1e9, bad ? "FAIL" : "ok");
+            printf("tritonc,layernorm,%dx%d,%d,%.5f,%.1f,%s r%d\n", M, N, nw, ms,
+                   (2.0 * n + 2.0 * N + 2.0 * M) * 4 / (ms * 1e-3) / 1e9, bad ? "FAIL" : "ok",
+                   cuda_module_num_regs(c.mod));
             fflush(stdout);
             cuda_module_unload(c.mod);
             arena_free(&c.arena);

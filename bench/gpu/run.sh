@@ -22,7 +22,7 @@ OUT=bench/results/gpu-$(date -u +%Y-%m-%d).md
     echo
     echo "Date: $(date -u '+%Y-%m-%d %H:%M UTC'). Command: \`bench/gpu/run.sh $WHICH\`. $(head -1 "$T/triton.err")"
     echo "Method: both sides time each run alone with CUDA events after flushing L2 (256 MB write), mean"
-    echo "over runs (triton.testing.do_bench; bench/gpu/bench.c does the same). ratio > 1: tritonc faster."
+    echo "over runs (triton.testing.do_bench; bench/gpu/bench.c does the same). ratio > 1: tritonc faster. check: correctness, then rN = registers per thread."
     echo
     python3 bench/gpu/compare.py "$T/tritonc.csv" "$T/triton.csv"
     echo

@@ -31,10 +31,10 @@ def bench_add():
         grid = (triton.cdiv(n, 1024),)
         for nw in (1, 2, 4, 8):
             fn = lambda: K.add_kernel[grid](x, y, o, n, BLOCK_SIZE=1024, num_warps=nw)
-            fn()
+            r = fn().n_regs
             ok = torch.equal(o, x + y)
             ms = do_bench(fn)
-            out("triton", "add", n, nw, f"{ms:.5f}", f"{3 * n * 4 / (ms * 1e-3) / 1e9:.1f}", "ok" if ok else "FAIL")
+            out("triton", "add", n, nw, f"{ms:.5f}", f"{3 * n * 4 / (ms * 1e-3) / 1e9:.1f}", f"{'ok' if ok else 'FAIL'} r{r}")
         del x, y, o
 
 
@@ -48,11 +48,11 @@ def bench_softmax():
         for nw in (4, 8, 16):
             fn = lambda: K.softmax_kernel[(M,)](o, x, x.stride(0), o.stride(0), N,
                                                 BLOCK_SIZE=triton.next_power_of_2(N), num_warps=nw)
-            fn()
+            r = fn().n_regs
             ok = torch.allclose(o, torch.softmax(x, dim=1), rtol=1e-4, atol=1e-6)
             ms = do_bench(fn)
             out("triton", "softmax", f"{M}x{N}", nw, f"{ms:.5f}", f"{2 * M * N * 4 / (ms * 1e-3) / 1e9:.1f}",
-                "ok" if ok else "FAIL")
+                f"{'ok' if ok else 'FAIL'} r{r}")
 
 
 def bench_layernorm():
@@ -67,12 +67,12 @@ def bench_layernorm():
         for nw in (4, 8, 16):
             fn = lambda: K.layer_norm_fwd[(M,)](x, y, w, b, mean, rstd, x.stride(0), N, 1e-5,
                                                 BLOCK_SIZE=block, num_warps=nw)
-            fn()
+            r = fn().n_regs
             ref = torch.nn.functional.layer_norm(x, (N,), w, b, 1e-5)
             ok = torch.allclose(y, ref, rtol=1e-4, atol=1e-4)
             ms = do_bench(fn)
             out("triton", "layernorm", f"{M}x{N}", nw, f"{ms:.5f}",
-                f"{(2 * M * N + 2 * N + 2 * M) * 4 / (ms * 1e-3) / 1e9:.1f}", "ok" if ok else "FAIL")
+                f"{(2 * M * N + 2 * N + 2 * M) * 4 / (ms * 1e-3) / 1e9:.1f}", f"{'ok' if ok else 'FAIL'} r{r}")
 
 
 def bench_launch():
