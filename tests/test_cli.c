@@ -378,6 +378,9 @@ TEST(cli_errors) {
     CHECK_CONTAINS(out, "1");
     CHECK_INT(0, run("run %s/k.py oob --interpret --grid 1 'x=fp32:zeros(4)' BLOCK=4 --print x", dir));
     CHECK_STR("x = [1.0, 1.0, 1.0, 1.0]\n", out);
+    /* a factory that does not exist: a usage error that lists the ones that do */
+    CHECK_INT(2, run("run %s/k.py oob --interpret 'x=fp32:full(4)' BLOCK=4", dir));
+    CHECK_CONTAINS(out, "unknown function 'full' (zeros, ones, empty, rand, randn, arange)");
     /* no driver and no --interpret: exit 3 with Triton's words */
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET TRITONC_LIBCUDA_PATH=/nonexistent/libcuda.so.1 "

@@ -537,7 +537,7 @@ static int parse_factory(const char *s, HostArr *h, int *kind_out, char *err, si
     else if (strcmp(fname, "randn") == 0) kind = FAC_RANDN;
     else if (strcmp(fname, "arange") == 0) kind = FAC_ARANGE;
     else if (strcmp(fname, "ones") == 0) kind = FAC_ONES;
-    else { snprintf(err, errn, "unknown function '%s' (zeros, empty, rand, randn, arange)", fname); return 0; }
+    else { snprintf(err, errn, "unknown function '%s' (zeros, ones, empty, rand, randn, arange)", fname); return 0; }
     if (kind == FAC_ARANGE && h->rank != 1) { snprintf(err, errn, "arange takes one number: '%s'", s); return 0; }
     *kind_out = kind;
     return 1;
