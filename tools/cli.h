@@ -22,7 +22,6 @@ int cli_run(int argc, char **argv, int check);
 /* tools/check.c: `tritonc check FILE KERNEL ARGS...` (exit status 4 when it finds problems) */
 int cmd_check(int argc, char **argv);
 int cmd_info(int argc, char **argv);     /* tools/info.c */
-int cmd_compile(int argc, char **argv);  /* tools/tritonc.c */
 /* tools/compile.c: `tritonc compile` ahead of time (several targets, signatures, --emit
  * ptx|cubin|c) and `tritonc cache ls|clear|dir`. */
 int cmd_compile_aot(int argc, char **argv);

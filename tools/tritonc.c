@@ -16,10 +16,6 @@
 #include <strings.h>
 
 
-/* tools/tune.c's grid expressions for `run --grid` (issue 5): weak, so that builds without
- * tune.c (the fuzz target of the value readers) still link; then --grid takes numbers only. */
-int cli_grid_expr(const char *expr, tc_launch_opts *o) __attribute__((weak));
-
 static const char *usage_main =
     "usage: tritonc <command> [options]\n"
     "\n"
@@ -122,17 +118,6 @@ static const char *usage_check =
     "\n"
     "exit status: 0 nothing found, 4 problems found, 1 compile or run error, 2 usage error\n";
 
-static const char *usage_compile =
-    "usage: tritonc compile FILE KERNEL --target cuda:ARCH [--emit ptx] [-o OUT]\n"
-    "                       [--num-warps N] NAME=TYPE... NAME=VALUE...\n"
-    "\n"
-    "Compiles KERNEL to PTX for a target with no device present. Every runtime parameter\n"
-    "takes a Triton signature type: *fp32, *fp16:16 (16-byte aligned pointer), i32, i64:16\n"
-    "(divisible by 16), fp32, i1; a number fixes the value. Constexpr parameters take values\n"
-    "as in `tritonc run`. ARCH: 80, 86, 89, 90, 90a (also sm_90a). Without -o the PTX goes to\n"
-    "standard output.\n"
-    "\n"
-    "exit status: 0 success, 1 compile error, 2 usage error\n";
 
 void cli_error(const char *fmt, ...) {
     va_list ap;
@@ -755,7 +740,7 @@ int cli_run(int argc, char **argv, int check) {
         } else if (opt_val(argc, argv, &i, "--grid", &v)) {
             if (!v || !parse_grid(v, opts.grid)) {
                 /* issue 5: expressions over the arguments and constexprs (a config's too) */
-                if (!v || !cli_grid_expr || !cli_grid_expr(v, &opts))
+                if (!v || !cli_grid_expr(v, &opts))
                     return cli_usage_error(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers or "
                                      "expressions such as 'cdiv(n, BLOCK)')");
             }
@@ -948,127 +933,6 @@ done:
     return rc;
 }
 
-/* ---- compile ----------------------------------------------------------------------- */
-
-int cmd_compile(int argc, char **argv) {
-    const char *pos[2] = {NULL, NULL};
-    int npos = 0;
-    const char *target_s = NULL, *outp = NULL;
-    int num_warps = 4;
-    const char *assigns[256];
-    int nassign = 0;
-    for (int i = 1; i < argc; i++) {
-        const char *a = argv[i], *v;
-        if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) { fputs(usage_compile, stdout); return 0; }
-        if (opt_val(argc, argv, &i, "--target", &v)) {
-            if (!v) return cli_usage_error("compile", "--target takes cuda:ARCH");
-            target_s = v;
-        } else if (opt_val(argc, argv, &i, "--emit", &v)) {
-            if (!v || strcmp(v, "ptx") != 0) return cli_usage_error("compile", "--emit supports only ptx");
-        } else if (opt_val(argc, argv, &i, "-o", &v)) {
-            if (!v) return cli_usage_error("compile", "-o takes a path");
-            outp = v;
-        } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
-            int64_t n;
-            if (!v || !parse_int(v, &n) || n < 1 || n > 1024 || (n & (n - 1)))
-                return cli_usage_error("compile", "num_warps must be a power of 2");
-            num_warps = (int)n;
-        } else if (a[0] == '-' && a[1]) {
-            return cli_usage_error("compile", "unknown option '%s'", a);
-        } else if (npos < 2) {
-            pos[npos++] = a;
-        } else if (strchr(a, '=') && a[0] != '=') {
-            if (nassign == 256) return cli_usage_error("compile", "too many arguments");
-            assigns[nassign++] = a;
-        } else {
-            return cli_usage_error("compile", "expected NAME=TYPE, got '%s'", a);
-        }
-    }
-    if (npos < 2) return cli_usage_error("compile", "expected FILE and KERNEL");
-    if (!target_s) return cli_usage_error("compile", "--target cuda:ARCH is required");
-    tc_target tgt;
-    if (tc_target_parse(target_s, &tgt)) return cli_usage_error("compile", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", target_s);
-
-    tc_context *ctx = NULL;
-    if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
-    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);  /* no device needed */
-    int rc = EXIT_OK;
-    tc_module *m = NULL;
-    tc_kernel *k = NULL;
-    tc_args *args = NULL;
-    char *ptx = NULL;
-    const char *sig[256];
-    int nsig = 0;
-    tc_status s = tc_module_load_file(ctx, pos[0], &m);
-    if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 1); goto done; }
-    if ((s = tc_module_kernel(m, pos[1], &k))) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
-    if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
-    int np = tc_kernel_param_count(k);
-    const char *given[256] = {0};
-    for (int i = 0; i < nassign; i++) {
-        const char *eq = strchr(assigns[i], '=');
-        int idx = -1, is_cx = 0;
-        for (int j = 0; j < np && j < 256; j++) {
-            const char *pn = tc_kernel_param_name(k, j, NULL);
-            if (strlen(pn) == (size_t)(eq - assigns[i]) && strncmp(pn, assigns[i], (size_t)(eq - assigns[i])) == 0) idx = j;
-        }
-        if (idx < 0) {
-            char name[128];
-            snprintf(name, sizeof name, "%.*s", (int)(eq - assigns[i]), assigns[i]);
-            tc_args_set(args, name, tc_none());
-            cli_error("error: %s", tc_errmsg(ctx));
-            rc = EXIT_USAGE;
-            goto done;
-        }
-        tc_kernel_param_name(k, idx, &is_cx);
-        if (is_cx) {
-            RunArg ra;
-            int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, 1, &ra);
-            if (pr) { rc = pr >= 100 ? cli_api_error(ctx, (tc_status)(pr - 100), 1) : pr; goto done; }
-            if ((s = tc_args_set_at(args, idx, ra.v))) { rc = cli_api_error(ctx, s, 1); goto done; }
-        } else {
-            given[idx] = eq + 1;
-        }
-    }
-    for (int j = 0; j < np && j < 256; j++) {
-        int is_cx = 0;
-        const char *pn = tc_kernel_param_name(k, j, &is_cx);
-        if (is_cx) continue;
-        if (!given[j]) { rc = cli_usage_error("compile", "parameter '%s' needs a type (e.g. %s=*fp32)", pn, pn); goto done; }
-        sig[nsig++] = given[j];
-    }
-    s = tc_compile_ptx(k, &tgt, sig, nsig, args, num_warps, &ptx);
-    if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
-    if (outp) {
-        FILE *fp = fopen(outp, "wb");
-        if (!fp || fputs(ptx, fp) < 0 || fclose(fp) != 0) {
-            cli_error("error: cannot write %s: %s", outp, strerror(errno));
-            rc = EXIT_ERR;
-            goto done;
-        }
-    } else {
-        fputs(ptx, stdout);
-    }
-done:
-    tc_free(ptx);
-    tc_args_free(args);
-    tc_module_free(m);
-    tc_context_free(ctx);
-    return rc;
-}
-
-/* tools/compile.c's `compile` (several targets, --emit ptx|cubin|c) and `cache`: weak, so that
- * builds that link this file without compile.c (the fuzz target of the value readers) still
- * link; `compile` then falls back to cmd_compile above (PTX for one target). */
-#if defined(__GNUC__)
-int cmd_compile_aot(int argc, char **argv) __attribute__((weak));
-int cmd_check(int argc, char **argv) __attribute__((weak));
-int cmd_cache(int argc, char **argv) __attribute__((weak));
-int cmd_bench(int argc, char **argv) __attribute__((weak));   /* tools/tune.c */
-int cmd_tune(int argc, char **argv) __attribute__((weak));    /* tools/tune.c */
-#define HAVE_WEAK 1
-#endif
-
 int main(int argc, char **argv) {
     if (argc < 2) { fputs(usage_main, stderr); return EXIT_USAGE; }
     const char *c = argv[1];
@@ -1078,14 +942,11 @@ int main(int argc, char **argv) {
     }
     if (strcmp(c, "--version") == 0) { printf("tritonc %s\n", TRITONC_VERSION); return 0; }
     if (strcmp(c, "run") == 0) return cmd_run(argc - 1, argv + 1);
-#ifdef HAVE_WEAK
-    if (strcmp(c, "compile") == 0 && cmd_compile_aot) return cmd_compile_aot(argc - 1, argv + 1);
-    if (strcmp(c, "cache") == 0 && cmd_cache) return cmd_cache(argc - 1, argv + 1);
-    if (strcmp(c, "check") == 0 && cmd_check) return cmd_check(argc - 1, argv + 1);
-    if (strcmp(c, "bench") == 0 && cmd_bench) return cmd_bench(argc - 1, argv + 1);
-    if (strcmp(c, "tune") == 0 && cmd_tune) return cmd_tune(argc - 1, argv + 1);
-#endif
-    if (strcmp(c, "compile") == 0) return cmd_compile(argc - 1, argv + 1);
+    if (strcmp(c, "compile") == 0) return cmd_compile_aot(argc - 1, argv + 1);
+    if (strcmp(c, "cache") == 0) return cmd_cache(argc - 1, argv + 1);
+    if (strcmp(c, "check") == 0) return cmd_check(argc - 1, argv + 1);
+    if (strcmp(c, "bench") == 0) return cmd_bench(argc - 1, argv + 1);
+    if (strcmp(c, "tune") == 0) return cmd_tune(argc - 1, argv + 1);
     if (strcmp(c, "info") == 0) return cmd_info(argc - 1, argv + 1);
     return cli_usage_error("", "unknown command '%s'", c);
 }
