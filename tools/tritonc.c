@@ -15,7 +15,6 @@
 #include <string.h>
 #include <strings.h>
 
-
 static const char *usage_main =
     "usage: tritonc <command> [options]\n"
     "\n"
@@ -117,7 +116,6 @@ static const char *usage_check =
     "library).\n"
     "\n"
     "exit status: 0 nothing found, 4 problems found, 1 compile or run error, 2 usage error\n";
-
 
 void cli_error(const char *fmt, ...) {
     va_list ap;
