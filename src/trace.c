@@ -810,13 +810,31 @@ static Val subscript(Trace *t, const Expr *e) {
     return items[const_index(t, idx, n, ix->loc, false)];
 }
 
+/* A growing string in the trace arena: an error may longjmp out of fstring at any point
+ * (an unknown name, say), and arena memory is freed with the arena, never leaked. */
+typedef struct ArenaStr { char *s; size_t len, cap; } ArenaStr;
+
+static void astr_put(Trace *t, ArenaStr *a, const char *s, size_t n) {
+    if (a->len + n + 1 > a->cap) {
+        size_t cap = a->cap ? a->cap * 2 : 64;
+        while (cap < a->len + n + 1) cap *= 2;
+        char *p = arena_alloc(t->arena, cap);
+        if (a->len) memcpy(p, a->s, a->len);
+        a->s = p;
+        a->cap = cap;
+    }
+    memcpy(a->s + a->len, s, n);
+    a->len += n;
+    a->s[a->len] = 0;
+}
+
 static Val fstring(Trace *t, const Expr *e) {
-    Buf b = {0};
+    ArenaStr b = {0};
     const char *s = e->str;
     while (*s) {
-        if (s[0] == '{' && s[1] == '{') { buf_putn(&b, "{", 1); s += 2; continue; }
-        if (s[0] == '}' && s[1] == '}') { buf_putn(&b, "}", 1); s += 2; continue; }
-        if (s[0] != '{') { buf_putn(&b, s, 1); s++; continue; }
+        if (s[0] == '{' && s[1] == '{') { astr_put(t, &b, "{", 1); s += 2; continue; }
+        if (s[0] == '}' && s[1] == '}') { astr_put(t, &b, "}", 1); s += 2; continue; }
+        if (s[0] != '{') { astr_put(t, &b, s, 1); s++; continue; }
         const char *end = strchr(s, '}');
         if (!end) break;
         char name[128];
@@ -827,19 +845,15 @@ static Val fstring(Trace *t, const Expr *e) {
         if (stop) len = (size_t)(stop - s - 1);
         while (len && s[1] == ' ') { s++; len--; }
         while (len && s[len] == ' ') len--;
-        if (len == 0 || len >= sizeof name) {
-            buf_free(&b);
+        if (len == 0 || len >= sizeof name)
             err_fail(t->err, TC_ERR_UNSUPPORTED, e->loc, "unsupported f-string expression");
-        }
         memcpy(name, s + 1, len);
         name[len] = 0;
         for (size_t i = 0; i < len; i++)
             if (!(name[i] == '_' || name[i] == '.' || (name[i] >= '0' && name[i] <= '9') ||
-                  ((name[i] | 32) >= 'a' && (name[i] | 32) <= 'z'))) {
-                buf_free(&b);
+                  ((name[i] | 32) >= 'a' && (name[i] | 32) <= 'z')))
                 err_fail(t->err, TC_ERR_UNSUPPORTED, e->loc,
                          "unsupported f-string expression '%s' (only names are supported)", name);
-            }
         /* dotted names: look up the first part, then attributes */
         char *dot = strchr(name, '.');
         if (dot) *dot = 0;
@@ -850,22 +864,16 @@ static Val fstring(Trace *t, const Expr *e) {
             v = get_attr(t, v, arena_strdup(t->arena, dot + 1), e->loc);
             dot = next;
         }
-        if (v.kind != V_CONST) {
-            buf_free(&b);
+        if (v.kind != V_CONST)
             err_fail(t->err, TC_ERR_COMPILE, e->loc,
                      "f-strings may only format compile-time (constexpr) values");
-        }
         char rep[512];
         if (v.c.kind == CV_STR && !conv_r) snprintf(rep, sizeof rep, "%s", v.c.v.s);
         else cv_repr(&v.c, rep, sizeof rep);
-        buf_puts(&b, rep);
+        astr_put(t, &b, rep, strlen(rep));
         s = end + 1;
     }
-    char *out = arena_strndup(t->arena, b.s ? b.s : "", b.len);
-    bool oom = b.oom;
-    buf_free(&b);
-    if (oom) err_fail(t->err, TC_ERR_NOMEM, e->loc, "out of memory");
-    return val_const(cv_str(out));
+    return val_const(cv_str(b.s ? b.s : arena_strdup(t->arena, "")));
 }
 
 static Val to_i1_scalar(Trace *t, Val c, const char *what, SrcLoc loc) {
