@@ -471,12 +471,6 @@ static void on_write(Checker *k, uint32_t *W, uint32_t *R, int reg, uint64_t c, 
     if (R2) R2[c] = 0;
 }
 
-static int region_of(const InterpLaunch *l, uint64_t a) {
-    for (int i = 0; i < l->nmem; i++)
-        if (a >= l->mem[i].lo && a < l->mem[i].hi) return i;
-    return -1;
-}
-
 /* Lane i of store record `me` writes where an earlier lane of the same store wrote: a race
  * among the threads of one program when the values differ. */
 static void dup_lanes(Checker *k, uint32_t me, uint64_t prog, const uint64_t *addr,
@@ -511,13 +505,9 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
         const MemRegion *m = &l->mem[region];
         Shadow *h = &k->sh[region];
         uint64_t off = addr[0] - m->lo, span = (uint64_t)n * (uint64_t)size;
-        if (m->uninit) {
-            if (kind != 0) {
-                uninit_clear(m->uninit, off, span);
-            } else {
-                int64_t hit = uninit_find(m->uninit, off, span);
-                if (hit >= 0) uninit_read(k, k->rec[me].site, prog, addr[hit / size]);
-            }
+        if (m->uninit && kind == 0) {  /* (stores cleared the marks in mem_check) */
+            int64_t hit = uninit_find(m->uninit, off, span);
+            if (hit >= 0) uninit_read(k, k->rec[me].site, prog, addr[hit / size]);
         }
         if (kind != 0) snapshot(k, region);
         uint32_t *W = kind != 0 ? arr(k, region, &h->w) : h->w;
@@ -558,7 +548,7 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
     for (int64_t i = 0; i < n; i++) {
         if (mask && !mask[i]) continue;
         uint64_t a = addr[i];
-        int nr = region >= 0 ? region : region_of(l, a);
+        int nr = region >= 0 ? region : mem_region_of(l->mem, l->nmem, a);
         if (nr < 0) continue;
         if (nr != cr) {
             cr = nr;
@@ -571,14 +561,8 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
             if (h->failed) W = R = NULL;
         }
         uint64_t off = a - m->lo;
-        if (m->uninit) {
-            if (kind == 0) {
-                if (uninit_find(m->uninit, off, (uint64_t)size) >= 0)
-                    uninit_read(k, k->rec[me].site, prog, a);
-            } else {
-                uninit_clear(m->uninit, off, (uint64_t)size);
-            }
-        }
+        if (m->uninit && kind == 0 && uninit_find(m->uninit, off, (uint64_t)size) >= 0)
+            uninit_read(k, k->rec[me].site, prog, a);
         if (!me || (kind == 0 ? !R : !W)) continue;
         uint64_t c0 = off >> sh, c1 = (off + (uint64_t)size - 1) >> sh;
         if (c1 >= k->sh[cr].ncells) c1 = k->sh[cr].ncells - 1;

@@ -289,9 +289,11 @@ static void div_zero(Ctx *c, const Inst *in, int64_t lane) {
         case OP_MAX: FOR_N R[i] = A[i] > B[i] ? A[i] : B[i]; break; \
         case OP_MIN: FOR_N R[i] = A[i] < B[i] ? A[i] : B[i]; break; \
         case OP_DIV: case OP_REM: { \
-            int64_t z = -1; \
-            FOR_N if (B[i] == 0) { z = i; break; } \
-            if (z >= 0) div_zero(c, in, z); \
+            if (c->chk) { /* only check mode notes a zero divisor */ \
+                int64_t z = -1; \
+                FOR_N if (B[i] == 0) { z = i; break; } \
+                if (z >= 0) div_zero(c, in, z); \
+            } \
             T mn = S ? (T)((UT)1 << (BITS - 1)) : 0; \
             if (op == OP_DIV) { \
                 FOR_N R[i] = B[i] == 0 ? 0 : (S && A[i] == mn && B[i] == (T)-1) ? mn : (T)(A[i] / B[i]); \
@@ -988,26 +990,23 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
             if (!lane_ok(c, addr[i], size)) mem_fail(c, in, addr[i], size, kind);
         }
     }
-    if (c->chk) {
-        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region,
-                     kind == 1 ? c->store_vals : NULL);
-    } else if (kind != 0 && c->has_uninit) {
+    if (kind != 0 && c->has_uninit) {
         /* stores clear never-written marks in every mode (a later checked launch reads them) */
         if (*contig && region >= 0) {  /* one run of bytes: one memset */
             const MemRegion *r = &l->mem[region];
             if (r->uninit) uninit_clear(r->uninit, lo - r->lo, hi - lo + (uint64_t)size);
-            return active;
-        }
-        FOR_N {
-            if (mask && !mask[i]) continue;
-            int r = region;
-            if (r < 0)
-                for (int j = 0; j < l->nmem && r < 0; j++)
-                    if (addr[i] >= l->mem[j].lo && addr[i] < l->mem[j].hi) r = j;
-            if (r >= 0 && l->mem[r].uninit)
-                uninit_clear(l->mem[r].uninit, addr[i] - l->mem[r].lo, (uint64_t)size);
+        } else {
+            FOR_N {
+                if (mask && !mask[i]) continue;
+                int r = region >= 0 ? region : mem_region_of(l->mem, l->nmem, addr[i]);
+                if (r >= 0 && l->mem[r].uninit)
+                    uninit_clear(l->mem[r].uninit, addr[i] - l->mem[r].lo, (uint64_t)size);
+            }
         }
     }
+    if (c->chk)
+        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region,
+                     kind == 1 ? c->store_vals : NULL);
     return active;
 }
 

@@ -30,18 +30,21 @@ static inline void uninit_set_all(uint8_t *u, size_t nbytes) {
 }
 
 /* Clears bytes [off, off + len): partial end bytes by mask, the whole ones between in one
- * memset (contiguous stores take this path once per access). */
+ * memset (contiguous stores take this path once per access). A shadow byte covers 8 tensor
+ * bytes, which neighbouring stores of programs on other threads (run --parallel) may share:
+ * the partial bytes are cleared atomically. */
 static inline void uninit_clear(uint8_t *u, uint64_t off, uint64_t len) {
     if (!len) return;
     uint64_t end = off + len, b0 = off >> 3, b1 = end >> 3;
     unsigned h = (unsigned)(off & 7), t = (unsigned)(end & 7);
     if (b0 == b1) {  /* within one shadow byte: bits h..t-1 */
-        u[b0] &= (uint8_t)~(((1u << t) - 1) & ~((1u << h) - 1));
+        __atomic_fetch_and(&u[b0], (uint8_t)~(((1u << t) - 1) & ~((1u << h) - 1)), __ATOMIC_RELAXED);
         return;
     }
-    if (h) u[b0++] &= (uint8_t)((1u << h) - 1);
+    if (h) __atomic_fetch_and(&u[b0++], (uint8_t)((1u << h) - 1), __ATOMIC_RELAXED);
     if (b1 > b0) memset(u + b0, 0, (size_t)(b1 - b0));
-    if (t) u[b1] &= (uint8_t)~((1u << t) - 1);  /* t == 0: b1 may be past the shadow */
+    if (t) __atomic_fetch_and(&u[b1], (uint8_t)~((1u << t) - 1), __ATOMIC_RELAXED);
+    /* t == 0: b1 may be past the shadow */
 }
 
 /* The first never-written byte of [off, off + len), relative to off; -1 when none. */
@@ -58,6 +61,13 @@ static inline int64_t uninit_find(const uint8_t *u, uint64_t off, uint64_t len) 
         if (u[i >> 3]) break;
     for (; i < end; i++)
         if (u[i >> 3] >> (i & 7) & 1) return (int64_t)(i - off);
+    return -1;
+}
+
+/* The region (index into mem) holding address a, or -1. */
+static inline int mem_region_of(const MemRegion *mem, int nmem, uint64_t a) {
+    for (int i = 0; i < nmem; i++)
+        if (a >= mem[i].lo && a < mem[i].hi) return i;
     return -1;
 }
 

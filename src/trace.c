@@ -401,10 +401,12 @@ static CVal cv_compare(Trace *t, const char *op, const CVal *a, const CVal *b, S
     return cv_bool(r >= 0);
 }
 
-/* The longest constexpr sequence + and * may build: strings 2^20 characters, tuples 2^16
- * items (each item is a whole value, and static_print formats every one). */
+/* The longest sequence + and * may build: strings 2^20 characters, tuples 2^16 items (each
+ * item is a whole value, and static_print formats every one). */
+#define MAX_TUPLE_ITEMS ((size_t)1 << 16)
+#define MAX_CONST_STRING ((size_t)1 << 20)
 static size_t seq_limit(const CVal *seq) {
-    return seq->kind == CV_TUPLE ? (size_t)1 << 16 : (size_t)1 << 20;
+    return seq->kind == CV_TUPLE ? MAX_TUPLE_ITEMS : MAX_CONST_STRING;
 }
 
 static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
@@ -660,7 +662,7 @@ static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
     int na, nb;
     bool ta = tuple_items(t, a, &ia, &na), tb = tuple_items(t, b, &ib, &nb);
     if (ta && tb && !strcmp(op, "+")) {
-        if ((size_t)na + (size_t)nb > (size_t)1 << 16)
+        if ((size_t)na + (size_t)nb > MAX_TUPLE_ITEMS)
             err_fail(t->err, TC_ERR_LIMIT, loc, "tuple longer than 2^16 items");
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(na + nb + 1));
         memcpy(it, ia, sizeof(Val) * (size_t)na);
@@ -673,7 +675,7 @@ static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
         int n = ta ? na : nb;
         if (k.kind == V_CONST && is_intlike(&k.c) && !k.c.big && k.c.v.i <= 4096) {
             int reps = k.c.v.i < 0 ? 0 : (int)k.c.v.i;
-            if ((size_t)n * (size_t)reps > (size_t)1 << 16)
+            if ((size_t)n * (size_t)reps > MAX_TUPLE_ITEMS)
                 err_fail(t->err, TC_ERR_LIMIT, loc, "tuple repetition longer than 2^16 items");
             Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(n * reps + 1));
             for (int i = 0; i < n * reps; i++) it[i] = items[i % n];
@@ -812,19 +814,12 @@ static Val subscript(Trace *t, const Expr *e) {
 
 /* A growing string in the trace arena: an error may longjmp out of fstring at any point
  * (an unknown name, say), and arena memory is freed with the arena, never leaked. */
-typedef struct ArenaStr { char *s; size_t len, cap; } ArenaStr;
+typedef struct ArenaStr { char *s; int len, cap; } ArenaStr;
 
 static void astr_put(Trace *t, ArenaStr *a, const char *s, size_t n) {
-    if (a->len + n + 1 > a->cap) {
-        size_t cap = a->cap ? a->cap * 2 : 64;
-        while (cap < a->len + n + 1) cap *= 2;
-        char *p = arena_alloc(t->arena, cap);
-        if (a->len) memcpy(p, a->s, a->len);
-        a->s = p;
-        a->cap = cap;
-    }
+    a->s = arena_grow(t->arena, a->s, &a->cap, a->len + (int)n + 1, 1);
     memcpy(a->s + a->len, s, n);
-    a->len += n;
+    a->len += (int)n;
     a->s[a->len] = 0;
 }
 
