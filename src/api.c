@@ -230,7 +230,7 @@ tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out
     if (fstat(fileno(fp), &sb) == 0 && S_ISREG(sb.st_mode) && (uint64_t)sb.st_size > API_MAX_SOURCE) {
         fclose(fp);
         return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source file too large (%llu bytes; the limit is "
-                        "4 MiB)", path, (unsigned long long)sb.st_size);
+                        "%zu MiB)", path, (unsigned long long)sb.st_size, API_MAX_SOURCE >> 20);
     }
     Buf b = {0};
     char chunk[65536];
@@ -243,7 +243,8 @@ tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out
     fclose(fp);
     if (b.len > API_MAX_SOURCE) {
         buf_free(&b);
-        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source file too large (more than 4 MiB)", path);
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source file too large (more than %zu MiB)", path,
+                        API_MAX_SOURCE >> 20);
     }
     if (bad || b.oom) {
         buf_free(&b);
@@ -262,8 +263,8 @@ tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *s
     *out = NULL;
     size_t len = strnlen(source, API_MAX_SOURCE + 1);
     if (len > API_MAX_SOURCE)
-        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source too large (more than 4 MiB)",
-                        name ? name : "<string>");
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s: source too large (more than %zu MiB)",
+                        name ? name : "<string>", API_MAX_SOURCE >> 20);
     Source *src = source_new(name ? name : "<string>", source, len);
     if (!src) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
     return module_from_source(ctx, src, out);

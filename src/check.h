@@ -73,7 +73,7 @@ int check_report(Checker *k, Buf *b, const char *summary, int *notes);
 /* Region r's contents before its first write in this launch (NULL: never written). */
 const uint8_t *check_snapshot(const Checker *k, int r);
 
-/* Zeroed memory for shadows and snapshots (huge pages when large); free with its size. */
+/* Zeroed memory for shadows and snapshots (mmap when large); free with its size. */
 void *check_big_alloc(size_t n);
 void check_big_free(void *p, size_t n);
 

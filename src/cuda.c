@@ -727,7 +727,7 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
         return NULL;
     CuModule *m0 = NULL, *m1 = NULL;
     if (module_load(ptx, true, kernel, shared_bytes, &m0, &e)) return NULL;
-    int regs0 = func_attr(m0, CU_FUNC_ATTRIBUTE_NUM_REGS);
+    int regs0 = cuda_module_num_regs(m0);
     int local0 = func_attr(m0, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     cuda_module_unload(m0);
     int cap;
@@ -742,7 +742,7 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
     int k = snprintf(out + head, 32, "\n.minnctapersm %d", n + 1);
     memcpy(out + head + k, eol, len - head + 1);
     if (module_load(out, true, kernel, shared_bytes, &m1, &e)) { free(out); return NULL; }
-    int regs1 = func_attr(m1, CU_FUNC_ATTRIBUTE_NUM_REGS);
+    int regs1 = cuda_module_num_regs(m1);
     int local1 = func_attr(m1, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     cuda_module_unload(m1);
     if (regs1 <= 0 || regs1 > cap || local1 < 0 || local1 > local0) { free(out); return NULL; }

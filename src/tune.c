@@ -1686,7 +1686,11 @@ static bool entry_from_json(const JV *o, DbEntry *d, char *msg, size_t n, const 
 }
 
 /* Parses a database file's text into entries (malloc'd); -1 with msg on error. */
-static int db_parse(const char *name, const char *text, size_t len, DbEntry **out, char *msg, size_t n) {
+/* -1 on failure, with the message in msg and, when code is not NULL, the status: the JSON
+ * reader's own (TC_ERR_LIMIT for a file too large), TC_ERR_SYNTAX for a wrong structure. */
+static int db_parse(const char *name, const char *text, size_t len, DbEntry **out, char *msg,
+                    size_t n, tc_status *code) {
+    if (code) *code = TC_ERR_SYNTAX;
     Err e = {0};
     Arena a;
     arena_init(&a, &e);
@@ -1697,6 +1701,7 @@ static int db_parse(const char *name, const char *text, size_t len, DbEntry **ou
         const char *m = e.msg;
         if (!strncmp(m, "error: ", 7)) m += 7;
         snprintf(msg, n, "%s", m);
+        if (code && e.code == TC_ERR_LIMIT) *code = TC_ERR_LIMIT;
         arena_free(&a);
         return -1;
     }
@@ -1737,7 +1742,7 @@ static int db_parse(const char *name, const char *text, size_t len, DbEntry **ou
 
 int tune_db_check(const char *name, const char *text, size_t len, char *msg, size_t n) {
     DbEntry *d = NULL;
-    int c = db_parse(name, text, len, &d, msg, n);
+    int c = db_parse(name, text, len, &d, msg, n, NULL);
     for (int i = 0; i < c; i++) entry_free(&d[i]);
     free(d);
     return c;
@@ -1795,9 +1800,10 @@ tc_status tc_tuning_db_load(tc_context *ctx, const char *path) {
     char *text = read_all(path, &len, msg, sizeof msg);
     if (!text) return ctx_fail(ctx, TC_ERR_IO, "cannot read the tuning database %s", msg);
     DbEntry *d = NULL;
-    int n = db_parse(path, text, len, &d, msg, sizeof msg);
+    tc_status why;
+    int n = db_parse(path, text, len, &d, msg, sizeof msg, &why);
     free(text);
-    if (n < 0) return ctx_fail(ctx, strstr(msg, "larger than") ? TC_ERR_LIMIT : TC_ERR_SYNTAX, "%s", msg);
+    if (n < 0) return ctx_fail(ctx, why, "%s", msg);
     for (int i = 0; i < n; i++) {
         d[i].origin = strdup(path);
         if (!d[i].origin || !db_add(t, &d[i])) {
@@ -2273,7 +2279,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         char *text = have_path ? read_all(path, &len, msg, sizeof msg) : NULL;
         if (text) {
             DbEntry *de = NULL;
-            int n = db_parse(path, text, len, &de, msg, sizeof msg);
+            int n = db_parse(path, text, len, &de, msg, sizeof msg, NULL);
             free(text);
             int bi = -1;
             if (n == 1 && !strcmp(de[0].kernel, k->fn->name) && !strcmp(de[0].device, props.name) &&

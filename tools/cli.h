@@ -15,6 +15,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints a failed API call's message; returns its exit status (3 for a missing driver, 2 for
  * TC_ERR_ARG, else 1). With hint, a missing driver also suggests --interpret. */
 int cli_api_error(tc_context *ctx, tc_status s, int hint);
+/* --NAME VALUE or --NAME=VALUE at argv[*i]: 1 with *val set (NULL when VALUE is missing),
+ * advancing *i past VALUE; 0 when argv[*i] is another option. */
+int cli_opt_val(int argc, char **argv, int *i, const char *name, const char **val);
 
 int cmd_run(int argc, char **argv);      /* tools/tritonc.c */
 /* tools/tritonc.c: `run` (check = 0) and `check` (check = 1) share their arguments. */

@@ -67,16 +67,6 @@ static const char *usage_cache =
     "\n"
     "exit status: 0 success, 1 error, 2 usage error\n";
 
-static int optv(int argc, char **argv, int *i, const char *name, const char **val) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return 0;
-    if (argv[*i][n] == '=') { *val = argv[*i] + n + 1; return 1; }
-    if (argv[*i][n] != 0) return 0;
-    if (*i + 1 >= argc) { *val = NULL; return 1; }
-    *val = argv[++*i];
-    return 1;
-}
-
 static int pint(const char *s, long *out) {
     char *e;
     errno = 0;
@@ -124,31 +114,31 @@ int cmd_compile_aot(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(usage_compile_aot, stdout); return 0; }
-        if (optv(argc, argv, &i, "--target", &v) || optv(argc, argv, &i, "-t", &v)) {
+        if (cli_opt_val(argc, argv, &i, "--target", &v) || cli_opt_val(argc, argv, &i, "-t", &v)) {
             if (!v) return cli_usage_error("compile", "--target takes cuda:ARCH");
             if (ntargets == 32) return cli_usage_error("compile", "too many targets");
             targets[ntargets++] = v;
-        } else if (optv(argc, argv, &i, "--emit", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--emit", &v)) {
             if (!v || (strcmp(v, "ptx") && strcmp(v, "cubin") && strcmp(v, "c")))
                 return cli_usage_error("compile", "--emit takes ptx, cubin or c");
             emit = v;
-        } else if (optv(argc, argv, &i, "-o", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "-o", &v)) {
             if (!v || !*v) return cli_usage_error("compile", "-o takes a path");
             outp = v;
-        } else if (optv(argc, argv, &i, "--name", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--name", &v)) {
             if (!v || !*v) return cli_usage_error("compile", "--name takes a C identifier");
             prefix = v;
-        } else if (optv(argc, argv, &i, "--ptxas", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--ptxas", &v)) {
             if (!v || !*v) return cli_usage_error("compile", "--ptxas takes a path");
             setenv("TRITONC_PTXAS", v, 1);
-        } else if (optv(argc, argv, &i, "--signature", &v) || optv(argc, argv, &i, "-s", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--signature", &v) || cli_opt_val(argc, argv, &i, "-s", &v)) {
             if (!v) return cli_usage_error("compile", "--signature takes a list of types");
             if (nsiglists == 64) return cli_usage_error("compile", "too many signatures");
             siglists[nsiglists++] = v;
-        } else if (optv(argc, argv, &i, "--num-warps", &v) || optv(argc, argv, &i, "-w", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--num-warps", &v) || cli_opt_val(argc, argv, &i, "-w", &v)) {
             if (!v || !pint(v, &num_warps) || num_warps < 1 || num_warps > 32 || (num_warps & (num_warps - 1)))
                 return cli_usage_error("compile", "num_warps must be a power of 2 (1..32)");
-        } else if (optv(argc, argv, &i, "--num-stages", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--num-stages", &v)) {
             if (!v || !pint(v, &num_stages) || num_stages < 1 || num_stages > 64)
                 return cli_usage_error("compile", "--num-stages takes a number >= 1");
         } else if (!strcmp(a, "--verbose") || !strcmp(a, "-v")) {

@@ -690,7 +690,7 @@ static void print_to_stdout(const char *text, void *user) {
 typedef struct Opt { const char *name; const char *val; } Opt;
 
 /* An option with a value: "--grid 4" or "--grid=4". Returns 1 and the value, advancing *i. */
-static int opt_val(int argc, char **argv, int *i, const char *name, const char **val) {
+int cli_opt_val(int argc, char **argv, int *i, const char *name, const char **val) {
     size_t n = strlen(name);
     if (strncmp(argv[*i], name, n) != 0) return 0;
     if (argv[*i][n] == '=') { *val = argv[*i] + n + 1; return 1; }
@@ -730,42 +730,42 @@ int cli_run(int argc, char **argv, int check) {
             if (!parse_int(a + 11, &n) || n < 1 || n > 256)
                 return cli_usage_error(cmdn, "--parallel=N takes a thread count from 1 to 256");
             opts.threads = (int)n;
-        } else if (opt_val(argc, argv, &i, "--shuffle", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--shuffle", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n == 0)
                 return cli_usage_error(cmdn, "--shuffle takes a non-zero integer seed");
             opts.shuffle_seed = (uint64_t)n;
-        } else if (opt_val(argc, argv, &i, "--grid", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--grid", &v)) {
             if (!v || !parse_grid(v, opts.grid)) {
                 /* issue 5: expressions over the arguments and constexprs (a config's too) */
                 if (!v || !cli_grid_expr(v, &opts))
                     return cli_usage_error(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers or "
                                      "expressions such as 'cdiv(n, BLOCK)')");
             }
-        } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--num-warps", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 1024)
                 return cli_usage_error(cmdn, "--num-warps takes a power of two");
             if (n & (n - 1)) return cli_usage_error(cmdn, "num_warps must be a power of 2 (got %lld)", (long long)n);
             opts.num_warps = (int)n;
-        } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--num-stages", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n < 1 || n > 64)
                 return cli_usage_error(cmdn, "--num-stages takes a number >= 1");
             opts.num_stages = (int)n;
-        } else if (opt_val(argc, argv, &i, "--tuning-db", &v)) {   /* issue 5 */
+        } else if (cli_opt_val(argc, argv, &i, "--tuning-db", &v)) {   /* issue 5 */
             if (!v || !*v) return cli_usage_error(cmdn, "--tuning-db takes a file");
             if (ntdb == 16) return cli_usage_error(cmdn, "too many --tuning-db options");
             tdbs[ntdb++] = v;
-        } else if (opt_val(argc, argv, &i, "--seed", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--seed", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n)) return cli_usage_error(cmdn, "--seed takes an integer");
             seed = (uint64_t)n;
-        } else if (opt_val(argc, argv, &i, "--print", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--print", &v)) {
             if (!v || !*v) return cli_usage_error(cmdn, "--print takes an argument name");
             if (nprints == 64) return cli_usage_error(cmdn, "too many --print options");
             prints[nprints++] = v;
-        } else if (opt_val(argc, argv, &i, "--save", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--save", &v)) {
             if (!v || !strchr(v, '=') || v[0] == '=' || !strchr(v, '=')[1])
                 return cli_usage_error(cmdn, "--save takes NAME=PATH.npy");
             if (nsaves == 64) return cli_usage_error(cmdn, "too many --save options");

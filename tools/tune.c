@@ -75,16 +75,6 @@ static void print_out(const char *text, void *user) {
     fflush(stdout);
 }
 
-static int opt_val(int argc, char **argv, int *i, const char *name, const char **val) {
-    size_t n = strlen(name);
-    if (strncmp(argv[*i], name, n) != 0) return 0;
-    if (argv[*i][n] == '=') { *val = argv[*i] + n + 1; return 1; }
-    if (argv[*i][n] != 0) return 0;
-    if (*i + 1 >= argc) { *val = NULL; return 1; }
-    *val = argv[++*i];
-    return 1;
-}
-
 static int num_arg(const char *s, double *out) {
     if (!s || !*s) return 0;
     char *end;
@@ -323,12 +313,12 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
 /* Options both commands take; 1 if consumed, -1 on a usage error (printed). */
 static int common_opt(Setup *s, int argc, char **argv, int *i) {
     const char *v;
-    if (opt_val(argc, argv, i, "--grid", &v)) {
+    if (cli_opt_val(argc, argv, i, "--grid", &v)) {
         if (!v || !*v) { cli_usage_error(s->cmd, "--grid takes X[,Y[,Z]] (integers or expressions)"); return -1; }
         s->grid = v;
         return 1;
     }
-    if (opt_val(argc, argv, i, "--tuning-db", &v)) {
+    if (cli_opt_val(argc, argv, i, "--tuning-db", &v)) {
         if (!v || !*v) { cli_usage_error(s->cmd, "--tuning-db takes a file"); return -1; }
         if (s->ndb == 16) { cli_usage_error(s->cmd, "too many --tuning-db options"); return -1; }
         s->dbs[s->ndb++] = v;
@@ -373,22 +363,22 @@ int cmd_bench(int argc, char **argv) {
         double d;
         if (!strcmp(a, "--json")) {
             json = 1;
-        } else if (opt_val(argc, argv, &i, "--num-warps", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--num-warps", &v)) {
             if (!num_arg(v, &d) || d < 1 || d > 64 || ((int)d & ((int)d - 1)) || d != (int)d)
                 return cli_usage_error("bench", "--num-warps takes a power of two");
             if (nwarps == 16) return cli_usage_error("bench", "too many --num-warps");
             warps[nwarps++] = (int)d;
-        } else if (opt_val(argc, argv, &i, "--num-stages", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--num-stages", &v)) {
             if (!num_arg(v, &d) || d < 1 || d > 64 || d != (int)d) return cli_usage_error("bench", "--num-stages takes a number >= 1");
             if (nstages == 16) return cli_usage_error("bench", "too many --num-stages");
             stages[nstages++] = (int)d;
-        } else if (opt_val(argc, argv, &i, "--bytes", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--bytes", &v)) {
             if (!num_arg(v, &bytes)) return cli_usage_error("bench", "--bytes takes a number");
-        } else if (opt_val(argc, argv, &i, "--flops", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--flops", &v)) {
             if (!num_arg(v, &flops)) return cli_usage_error("bench", "--flops takes a number");
-        } else if (opt_val(argc, argv, &i, "--warmup", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--warmup", &v)) {
             if (!num_arg(v, &bo.warmup_ms) || bo.warmup_ms <= 0) return cli_usage_error("bench", "--warmup takes milliseconds > 0");
-        } else if (opt_val(argc, argv, &i, "--rep", &v)) {
+        } else if (cli_opt_val(argc, argv, &i, "--rep", &v)) {
             if (!num_arg(v, &bo.rep_ms) || bo.rep_ms <= 0) return cli_usage_error("bench", "--rep takes milliseconds > 0");
         } else if (a[0] == '-' && a[1] == '-') {
             return cli_usage_error("bench", "unknown option '%s'", a);
@@ -487,7 +477,7 @@ int cmd_tune(int argc, char **argv) {
         if (c) continue;
         if (!strcmp(a, "--force")) force = 1;
         else if (!strcmp(a, "--json")) json = 1;
-        else if (opt_val(argc, argv, &i, "--export", &v)) {
+        else if (cli_opt_val(argc, argv, &i, "--export", &v)) {
             if (!v || !*v) return cli_usage_error("tune", "--export takes a file");
             export_path = v;
         } else if (a[0] == '-' && a[1] == '-') {
