@@ -74,6 +74,8 @@ typedef struct TuneKernel {
     THeur *heur; int nheur;
     uint64_t cfg_hash;
     Memo *memo; int nmemo, capmemo;
+    /* the parameters the configs set, in the order they first appear (cfg_params_of) */
+    int *cfg_params; const char **cfg_param_names; int ncfg_params; bool cfg_params_known;
 } TuneKernel;
 
 typedef struct DbEntry {
@@ -157,8 +159,12 @@ static void spec_clear(TuneKernel *t) {
     free(t->heur);
     for (int i = 0; i < t->nmemo; i++) free(t->memo[i].key);
     free(t->memo);
+    free(t->cfg_params);
+    free(t->cfg_param_names);
     t->cfg = NULL; t->key = NULL; t->reset = t->restore = NULL; t->heur = NULL; t->memo = NULL;
     t->ncfg = t->nkey = t->nreset = t->nrestore = t->nheur = t->nmemo = t->capmemo = 0;
+    t->cfg_params = NULL; t->cfg_param_names = NULL; t->ncfg_params = 0;
+    t->cfg_params_known = false;
 }
 
 void tune_kernel_free(tc_kernel *k) {
@@ -2185,6 +2191,32 @@ static void db_note(char *note, size_t n, const TConfig *c, const char *device, 
              at, src, base_name(where));
 }
 
+/* The parameters the configs set, worked out once (every launch checks them against the
+ * caller's arguments); false when out of memory. */
+static bool cfg_params_of(const tc_kernel *k, TuneKernel *t) {
+    if (t->cfg_params_known) return true;
+    int cap = 0;
+    for (int i = 0; i < t->ncfg; i++) cap += t->cfg[i].nkw;
+    t->cfg_params = calloc(cap ? (size_t)cap : 1, sizeof *t->cfg_params);
+    t->cfg_param_names = calloc(cap ? (size_t)cap : 1, sizeof *t->cfg_param_names);
+    if (!t->cfg_params || !t->cfg_param_names) {
+        free(t->cfg_params); free(t->cfg_param_names);
+        t->cfg_params = NULL; t->cfg_param_names = NULL;
+        return false;
+    }
+    for (int i = 0; i < t->ncfg; i++)
+        for (int j = 0; j < t->cfg[i].nkw; j++) {
+            int pi = param_idx(k, t->cfg[i].names[j]), seen = 0;
+            if (pi < 0) continue;
+            for (int q = 0; q < t->ncfg_params && !seen; q++) seen = t->cfg_params[q] == pi;
+            if (seen) continue;
+            t->cfg_params[t->ncfg_params] = pi;
+            t->cfg_param_names[t->ncfg_params++] = t->cfg[i].names[j];
+        }
+    t->cfg_params_known = true;
+    return true;
+}
+
 /* Chooses the config of a launch. *note gets what the launch report should say. */
 static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *puser, int *best_out,
                         char *note, size_t nnote) {
@@ -2195,13 +2227,11 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     tuning_key(k, t, c->base, key, sizeof key);
     note[0] = 0;
     /* conflicting meta-parameters: the caller gave a value a config sets */
-    for (int i = 0; i < t->ncfg; i++)
-        for (int j = 0; j < t->cfg[i].nkw; j++) {
-            int pi = param_idx(k, t->cfg[i].names[j]);
-            if (pi >= 0 && c->base[pi].set)
-                return ctx_fail(ctx, TC_ERR_ARG, "Conflicting meta-parameters: %s. Make sure that you "
-                                "don't re-define auto-tuned symbols.", t->cfg[i].names[j]);
-        }
+    if (!cfg_params_of(k, t)) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    for (int q = 0; q < t->ncfg_params; q++)
+        if (c->base[t->cfg_params[q]].set)
+            return ctx_fail(ctx, TC_ERR_ARG, "Conflicting meta-parameters: %s. Make sure that you "
+                            "don't re-define auto-tuned symbols.", t->cfg_param_names[q]);
     if (t->ncfg == 1) {
         *best_out = 0;
         tfmt(note, nnote, "autotune: one config (%s), used without benchmarking", t->cfg[0].str);
