@@ -12,12 +12,12 @@ ifeq ($(SAN),1)
 else
   B      = build
 endif
-CFLAGS  += $(CSTD) $(WARN) $(OPT) -fPIC -Iinclude
+CFLAGS  += $(CSTD) $(WARN) $(OPT) -fPIC -Iinclude -Isrc
 LDLIBS   = -lm -ldl -lpthread
 
-SRCS     = $(wildcard src/*.c src/gpu/*.c)
+SRCS     = $(wildcard src/*.c src/*/*.c)
 OBJS     = $(patsubst src/%.c,$(B)/obj/%.o,$(SRCS))
-HDRS     = $(wildcard include/*.h src/*.h src/gpu/*.h)
+HDRS     = $(wildcard include/*.h src/*/*.h)
 TESTSRCS = $(wildcard tests/test_*.c)
 TESTOBJS = $(patsubst tests/%.c,$(B)/tests/%.o,$(TESTSRCS))
 EXAMPLES = $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
@@ -105,7 +105,7 @@ clean:
 # (tests/test_fuzz_regress.c), which needs no libFuzzer.
 FUZZ_CC      ?= clang
 FUZZ_SECONDS ?= 60
-FUZZ_TARGETS ?= fuzz_parse fuzz_trace fuzz_args $(if $(and $(wildcard src/cache.c),$(wildcard fuzz/fuzz_cache.c)),fuzz_cache)
+FUZZ_TARGETS ?= fuzz_parse fuzz_trace fuzz_args $(if $(and $(wildcard src/runtime/cache.c),$(wildcard fuzz/fuzz_cache.c)),fuzz_cache)
 FZ           = build-fuzz
 FUZZ_FLAGS   = $(CSTD) -O1 -g -fno-omit-frame-pointer -fPIC -Iinclude -Isrc -Itools \
                -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow

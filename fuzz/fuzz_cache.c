@@ -1,4 +1,4 @@
-/* fuzz_cache.c — libFuzzer target: the disk cache's entry reader (src/cache.c).
+/* fuzz_cache.c — libFuzzer target: the disk cache's entry reader (src/runtime/cache.c).
  *
  * The first byte is a salt, the rest an entry file:
  *   bit 0  repair the file's key hash and checksum before parsing (SHA-256 of the key text
@@ -10,7 +10,7 @@
  *          file-system path can reach a hit
  * An entry that parses must keep every pointer inside the bytes, NUL-terminate its texts,
  * and survive a round trip through cache_entry_build and cache_entry_parse unchanged. */
-#include "cache.h"
+#include "runtime/cache.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -11,11 +11,11 @@
 #ifndef FUZZ_ONE_H
 #define FUZZ_ONE_H
 
-#include "ast.h"
+#include "front/ast.h"
 #include "gpu/gpu.h"
-#include "interp.h"
-#include "ir.h"
-#include "trace.h"
+#include "interp/interp.h"
+#include "ir/ir.h"
+#include "trace/trace.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,10 +1,10 @@
 /* api.c — the public API over the stages: contexts and errors, modules and kernels,
  * tensors, values and argument lists. The launch itself and the specialization cache are
  * in jit.c; the hardware half (driver, target, devices) is in device.c. */
-#include "jit.h"
-#include "tune.h"
-#include "cuda.h"
-#include "interp.h"
+#include "runtime/jit.h"
+#include "tune/tune.h"
+#include "driver/cuda.h"
+#include "interp/interp.h"
 
 #include <errno.h>
 #include <stdio.h>

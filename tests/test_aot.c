@@ -3,7 +3,7 @@
  * dispatch by alignment (a small program against the generated pair, no GPU needed), target
  * selection at load time (fake driver), and `tritonc compile`. */
 #include "test.h"
-#include "aot.h"
+#include "aot/aot.h"
 
 #include <stdlib.h>
 #include <sys/stat.h>

@@ -3,8 +3,8 @@
  * TRITONC_ALWAYS_COMPILE, listing and clearing, no $HOME. Every test uses its own
  * TRITONC_CACHE_DIR under /tmp and removes it. */
 #include "test.h"
-#include "cache.h"
-#include "aot.h"
+#include "runtime/cache.h"
+#include "aot/aot.h"
 
 #include <dirent.h>
 #include <fcntl.h>

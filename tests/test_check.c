@@ -6,7 +6,7 @@
 #include "test.h"
 #include "tritonc.h"
 
-#include "check.h"
+#include "interp/check.h"
 
 #include <stdlib.h>
 

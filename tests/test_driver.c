@@ -8,8 +8,8 @@
  * child's assertion counts to ours. drvchild_* tests do nothing in the parent. The CLI
  * tests run <build>/tritonc info. */
 #include "test.h"
-#include "api.h"
-#include "cuda.h"
+#include "runtime/api.h"
+#include "driver/cuda.h"
 
 #include <pthread.h>
 #include <stdlib.h>

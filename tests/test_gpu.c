@@ -4,8 +4,8 @@
  * unsupported-op errors; and (issue 4 item 5) every launch of the kernel suite lowered and
  * assembled, through tests/gpu_shadow.c. */
 #include "test.h"
-#include "tc.h"
-#include "ir.h"
+#include "base/tc.h"
+#include "ir/ir.h"
 #include "gpu/gpu.h"
 
 #include <stdlib.h>

@@ -4,7 +4,7 @@
 
 #include <stdlib.h>
 
-#include "interp.h"
+#include "interp/interp.h"
 
 typedef struct B {
     Arena a;

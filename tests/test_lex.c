@@ -1,6 +1,6 @@
 /* test_lex.c — the tokenizer: indentation, continuation, numbers, strings, operators,
  * errors. Expected streams follow Python's own tokenize module. */
-#include "ast.h"
+#include "front/ast.h"
 #include "test.h"
 
 #include <stdlib.h>

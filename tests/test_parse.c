@@ -1,6 +1,6 @@
 /* test_parse.c — the module parser: kernels, decorators, globals, imports, statement and
  * expression structure, host code skipping, errors. Expected trees follow Python's ast. */
-#include "ast.h"
+#include "front/ast.h"
 #include "test.h"
 
 #include <stdlib.h>

@@ -2,7 +2,7 @@
  * of result types, emitted ops and error messages. Expected types and messages come from
  * reference/triton-language.md (Triton 3.x semantics), not from the implementation. */
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
@@ -750,7 +750,7 @@ TEST(sem_misc_semantics) {
 /* Philox through the interpreter, against the Random123 known-answer vectors for
  * philox4x32-10: counter 0 / key 0 -> 6627e8d5 e169c58d bc57ac4c 9b00dbd8, and all-ones
  * counter and key -> 408f276d 41c83b0e a20bc7c6 6d5451fd. */
-#include "interp.h"
+#include "interp/interp.h"
 
 static void run_philox(TT *x, Val seed_arg, Val c0, Val c1, Val c2, Val c3, Val out, bool four) {
     Val r;

@@ -2,8 +2,8 @@
  * calls, the IR it builds, and its error messages with file:line:col. Kernels that trace are
  * also run through the interpreter and compared with plain C loops. */
 #include "test.h"
-#include "trace.h"
-#include "interp.h"
+#include "trace/trace.h"
+#include "interp/interp.h"
 
 #include <stdlib.h>
 

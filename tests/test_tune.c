@@ -4,7 +4,7 @@
  * by hand here, replayed, exported, re-imported) and hostile database files, and the
  * `tritonc tune` / `tritonc bench` commands. */
 #include "test.h"
-#include "tune.h"
+#include "tune/tune.h"
 
 #include <stdarg.h>
 #include <stdint.h>

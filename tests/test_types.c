@@ -1,7 +1,7 @@
 /* test_types.c — Triton's type rules (types.c). Expected values come from
  * reference/triton-language.md §3.2–§3.4 and §4 (Triton's semantic.py), not from the code. */
 #include "test.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <float.h>
 

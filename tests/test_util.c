@@ -1,6 +1,6 @@
 /* test_util.c — errors, arenas, float repr, dtypes and types (util.c). */
 #include "test.h"
-#include "tc.h"
+#include "base/tc.h"
 
 static const char *repr(double v) {
     static char buf[64];

@@ -4,7 +4,7 @@
  *   3. layout preferences, backward from the uses (stores, dots, elementwise chains), so
  *      that expand_dims/broadcast chains get slice layouts of their consumers and need no
  *      data movement. */
-#include "lower.h"
+#include "gpu/lower.h"
 
 #include <string.h>
 

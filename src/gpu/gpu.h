@@ -3,7 +3,7 @@
 #ifndef GPU_H
 #define GPU_H
 
-#include "../ir.h"
+#include "ir/ir.h"
 
 typedef struct GpuKernel {
     char *ptx;            /* malloc'd PTX text (caller frees with free()) */

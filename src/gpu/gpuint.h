@@ -10,7 +10,7 @@
 #ifndef GPUINT_H
 #define GPUINT_H
 
-#include "gpu.h"
+#include "gpu/gpu.h"
 
 #define LMAXB 28
 

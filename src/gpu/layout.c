@@ -1,6 +1,6 @@
 /* layout.c — distributed layouts of tiles over the threads of a CTA (see gpuint.h).
  * Pure functions over Layout; no IR, no PTX. */
-#include "gpuint.h"
+#include "gpu/gpuint.h"
 
 #include <string.h>
 

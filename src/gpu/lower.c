@@ -19,7 +19,7 @@
  * a mask constant over the vector; masked loads pre-set the destination to `other`; stores
  * and atomics are predicated to one owner per element when a layout holds copies. device_print
  * is vprintf, one line per element, formatted as the interpreter does. */
-#include "lower.h"
+#include "gpu/lower.h"
 
 #include <math.h>
 #include <stdio.h>

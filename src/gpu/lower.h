@@ -2,7 +2,7 @@
 #ifndef GPU_LOWER_H
 #define GPU_LOWER_H
 
-#include "gpuint.h"
+#include "gpu/gpuint.h"
 
 enum { CP, CH, CR, CD };                 /* register classes: pred, b16, b32, b64 */
 #define REG(c, i) ((c) << 24 | (i))

@@ -1,0 +1,79 @@
+/* cuda.h — the CUDA driver, loaded at run time with dlopen (never linked), and driver
+ * discovery. Every driver call goes through one checked wrapper that turns a CUresult into
+ * a TC_ERR_DRIVER error naming the call and the driver's name for the code. */
+#ifndef CUDA_H
+#define CUDA_H
+
+#include "base/tc.h"
+
+typedef uint64_t CuDevPtr;   /* CUdeviceptr */
+
+/* Loads libcuda (TRITONC_LIBCUDA_PATH, else libcuda.so.1) and calls cuInit once per
+ * process; later calls return the recorded outcome. TC_ERR_NO_DRIVER when the library is
+ * missing, cuInit fails or there are no devices, with the reason in e. */
+tc_status cuda_init(Err *e);
+
+/* The active-driver discovery of Triton's runtime/driver.py: walks the backend table (CUDA;
+ * room for HIP), demands exactly one active. On failure e->msg is exactly
+ * "0 active drivers ([]). There should only be one.\n<why>" (or "N active drivers
+ * ([cuda, hip]). There should only be one.") and the code TC_ERR_NO_DRIVER. */
+tc_status driver_active(const char **name, Err *e);
+/* The selection rule itself, over n backends (names, is-active flags, why-not reasons);
+ * driver_active calls it with the backend table. Exposed for tests. */
+tc_status driver_select(int n, const char *const *names, const bool *active,
+                        const char *const *why, const char **name, Err *e);
+/* The library that was opened ("libcuda.so.1" or TRITONC_LIBCUDA_PATH) and
+ * cuDriverGetVersion's answer (13000 for 13.0; 0 if unknown). */
+tc_status cuda_driver_version(const char **library, int *version, Err *e);
+
+tc_status cuda_device_count(int *n, Err *e);
+/* Properties, read once per device and kept. */
+tc_status cuda_device_props(int dev, tc_device_props *p, Err *e);
+/* The compilation target of a device; TRITON_OVERRIDE_ARCH=sm80 overrides arch, and
+ * *overridden tells whether it did. */
+tc_status cuda_target(int dev, tc_target *t, bool *overridden, Err *e);
+
+/* Makes the device's primary context current on this thread. */
+tc_status cuda_use_device(int dev, Err *e);
+
+tc_status cuda_alloc(size_t n, CuDevPtr *out, Err *e);
+void cuda_free(CuDevPtr p);
+tc_status cuda_htod(CuDevPtr dst, const void *src, size_t n, Err *e);
+tc_status cuda_dtoh(void *dst, CuDevPtr src, size_t n, Err *e);
+tc_status cuda_memset0(CuDevPtr dst, size_t n, Err *e);
+
+typedef struct CuModule CuModule;   /* a loaded module and its one kernel function */
+/* JIT-loads PTX (cuModuleLoadDataEx with error/info logs; on failure the log and the
+ * failing PTX line are in e). shared_bytes above 48 KB is opted in on the function. */
+tc_status cuda_module_load(const char *ptx, const char *kernel_name, int shared_bytes,
+                           CuModule **out, Err *e);
+/* Loads a cubin image instead of PTX. */
+tc_status cuda_module_load_cubin(const void *image, size_t n, const char *kernel_name,
+                                 int shared_bytes, CuModule **out, Err *e);
+void cuda_module_unload(CuModule *m);
+int cuda_module_num_regs(const CuModule *m);
+
+/* Occupancy. The per-SM limits that decide how many programs run on one SM at a time. */
+typedef struct CuSmLimits { int regs, threads, blocks, shared; } CuSmLimits;
+/* Programs of `threads` threads, `regs` registers and `shared` bytes that fit on one SM.
+ * *cap: the register count at which one more would fit, when that is at least 80% of
+ * `regs` (else 0). */
+int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int *cap);
+/* A copy of `ptx` with `.minnctapersm` asking for one more program per SM, when the driver's
+ * compiler then fits the cap above without spilling; NULL otherwise, on any failure, and
+ * when TRITONC_OCCUPANCY=0. Compiles the PTX once or twice (the caller compiles again). */
+char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes);
+
+/* cuLaunchKernel with params[] = pointers to each argument value. */
+tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shared_bytes,
+                      void *stream, void **params, Err *e);
+tc_status cuda_sync(Err *e);
+
+/* Events for timing (do_bench). */
+typedef struct CuEvent CuEvent;
+tc_status cuda_event_new(CuEvent **out, Err *e);
+tc_status cuda_event_record(CuEvent *ev, void *stream, Err *e);
+tc_status cuda_event_elapsed_ms(CuEvent *start, CuEvent *end, float *ms, Err *e);
+void cuda_event_free(CuEvent *ev);
+
+#endif

@@ -1,0 +1,662 @@
+/* check.c — check mode's shadow memory, findings and report (see check.h; interp.c has the
+ * hooks and the rules, documented at the top of interp.c). */
+#include "interp/check.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+
+#define SITE_MAX 0x7fffu
+
+/* One execution of a memory instruction by one program: what a shadow cell points at. */
+typedef struct Rec {
+    uint32_t prog;     /* linear program index */
+    uint32_t epoch;    /* barrier epoch (unique per program and barrier interval) */
+    uint16_t site;
+    uint8_t atomic;
+    uint8_t contig;    /* lanes at base, base + size, ... (all lanes, active or not) */
+    uint32_t size;
+    uint32_t inner;    /* lanes in rows of `inner` at base + row * stride + col * size (the
+                          lane of an address can be recovered); 0: unknown */
+    uint64_t stride;
+    uint64_t base;
+} Rec;
+
+/* A tensor's shadow: per element (granule), record ids (0 = none), each array allocated on
+ * first need, so a tensor only read costs 4 bytes per element and one only written 4. */
+typedef struct Shadow {
+    uint32_t *w;       /* last write */
+    uint32_t *r;       /* first read since that write */
+    uint32_t *r2;      /* a read by another program than r's (allocated on the first one) */
+    uint8_t *snap;     /* contents before the first write of the launch (for the order runs) */
+    uint64_t ncells;
+    int shift;         /* log2 of the granule */
+    bool failed;       /* allocation failed: not checked */
+} Shadow;
+
+typedef struct Finding {
+    CheckKind kind;
+    SrcLoc a, b;
+    int aux;
+    uint64_t count;
+    char *text;
+} Finding;
+
+struct Checker {
+    const InterpLaunch *l;
+    Shadow *sh;
+    /* sites: open hash Inst* -> index, and the list */
+    const Inst **site_inst;   /* [0] unused */
+    int nsites, cap_sites;
+    const Inst **hkeys;
+    uint16_t *hvals;
+    int hcap;
+    uint32_t epoch;
+    Rec *rec;          /* [0] unused */
+    uint64_t nrec, caprec;
+    bool rec_full;
+    Finding *f;
+    int nf, capf;
+};
+
+/* Large zeroed blocks come straight from mmap: pages the check never touches are never
+ * faulted in, and munmap gives them back at once (the shadow of a 4 MB tensor is tens of MB).
+ * Transparent huge pages were tried and were slower on the VMs measured. */
+#define BIG_MIN ((size_t)1 << 20)
+
+void *check_big_alloc(size_t n) {
+    if (n < BIG_MIN) return calloc(n ? n : 1, 1);
+    void *p = mmap(NULL, n, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    return p;
+}
+
+void check_big_free(void *p, size_t n) {
+    if (!p) return;
+    if (n < BIG_MIN) free(p);
+    else munmap(p, n);
+}
+
+static int ilog2(int x) { int s = 0; while ((1 << s) < x) s++; return s; }
+
+Checker *check_new(const InterpLaunch *l) {
+    Checker *k = calloc(1, sizeof *k);
+    if (!k) return NULL;
+    k->l = l;
+    k->sh = calloc(l->nmem > 0 ? (size_t)l->nmem : 1, sizeof *k->sh);
+    k->hcap = 256;
+    k->hkeys = calloc((size_t)k->hcap, sizeof *k->hkeys);
+    k->hvals = calloc((size_t)k->hcap, sizeof *k->hvals);
+    k->cap_sites = 64;
+    k->site_inst = calloc((size_t)k->cap_sites, sizeof *k->site_inst);
+    if (!k->sh || !k->hkeys || !k->hvals || !k->site_inst) { check_free(k); return NULL; }
+    k->nsites = 1;
+    for (int i = 0; i < l->nmem; i++) {
+        const MemRegion *m = &l->mem[i];
+        int dt = interp_region_dt(l, i);
+        int es = dt ? dt_size(dt) : 1;
+        k->sh[i].shift = ilog2(es);
+        k->sh[i].ncells = ((m->hi - m->lo) + (uint64_t)es - 1) >> k->sh[i].shift;
+    }
+    return k;
+}
+
+void check_free(Checker *k) {
+    if (!k) return;
+    if (k->sh)
+        for (int i = 0; i < k->l->nmem; i++) {
+            Shadow *h = &k->sh[i];
+            size_t nb = (size_t)(h->ncells ? h->ncells : 1) * 4;
+            check_big_free(h->w, nb);
+            check_big_free(h->r, nb);
+            check_big_free(h->r2, nb);
+            bool shared = false;
+            for (int j = 0; j < i; j++) shared |= k->sh[j].snap == h->snap;
+            if (!shared) check_big_free(h->snap, (size_t)(k->l->mem[i].hi - k->l->mem[i].lo));
+        }
+    free(k->rec);
+    free(k->sh);
+    free(k->hkeys);
+    free(k->hvals);
+    free(k->site_inst);
+    for (int i = 0; i < k->nf; i++) free(k->f[i].text);
+    free(k->f);
+    free(k);
+}
+
+static size_t ptr_hash(const void *p) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 29;
+    return (size_t)x;
+}
+
+int check_site(Checker *k, const Inst *in) {
+    size_t m = (size_t)k->hcap - 1, h = ptr_hash(in) & m;
+    while (k->hkeys[h]) {
+        if (k->hkeys[h] == in) return k->hvals[h];
+        h = (h + 1) & m;
+    }
+    if (k->nsites > (int)SITE_MAX) return 0;  /* too many: "unknown site" */
+    if (k->nsites * 2 >= k->hcap) {      /* grow the hash */
+        int ncap = k->hcap * 2;
+        const Inst **nk = calloc((size_t)ncap, sizeof *nk);
+        uint16_t *nv = calloc((size_t)ncap, sizeof *nv);
+        if (!nk || !nv) { free(nk); free(nv); return 0; }
+        for (int i = 0; i < k->hcap; i++)
+            if (k->hkeys[i]) {
+                size_t j = ptr_hash(k->hkeys[i]) & (size_t)(ncap - 1);
+                while (nk[j]) j = (j + 1) & (size_t)(ncap - 1);
+                nk[j] = k->hkeys[i];
+                nv[j] = k->hvals[i];
+            }
+        free(k->hkeys);
+        free(k->hvals);
+        k->hkeys = nk;
+        k->hvals = nv;
+        k->hcap = ncap;
+        m = (size_t)ncap - 1;
+        h = ptr_hash(in) & m;
+        while (k->hkeys[h]) h = (h + 1) & m;
+    }
+    if (k->nsites >= k->cap_sites) {
+        int nc = k->cap_sites * 2;
+        const Inst **ns = realloc(k->site_inst, sizeof *ns * (size_t)nc);
+        if (!ns) return 0;
+        k->site_inst = ns;
+        k->cap_sites = nc;
+    }
+    int s = k->nsites++;
+    k->site_inst[s] = in;
+    k->hkeys[h] = in;
+    k->hvals[h] = (uint16_t)s;
+    return s;
+}
+
+uint32_t check_next_epoch(Checker *k) { return ++k->epoch; }
+
+/* ---- findings ---------------------------------------------------------------------- */
+
+static bool loc_eq(SrcLoc a, SrcLoc b) {
+    return a.src == b.src && a.line == b.line && a.col == b.col;
+}
+
+static Finding *find(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux) {
+    for (int i = 0; i < k->nf; i++) {
+        Finding *f = &k->f[i];
+        if (f->kind == kind && f->aux == aux && loc_eq(f->a, a) && loc_eq(f->b, b)) return f;
+    }
+    return NULL;
+}
+
+bool check_count(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux) {
+    Finding *f = find(k, kind, a, b, aux);
+    if (!f) return false;
+    f->count++;
+    return true;
+}
+
+void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const char *text) {
+    if (check_count(k, kind, a, b, aux)) return;
+    if (k->nf == k->capf) {
+        int nc = k->capf ? k->capf * 2 : 16;
+        Finding *nf = realloc(k->f, sizeof *nf * (size_t)nc);
+        if (!nf) return;
+        k->f = nf;
+        k->capf = nc;
+    }
+    char *t = strdup(text);
+    if (!t) return;
+    Finding *f = &k->f[k->nf++];
+    f->kind = kind;
+    f->a = a;
+    f->b = b;
+    f->aux = aux;
+    f->count = 1;
+    f->text = t;
+}
+
+void check_pid_str(const Checker *k, uint64_t prog, char *buf, size_t n) {
+    const uint32_t *g = k->l->grid;
+    uint64_t gz = g[2] ? g[2] : 1, gy = g[1] ? g[1] : 1;
+    snprintf(buf, n, "(%llu, %llu, %llu)", (unsigned long long)(prog / (gy * gz)),
+             (unsigned long long)((prog / gz) % gy), (unsigned long long)(prog % gz));
+}
+
+void check_elem_str(const Checker *k, uint64_t addr, char *buf, size_t n) {
+    const InterpLaunch *l = k->l;
+    for (int i = 0; i < l->nmem; i++) {
+        const MemRegion *m = &l->mem[i];
+        if (addr < m->lo || addr >= m->hi) continue;
+        const char *name = m->name ? m->name : "?";
+        int dt = interp_region_dt(l, i);
+        if (dt)
+            snprintf(buf, n, "%s[%llu]", name,
+                     (unsigned long long)((addr - m->lo) / (uint64_t)dt_size(dt)));
+        else
+            snprintf(buf, n, "%s byte %llu", name, (unsigned long long)(addr - m->lo));
+        return;
+    }
+    snprintf(buf, n, "address 0x%llx", (unsigned long long)addr);
+}
+
+static void loc_str(SrcLoc l, char *buf, size_t n) {
+    if (l.src) snprintf(buf, n, "%s:%d:%d", l.src->path ? l.src->path : "?", l.line, l.col);
+    else snprintf(buf, n, "?");
+}
+
+static const char *site_op(const Inst *in) {
+    if (!in) return "access";
+    switch (in->op) {
+    case OP_LOAD: return "load";
+    case OP_STORE: return "store";
+    case OP_ATOMIC: return "atomic";
+    case OP_ATOMIC_CAS: return "atomic_cas";
+    default: return op_names[in->op];
+    }
+}
+
+/* "store at k.py:7:4" */
+static void site_str(const Checker *k, int site, char *buf, size_t n) {
+    const Inst *in = site > 0 && site < k->nsites ? k->site_inst[site] : NULL;
+    char l[512];
+    if (in) loc_str(in->loc, l, sizeof l);
+    else snprintf(l, sizeof l, "an unknown site");
+    snprintf(buf, n, "%s at %s", site_op(in), l);
+}
+
+static SrcLoc site_loc(const Checker *k, int site) {
+    SrcLoc z = {0};
+    return site > 0 && site < k->nsites ? k->site_inst[site]->loc : z;
+}
+
+/* ---- recording ------------------------------------------------------------------------ */
+
+static void race(Checker *k, CheckKind kind, int cur_site, int prev_site, uint64_t cur_prog,
+                 uint64_t prev_prog, uint64_t addr) {
+    SrcLoc a = site_loc(k, cur_site), b = site_loc(k, prev_site);
+    if (check_count(k, kind, a, b, 0)) return;
+    char p1[80], p2[80], el[200], s1[600], s2[600], text[2400];
+    check_pid_str(k, cur_prog, p1, sizeof p1);
+    check_pid_str(k, prev_prog, p2, sizeof p2);
+    check_elem_str(k, addr, el, sizeof el);
+    site_str(k, cur_site, s1, sizeof s1);
+    site_str(k, prev_site, s2, sizeof s2);
+    const char *verb = kind == CK_RACE_RAW ? "reads" : "writes";
+    const char *pverb = kind == CK_RACE_WAR ? "read" : "wrote";
+    snprintf(text, sizeof text,
+             "race: program %s %s %s (%s) that program %s %s (%s); the order of two programs "
+             "is undefined on a GPU (address 0x%llx)", p1, verb, el, s1, p2, pverb, s2,
+             (unsigned long long)addr);
+    check_add(k, kind, a, b, 0, text);
+}
+
+static void hazard(Checker *k, int cur_site, int prev_site, uint64_t prog, int64_t lane,
+                   int64_t wlane, uint64_t addr) {
+    const Inst *ci = cur_site > 0 && cur_site < k->nsites ? k->site_inst[cur_site] : NULL;
+    const Inst *pi = prev_site > 0 && prev_site < k->nsites ? k->site_inst[prev_site] : NULL;
+    bool same = false;
+    if (ci && pi && wlane == lane && wlane >= 0) {
+        Type ct = k->l->f->types[ci->args[0]], pt = k->l->f->types[pi->args[0]];
+        same = ct.rank >= 1 && ct.rank == pt.rank &&
+               memcmp(ct.shape, pt.shape, sizeof(int32_t) * ct.rank) == 0;
+    }
+    CheckKind kind = same ? CK_NOTE_LANE : CK_HAZARD;
+    SrcLoc a = site_loc(k, cur_site), b = site_loc(k, prev_site);
+    if (check_count(k, kind, a, b, 0)) return;
+    char p[80], el[200], s1[600], s2[600], wl[32], text[2400];
+    check_pid_str(k, prog, p, sizeof p);
+    check_elem_str(k, addr, el, sizeof el);
+    site_str(k, cur_site, s1, sizeof s1);
+    site_str(k, prev_site, s2, sizeof s2);
+    if (wlane < 0) snprintf(wl, sizeof wl, "a lane");
+    else snprintf(wl, sizeof wl, "lane %lld", (long long)wlane);
+    if (same)
+        snprintf(text, sizeof text,
+                 "note: program %s reads %s in lane %lld (%s) that the same lane stored (%s) "
+                 "with no tl.debug_barrier() between; safe only while both tiles get the same "
+                 "layout (address 0x%llx)", p, el, (long long)lane, s1, s2,
+                 (unsigned long long)addr);
+    else
+        snprintf(text, sizeof text,
+                 "hazard: program %s reads %s in lane %lld (%s) that %s of the same program "
+                 "stored (%s) with no tl.debug_barrier() between; on a GPU another thread may "
+                 "not have stored it yet (address 0x%llx)", p, el, (long long)lane, s1, wl, s2,
+                 (unsigned long long)addr);
+    check_add(k, kind, a, b, 0, text);
+}
+
+static void uninit_read(Checker *k, int site, uint64_t prog, uint64_t addr) {
+    SrcLoc a = site_loc(k, site), z = {0};
+    if (check_count(k, CK_UNINIT, a, z, 0)) return;
+    char p[80], el[200], s1[600], text[1600];
+    check_pid_str(k, prog, p, sizeof p);
+    check_elem_str(k, addr, el, sizeof el);
+    site_str(k, site, s1, sizeof s1);
+    snprintf(text, sizeof text, "uninitialized read: program %s reads %s (%s), which was never "
+             "written (address 0x%llx)", p, el, s1, (unsigned long long)addr);
+    check_add(k, CK_UNINIT, a, z, 0, text);
+}
+
+static bool alloc_fail(Checker *k, int r) {
+    Shadow *s = &k->sh[r];
+    if (s->failed) return true;
+    s->failed = true;
+    const MemRegion *m = &k->l->mem[r];
+    char text[300];
+    SrcLoc z = {0};
+    snprintf(text, sizeof text, "note: no memory for the shadow of '%s'; its accesses were "
+             "not checked", m->name ? m->name : "?");
+    check_add(k, CK_NOTE_OOM, z, z, r, text);
+    return true;
+}
+
+static uint32_t *arr(Checker *k, int r, uint32_t **slot) {
+    if (!*slot && !k->sh[r].failed) {
+        *slot = check_big_alloc((size_t)(k->sh[r].ncells ? k->sh[r].ncells : 1) * 4);
+        if (!*slot) alloc_fail(k, r);
+    }
+    return *slot;
+}
+
+/* Keeps the region's contents before its first write (and its aliases': the same tensor
+ * passed twice). */
+static void snapshot(Checker *k, int r) {
+    Shadow *h = &k->sh[r];
+    if (h->snap || h->failed) return;
+    const MemRegion *m = &k->l->mem[r];
+    size_t sz = (size_t)(m->hi - m->lo);
+    h->snap = check_big_alloc(sz);
+    if (!h->snap) { alloc_fail(k, r); return; }
+    if (sz) memcpy(h->snap, (const void *)(uintptr_t)m->lo, sz);
+    for (int j = 0; j < k->l->nmem; j++)
+        if (j != r && k->l->mem[j].lo == m->lo && k->l->mem[j].hi == m->hi) k->sh[j].snap = h->snap;
+}
+
+const uint8_t *check_snapshot(const Checker *k, int r) { return k->sh[r].snap; }
+
+static uint32_t new_rec(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch, int kind,
+                        int size, const uint64_t *addr, const uint8_t *mask, int64_t n) {
+    if (k->rec_full) return 0;
+    if (k->nrec + 1 >= k->caprec) {
+        uint64_t nc = k->caprec ? k->caprec * 2 : 1024;
+        Rec *nr = nc < UINT32_MAX ? realloc(k->rec, sizeof *nr * (size_t)nc) : NULL;
+        if (!nr) {
+            k->rec_full = true;
+            SrcLoc z = {0};
+            check_add(k, CK_NOTE_OOM, z, z, -1, "note: too many memory accesses to record; "
+                      "the rest of the launch was not checked");
+            return 0;
+        }
+        k->rec = nr;
+        k->caprec = nc;
+        if (k->nrec == 0) k->nrec = 1;
+    }
+    uint32_t id = (uint32_t)k->nrec++;
+    Rec *r = &k->rec[id];
+    r->prog = (uint32_t)prog;
+    r->epoch = epoch;
+    r->site = (uint16_t)check_site(k, in);
+    r->atomic = kind == 2;
+    r->size = (uint32_t)size;
+    r->base = addr[0];
+    r->inner = 0;
+    r->stride = 0;
+    /* the addresses of all lanes (masked ones too: they are computed, just not used) */
+    bool contig = n < (int64_t)UINT32_MAX;
+    for (int64_t i = 1; contig && i < n; i++) contig = addr[i] == addr[0] + (uint64_t)i * (uint64_t)size;
+    r->contig = contig;
+    if (contig) {
+        r->inner = (uint32_t)n;
+        r->stride = (uint64_t)n * (uint64_t)size;
+    } else if (in->nargs > 0 && in->args[0] >= 0) {
+        /* a 2-D (or more) tile of rows: base + (i / inner) * stride + (i % inner) * size */
+        Type t = k->l->f->types[in->args[0]];
+        int64_t inner = t.rank >= 2 ? t.shape[t.rank - 1] : 0;
+        if (inner > 0 && inner < n && n % inner == 0 && addr[inner] > addr[0]) {
+            uint64_t stride = addr[inner] - addr[0];
+            bool ok = stride >= (uint64_t)inner * (uint64_t)size;
+            for (int64_t i = 0; ok && i < n; i++)
+                ok = addr[i] == addr[0] + (uint64_t)(i / inner) * stride + (uint64_t)(i % inner) * (uint64_t)size;
+            if (ok) { r->inner = (uint32_t)inner; r->stride = stride; }
+        }
+    }
+    return id;
+}
+
+/* The lane of addr in record r's access, or -1 when it is not known. */
+static int64_t rec_lane(const Rec *r, uint64_t addr) {
+    if (!r->inner || addr < r->base || !r->stride) return -1;
+    uint64_t off = addr - r->base, row = off / r->stride, col = off % r->stride;
+    if (col % r->size || col / r->size >= r->inner) return -1;
+    return (int64_t)(row * r->inner + col / r->size);
+}
+
+static void on_read(Checker *k, uint32_t *W, uint32_t *R, int reg, uint64_t c, uint32_t me,
+                    uint64_t prog, uint32_t epoch, int64_t lane, uint64_t addr) {
+    if (W && W[c]) {
+        const Rec *w = &k->rec[W[c]], *cur = &k->rec[me];
+        if (w->prog != prog) race(k, CK_RACE_RAW, cur->site, w->site, prog, w->prog, addr);
+        else if (w->epoch == epoch) hazard(k, cur->site, w->site, prog, lane, rec_lane(w, addr), addr);
+    }
+    uint32_t r = R[c];
+    if (!r) { R[c] = me; return; }
+    if (k->rec[r].prog == prog) return;
+    uint32_t *R2 = k->sh[reg].r2 ? k->sh[reg].r2 : arr(k, reg, &k->sh[reg].r2);
+    if (R2 && (!R2[c] || k->rec[R2[c]].prog != prog)) R2[c] = me;
+}
+
+static void on_write(Checker *k, uint32_t *W, uint32_t *R, int reg, uint64_t c, uint32_t me,
+                     uint64_t prog, uint64_t addr) {
+    const Rec *cur = &k->rec[me];
+    if (W[c]) {
+        const Rec *w = &k->rec[W[c]];
+        if (w->prog != prog && !(cur->atomic && w->atomic))
+            race(k, CK_RACE_WW, cur->site, w->site, prog, w->prog, addr);
+    }
+    W[c] = me;
+    if (!R || !R[c]) return;
+    const Rec *r = &k->rec[R[c]];
+    uint32_t *R2 = k->sh[reg].r2;
+    if (r->prog != prog) race(k, CK_RACE_WAR, cur->site, r->site, prog, r->prog, addr);
+    else if (R2 && R2[c] && k->rec[R2[c]].prog != prog) {
+        const Rec *r2 = &k->rec[R2[c]];
+        race(k, CK_RACE_WAR, cur->site, r2->site, prog, r2->prog, addr);
+    }
+    R[c] = 0;
+    if (R2) R2[c] = 0;
+}
+
+/* Lane i of store record `me` writes where an earlier lane of the same store wrote: a race
+ * among the threads of one program when the values differ. */
+static void dup_lanes(Checker *k, uint32_t me, uint64_t prog, const uint64_t *addr,
+                      const uint8_t *mask, int64_t i, int size, const void *vals) {
+    const char *v = vals;
+    for (int64_t j = 0; j < i; j++) {
+        if ((mask && !mask[j]) || addr[j] != addr[i]) continue;
+        if (memcmp(v + j * size, v + i * size, (size_t)size) == 0) return;
+        int site = k->rec[me].site;
+        SrcLoc a = site_loc(k, site), z = {0};
+        if (check_count(k, CK_RACE_LANES, a, z, 0)) return;
+        char p[80], el[200], s1[600], text[1600];
+        check_pid_str(k, prog, p, sizeof p);
+        check_elem_str(k, addr[i], el, sizeof el);
+        site_str(k, site, s1, sizeof s1);
+        snprintf(text, sizeof text, "race: lanes %lld and %lld of one store of program %s write "
+                 "different values to %s (%s); which lane wins is undefined on a GPU (the "
+                 "interpreter keeps the last) (address 0x%llx)", (long long)j, (long long)i, p,
+                 el, s1, (unsigned long long)addr[i]);
+        check_add(k, CK_RACE_LANES, a, z, 0, text);
+        return;
+    }
+}
+
+void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
+                  const uint64_t *addr, const uint8_t *mask, int64_t n, int size, int kind,
+                  int region, const void *vals) {
+    const InterpLaunch *l = k->l;
+    uint32_t me = new_rec(k, in, prog, epoch, kind, size, addr, mask, n);
+    if (me && region >= 0 && !mask && k->rec[me].contig && n > 0 && !k->sh[region].failed) {
+        /* fast path: all lanes active, consecutive elements of one tensor */
+        const MemRegion *m = &l->mem[region];
+        Shadow *h = &k->sh[region];
+        uint64_t off = addr[0] - m->lo, span = (uint64_t)n * (uint64_t)size;
+        if (m->uninit && kind == 0) {  /* (stores cleared the marks in mem_check) */
+            int64_t hit = uninit_find(m->uninit, off, span);
+            if (hit >= 0) uninit_read(k, k->rec[me].site, prog, addr[hit / size]);
+        }
+        if (kind != 0) snapshot(k, region);
+        uint32_t *W = kind != 0 ? arr(k, region, &h->w) : h->w;
+        uint32_t *R = kind == 0 ? arr(k, region, &h->r) : h->r;
+        if (h->failed) return;
+        int sh = h->shift;
+        if ((1 << sh) == size) {
+            uint64_t c0 = off >> sh;
+            if (kind == 0) {
+                uint32_t *Rc = R + c0;
+                if (!W) {
+                    for (int64_t i = 0; i < n; i++) {
+                        if (!Rc[i]) Rc[i] = me;
+                        else on_read(k, NULL, R, region, c0 + (uint64_t)i, me, prog, epoch, i, addr[i]);
+                    }
+                } else {
+                    const uint32_t *Wc = W + c0;
+                    for (int64_t i = 0; i < n; i++) {
+                        if (!Rc[i] && !Wc[i]) Rc[i] = me;
+                        else on_read(k, W, R, region, c0 + (uint64_t)i, me, prog, epoch, i, addr[i]);
+                    }
+                }
+            } else {
+                uint32_t *Wc = W + c0;
+                const uint32_t *Rc = R ? R + c0 : NULL;
+                for (int64_t i = 0; i < n; i++) {
+                    if (!Wc[i] && (!Rc || !Rc[i])) Wc[i] = me;
+                    else on_write(k, W, R, region, c0 + (uint64_t)i, me, prog, addr[i]);
+                }
+            }
+            return;
+        }
+    }
+    int cr = -1;
+    uint32_t *W = NULL, *R = NULL;
+    const MemRegion *m = NULL;
+    int sh = 0;
+    for (int64_t i = 0; i < n; i++) {
+        if (mask && !mask[i]) continue;
+        uint64_t a = addr[i];
+        int nr = region >= 0 ? region : mem_region_of(l->mem, l->nmem, a);
+        if (nr < 0) continue;
+        if (nr != cr) {
+            cr = nr;
+            m = &l->mem[cr];
+            Shadow *h = &k->sh[cr];
+            sh = h->shift;
+            if (kind != 0) snapshot(k, cr);
+            W = kind != 0 ? arr(k, cr, &h->w) : h->w;
+            R = kind == 0 ? arr(k, cr, &h->r) : h->r;
+            if (h->failed) W = R = NULL;
+        }
+        uint64_t off = a - m->lo;
+        if (m->uninit && kind == 0 && uninit_find(m->uninit, off, (uint64_t)size) >= 0)
+            uninit_read(k, k->rec[me].site, prog, a);
+        if (!me || (kind == 0 ? !R : !W)) continue;
+        uint64_t c0 = off >> sh, c1 = (off + (uint64_t)size - 1) >> sh;
+        if (c1 >= k->sh[cr].ncells) c1 = k->sh[cr].ncells - 1;
+        for (uint64_t c = c0; c <= c1; c++) {
+            if (kind == 0) {
+                on_read(k, W, R, cr, c, me, prog, epoch, i, a);
+            } else {
+                if (kind == 1 && vals && W[c] == me && c == c0)
+                    dup_lanes(k, me, prog, addr, mask, i, size, vals);
+                on_write(k, W, R, cr, c, me, prog, a);
+            }
+        }
+    }
+}
+
+/* ---- report --------------------------------------------------------------------------- */
+
+int check_report(Checker *k, Buf *b, const char *summary, int *notes) {
+    int nf = 0, nn = 0;
+    for (int i = 0; i < k->nf; i++) {
+        const Finding *f = &k->f[i];
+        if (f->kind >= CK_NOTE_DIV0) nn++;
+        else nf++;
+        if (!b) continue;
+        char l[512];
+        if (f->a.src) loc_str(f->a, l, sizeof l);
+        else snprintf(l, sizeof l, "%s", k->l->f && k->l->f->name ? k->l->f->name : "kernel");
+        buf_printf(b, "%s: %s", l, f->text);
+        if (f->count > 1) buf_printf(b, " [%llu times]", (unsigned long long)f->count);
+        buf_puts(b, "\n");
+    }
+    if (b && summary) buf_printf(b, "%s", summary);
+    if (notes) *notes = nn;
+    return nf;
+}
+
+/* ---- shuffled order ---------------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed) {
+    s->order = NULL;
+    if (n > 1 && n <= SHUFFLE_TABLE_MAX) {
+        /* Fisher-Yates with splitmix64; never the identity (programs 0 and 1 swapped then) */
+        s->order = malloc(sizeof(uint32_t) * (size_t)n);
+        if (s->order) {
+            uint64_t st = seed;
+            for (uint64_t i = 0; i < n; i++) s->order[i] = (uint32_t)i;
+            for (uint64_t i = n - 1; i > 0; i--) {
+                uint64_t j = splitmix(&st) % (i + 1);
+                uint32_t t = s->order[i];
+                s->order[i] = s->order[j];
+                s->order[j] = t;
+            }
+            bool id = true;
+            for (uint64_t i = 0; i < n && id; i++) id = s->order[i] == i;
+            if (id) { s->order[0] = 1; s->order[1] = 0; }
+        }
+    }
+    int bits = 1;
+    while (bits < 63 && (1ULL << bits) < n) bits++;
+    s->n = n;
+    s->mask = (1ULL << bits) - 1;
+    s->half = bits / 2 ? bits / 2 : 1;
+    uint64_t st = seed;
+    s->a = splitmix(&st) | 1;
+    s->b = splitmix(&st);
+    s->c = splitmix(&st) | 1;
+}
+
+/* A bijection of [0, 2^bits): affine maps (odd multipliers) and xor-shifts; cycle-walked
+ * into [0, n). */
+static uint64_t perm_bits(const Shuffle *s, uint64_t x) {
+    for (int r = 0; r < 3; r++) {
+        x = (x * s->a + s->b) & s->mask;
+        x ^= x >> s->half;
+        x = (x * s->c + (s->b >> 17)) & s->mask;
+        x ^= x >> (s->half + 1 > 62 ? 1 : s->half + 1);
+    }
+    return x;
+}
+
+void shuffle_free(Shuffle *s) {
+    free(s->order);
+    s->order = NULL;
+}
+
+uint64_t shuffle_at(const Shuffle *s, uint64_t i) {
+    if (s->n <= 1) return 0;
+    if (s->order) return s->order[i];
+    uint64_t x = perm_bits(s, i);
+    while (x >= s->n) x = perm_bits(s, x);
+    return x;
+}

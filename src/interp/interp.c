@@ -1,0 +1,2041 @@
+/* interp.c — the CPU tile interpreter.
+ *
+ * Every SSA value has a static type, so each value gets one buffer per launch (numel *
+ * dt_size bytes; 0-d values one element), reused by every program and loop iteration.
+ * Ops are tight loops over whole tiles with the dtype switch outside the loop.
+ * Storage: i1 as uint8 0/1, fp16/bf16 as uint16 bit patterns, pointers as uint64 host
+ * addresses. EXPAND_DIMS, RESHAPE and BITCAST alias their operand's buffer (SSA values
+ * never change while visible, so sharing storage is safe); CONST and ARANGE are filled once
+ * per launch.
+ *
+ * Programs run sequentially: x outermost, then y, then z (Triton's interpreter order), or
+ * in an order shuffled by InterpLaunch.shuffle_seed, or on InterpLaunch.threads threads
+ * (pthreads, each with its own value buffers; programs handed out in chunks; atomics are
+ * compare-and-swap loops on __atomic builtins; the lines of one device_print stay together
+ * under a lock; a failure reports the failing program with the lowest index).
+ *
+ * Numerics (documented choices):
+ *  - integer ops wrap at the type width; // and % truncate like C; INT_MIN / -1 wraps;
+ *    integer division (and remainder) by zero is unspecified on GPUs: tritonc gives 0, with
+ *    no error (lanes a mask drops later often divide by zero); check mode notes it.
+ *  - fp16/bf16 element-wise ops are computed in float (fma in double) and rounded back to
+ *    16 bits per op (round to nearest even); exact since float has >= 2p+2 bits.
+ *  - REDUCE sums sequentially in index order, in the element type (fp16 rounds per step).
+ *  - DOT: per output element a sequential fp32 FMA chain over k = 0..K-1 (fp64 for fp64,
+ *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype. tf32:
+ *    fp32 inputs are first rounded to a 10-bit mantissa (nearest, ties away, like
+ *    cvt.rna.tf32.f32); tf32x3 is computed as ieee.
+ *  - a store (or atomic) whose lanes hit the same address: lanes apply in lane order, so
+ *    the last lane wins.
+ *  - UMULHI is the high half of the unsigned product of the bit patterns.
+ *  - int64/uint64 -> bf16/fp16 goes through double (exact below 2^53).
+ *
+ * Every memory access of a LOAD/STORE/ATOMIC goes through mem_check() first (the hook for
+ * the later checker); nothing is written by an instruction unless all of its lanes pass.
+ * It checks the active lanes' address span against one MemRegion at once and falls back to
+ * lane-by-lane checks (for the message, or spans over several regions) only when that fails;
+ * fully active, contiguous accesses are copied with one memcpy.
+ *
+ * A launch of more than 2^26 programs is refused (TC_ERR_LIMIT).
+ *
+ * Check mode (InterpLaunch.check; tc_launch_opts.check, TRITONC_CHECK=1, `tritonc check`)
+ * looks for what real hardware would break and the sequential interpreter hides. It runs
+ * the programs in order on the real tensors, recording every access in check.c's shadow
+ * memory (per element: last write, readers since; see check.h), and reports:
+ *  - race: two programs write the same element, or one reads an element another wrote
+ *    (either order), unless both accesses are atomics. Atomics never race with atomics;
+ *    an atomic against a plain load or store of another program does. Also two lanes of
+ *    one store that write different values to one element (different threads on a GPU).
+ *  - hazard: a program loads an element that an earlier store of the same program wrote,
+ *    with no BARRIER (tl.debug_barrier) executed in between, from another lane (or a scalar
+ *    / a different tile shape): on a GPU those are different threads. When the same lane
+ *    of a tile of the same shape reads it back, it is a note (Triton gives same-shaped
+ *    tiles the same layout, so the same thread does both).
+ *  - uninitialized read: a load of bytes marked never written (MemRegion.uninit). Stores
+ *    clear the marks in every mode, so a tensor one launch fills is clean for the next.
+ *  - non-finite: a store of NaN/Inf (first active lane) when this program has loaded only
+ *    finite values (active lanes of loads, old values of atomics) and has no NaN/Inf float
+ *    argument. The origin is found by walking back from the stored value: through
+ *    element-wise operands at the same lane (scalars at lane 0; WHERE follows the selected
+ *    side), other operands at any non-finite element, until an instruction whose operands
+ *    are all finite: that instruction is named. A constant NaN/Inf (tl.where(m, x, -inf))
+ *    is deliberate and not reported; a loop-carried origin is reported without one.
+ *  - order dependence: the launch is run again from the tensors' contents before their
+ *    first write (snapshots taken at the first store), on copies, with the programs
+ *    shuffled (seed InterpLaunch.shuffle_seed, else INTERP_CHECK_DEFAULT_SEED; reported)
+ *    and, when threads > 1, on that many threads; tensors that differ from the program-
+ *    order results are reported with the first differing element and both values. Float
+ *    differences within a relative 1e-5 (fp32; 1e-2 fp16/bf16, 1e-12 fp64) are a note
+ *    (rounding, as float atomics give on GPUs). A run that fails only in another order is
+ *    reported too. Tensors the program-order run never wrote are shared with these runs.
+ *  - notes: integer division by zero (location, program, lane).
+ * Each report names both source locations, the programs, an example element and address;
+ * it appears once per (kind, both locations) with a count. The tensors keep the program-
+ * order results. The recorded run is sequential; InterpLaunch.threads only adds the
+ * parallel comparison. */
+#include "interp/interp.h"
+#include "interp/check.h"
+
+/* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its
+ * "very cheap" cost model (no loops of unknown trip count). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("O3")
+#endif
+
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Programs per launch the interpreter accepts: even a trivial program costs ~100 ns, so
+ * 2^26 of them stay within seconds; CUDA's full grid (2^31 x 2^16 x 2^16) never would. */
+#define INTERP_MAX_PROGRAMS (1ULL << 26)
+
+typedef struct Ctx {
+    const IrFunc *f;
+    InterpLaunch *l;
+    Err *e;
+    Arena arena;
+    void **buf;         /* per value */
+    void **shadow;      /* per loop-region param: temporaries for loop-carried copies */
+    uint32_t pid[3];
+    int returned;
+    int last_mem;       /* cached MemRegion index for the bounds check */
+    void *scratch; size_t scratch_cap;
+    /* check mode (NULL/0 otherwise) */
+    Checker *chk;
+    const Inst **def;   /* defining instruction of each value (NaN/Inf origins) */
+    uint64_t prog;      /* linear index of the running program (x outermost) */
+    uint32_t epoch;     /* barrier epoch of the running program */
+    int nonfinite_in;   /* this program loaded a NaN/Inf (or has a NaN/Inf argument) */
+    int args_nonfinite;
+    bool has_uninit;    /* some region has uninit marks (stores clear them) */
+    /* parallel runs */
+    int par;            /* atomics through __atomic builtins */
+    pthread_mutex_t *print_lock;
+    Shuffle order;      /* run_seq's shuffled order (order.order freed on every exit) */
+    const void *store_vals; /* check mode: the values of the store being checked */
+} Ctx;
+
+/* ---- 16-bit floats -------------------------------------------------------------------- */
+
+static inline float h2f(uint16_t h) {
+    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, b;
+    if (e == 0x1f) b = s | 0x7f800000u | (m << 13);
+    else if (e) b = s | ((e + 112) << 23) | (m << 13);
+    else {
+        float f = (float)m * 0x1p-24f;
+        return s ? -f : f;
+    }
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+static inline float bf2f(uint16_t h) {
+    uint32_t b = (uint32_t)h << 16;
+    float f;
+    memcpy(&f, &b, 4);
+    return f;
+}
+
+/* double -> a small binary float with mb mantissa and eb exponent bits; RTNE or RTZ. */
+static uint16_t f64_to_small(double d, int mb, int eb, int rtz) {
+    uint64_t b;
+    memcpy(&b, &d, 8);
+    uint32_t sign = (uint32_t)(b >> 63) << 15;
+    int ex = (int)((b >> 52) & 0x7ff);
+    uint64_t man = b & 0xfffffffffffffULL;
+    int bias = (1 << (eb - 1)) - 1, emin = 1 - bias;
+    uint32_t inf = ((1u << eb) - 1) << mb;
+    if (ex == 0x7ff) return (uint16_t)(sign | inf | (man ? 1u << (mb - 1) : 0));
+    if (ex == 0) return (uint16_t)sign;
+    int e = ex - 1023;
+    if (e > bias) return (uint16_t)(sign | (rtz ? inf - 1 : inf));
+    uint64_t sig = man | (1ULL << 52);
+    int shift = 52 - mb;
+    if (e < emin) shift += emin - e;
+    if (shift >= 54) return (uint16_t)sign;
+    uint64_t q = sig >> shift, rem = sig & ((1ULL << shift) - 1), half = 1ULL << (shift - 1);
+    if (!rtz && (rem > half || (rem == half && (q & 1)))) q++;
+    uint32_t h = e >= emin ? ((uint32_t)(e + bias - 1) << mb) + (uint32_t)q : (uint32_t)q;
+    return (uint16_t)(sign | h);
+}
+
+static inline uint16_t f2h(float f) { return f64_to_small((double)f, 10, 5, 0); }
+static inline uint16_t f2bf(float f) { return f64_to_small((double)f, 7, 8, 0); }
+
+static float f64_to_f32_rtz(double d) {
+    float f = (float)d;
+    if (isnan(d) || isinf(d)) return f;
+    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
+    return f;
+}
+
+/* ---- generic element access (slow paths) ------------------------------------------- */
+
+static inline double rdf(int dt, const void *p, int64_t i) {
+    switch (dt) {
+    case DT_FP16: return h2f(((const uint16_t *)p)[i]);
+    case DT_BF16: return bf2f(((const uint16_t *)p)[i]);
+    case DT_FP32: return ((const float *)p)[i];
+    case DT_FP64: return ((const double *)p)[i];
+    default: return 0;
+    }
+}
+
+/* Integers and pointers as int64: signed sign-extended, unsigned zero-extended. */
+static inline int64_t rdi(int dt, const void *p, int64_t i) {
+    switch (dt) {
+    case DT_I1: return ((const uint8_t *)p)[i] != 0;
+    case DT_I8: return ((const int8_t *)p)[i];
+    case DT_I16: return ((const int16_t *)p)[i];
+    case DT_I32: return ((const int32_t *)p)[i];
+    case DT_I64: return ((const int64_t *)p)[i];
+    case DT_U8: return ((const uint8_t *)p)[i];
+    case DT_U16: return ((const uint16_t *)p)[i];
+    case DT_U32: return ((const uint32_t *)p)[i];
+    case DT_U64: case DT_PTR: return (int64_t)((const uint64_t *)p)[i];
+    default: return 0;
+    }
+}
+
+static inline void wri(int dt, void *p, int64_t i, uint64_t v) {
+    switch (dt) {
+    case DT_I1: ((uint8_t *)p)[i] = v != 0; break;
+    case DT_I8: case DT_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
+    case DT_I16: case DT_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
+    case DT_I32: case DT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
+    default: ((uint64_t *)p)[i] = v; break;
+    }
+}
+
+static inline void wrf(int dt, void *p, int64_t i, double v, int rtz) {
+    switch (dt) {
+    case DT_FP16: ((uint16_t *)p)[i] = f64_to_small(v, 10, 5, rtz); break;
+    case DT_BF16: ((uint16_t *)p)[i] = f64_to_small(v, 7, 8, rtz); break;
+    case DT_FP32: ((float *)p)[i] = rtz ? f64_to_f32_rtz(v) : (float)v; break;
+    case DT_FP64: ((double *)p)[i] = v; break;
+    default: break;
+    }
+}
+
+/* float -> int, truncating toward zero, NaN -> 0, saturating at the type's range. */
+static uint64_t f2i_sat(double v, int dt) {
+    if (isnan(v)) return 0;
+    int bits = dt_bits(dt);
+    if (dt_is_signed(dt)) {
+        double lim = ldexp(1.0, bits - 1);
+        if (v >= lim) return (uint64_t)(bits == 64 ? INT64_MAX : (int64_t)lim - 1);
+        if (v <= -lim) return (uint64_t)(bits == 64 ? INT64_MIN : -(int64_t)lim);
+        return (uint64_t)(int64_t)v;
+    }
+    if (dt == DT_I1) return v != 0;
+    double lim = ldexp(1.0, bits);
+    if (v <= 0) return 0;
+    if (v >= lim) return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+    return (uint64_t)v;
+}
+
+static void program_str(const Ctx *c, char *buf, size_t n) {
+    snprintf(buf, n, "(%u, %u, %u)", c->pid[0], c->pid[1], c->pid[2]);
+}
+
+#define FAIL(c, in, ...) err_fail((c)->e, TC_ERR_RUNTIME, (in)->loc, __VA_ARGS__)
+#define BAD(c, in) \
+    err_fail((c)->e, TC_ERR_INTERNAL, (in)->loc, "interpreter: unsupported %s on %s (%s:%d)", \
+             op_names[(in)->op], dt_name(TY(c, (in)->res[0]).dt), __FILE__, __LINE__)
+#define TY(c, v) ((c)->f->types[(v)])
+#define V(c, v) ((c)->buf[(v)])
+
+static void *scratch(Ctx *c, size_t n) {
+    if (n > c->scratch_cap) {
+        size_t cap = n < 65536 ? 65536 : n;
+        c->scratch = arena_alloc(&c->arena, cap);
+        c->scratch_cap = cap;
+    }
+    return c->scratch;
+}
+
+/* ---- element-wise binary ------------------------------------------------------------ */
+
+#define FOR_N for (int64_t i = 0; i < n; i++)
+
+/* Integer division or remainder by zero gives 0 (unspecified on GPUs); check mode notes it
+ * once per source location. */
+static void div_zero(Ctx *c, const Inst *in, int64_t lane) {
+    if (!c->chk) return;
+    SrcLoc z = {0};
+    if (check_count(c->chk, CK_NOTE_DIV0, in->loc, z, 0)) return;
+    char p[64], text[400];
+    program_str(c, p, sizeof p);
+    snprintf(text, sizeof text, "note: integer %s by zero in program %s, lane %lld: unspecified "
+             "on GPUs, tritonc gives 0 (harmless if a mask drops that lane later)",
+             in->op == OP_DIV ? "division" : "remainder", p, (long long)lane);
+    check_add(c->chk, CK_NOTE_DIV0, in->loc, z, 0, text);
+}
+
+#define INT_BIN(DT, T, UT, MT, BITS, S) \
+    case DT: { \
+        T *R = r; const T *A = a, *B = b; \
+        switch (op) { \
+        case OP_ADD: FOR_N R[i] = (T)((UT)A[i] + (UT)B[i]); break; \
+        case OP_SUB: FOR_N R[i] = (T)((UT)A[i] - (UT)B[i]); break; \
+        case OP_MUL: FOR_N R[i] = (T)((MT)(UT)A[i] * (MT)(UT)B[i]); break; \
+        case OP_AND: FOR_N R[i] = (T)(A[i] & B[i]); break; \
+        case OP_OR: FOR_N R[i] = (T)(A[i] | B[i]); break; \
+        case OP_XOR: FOR_N R[i] = (T)(A[i] ^ B[i]); break; \
+        case OP_MAX: FOR_N R[i] = A[i] > B[i] ? A[i] : B[i]; break; \
+        case OP_MIN: FOR_N R[i] = A[i] < B[i] ? A[i] : B[i]; break; \
+        case OP_DIV: case OP_REM: { \
+            if (c->chk) { /* only check mode notes a zero divisor */ \
+                int64_t z = -1; \
+                FOR_N if (B[i] == 0) { z = i; break; } \
+                if (z >= 0) div_zero(c, in, z); \
+            } \
+            T mn = S ? (T)((UT)1 << (BITS - 1)) : 0; \
+            if (op == OP_DIV) { \
+                FOR_N R[i] = B[i] == 0 ? 0 : (S && A[i] == mn && B[i] == (T)-1) ? mn : (T)(A[i] / B[i]); \
+            } else { \
+                FOR_N R[i] = (B[i] == 0 || (S && B[i] == (T)-1)) ? 0 : (T)(A[i] % B[i]); \
+            } \
+            break; \
+        } \
+        case OP_SHL: FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
+            R[i] = s >= BITS ? 0 : (T)((uint64_t)(UT)A[i] << s); } break; \
+        case OP_SHR: \
+            if (in->attr.kind == 1) { \
+                FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
+                    int64_t x = (int64_t)(uint64_t)(UT)A[i]; \
+                    if (BITS < 64) x = (int64_t)((uint64_t)(UT)A[i] << (64 - BITS)) >> (64 - BITS); \
+                    R[i] = (T)(s >= BITS ? (x < 0 ? -1 : 0) : (x >> s)); } \
+            } else { \
+                FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
+                    R[i] = s >= BITS ? 0 : (T)((uint64_t)(UT)A[i] >> s); } \
+            } \
+            break; \
+        case OP_UMULHI: \
+            if (BITS == 64) { \
+                FOR_N R[i] = (T)(uint64_t)(((unsigned __int128)(uint64_t)(UT)A[i] * (uint64_t)(UT)B[i]) >> 64); \
+            } else { \
+                FOR_N R[i] = (T)(((uint64_t)(UT)A[i] * (uint64_t)(UT)B[i]) >> (BITS & 63)); \
+            } \
+            break; \
+        default: BAD(c, in); \
+        } \
+        break; \
+    }
+
+#define FLT_BIN(DT, T, FMOD, FMAX, FMIN) \
+    case DT: { \
+        T *R = r; const T *A = a, *B = b; \
+        switch (op) { \
+        case OP_ADD: FOR_N R[i] = A[i] + B[i]; break; \
+        case OP_SUB: FOR_N R[i] = A[i] - B[i]; break; \
+        case OP_MUL: FOR_N R[i] = A[i] * B[i]; break; \
+        case OP_DIV: FOR_N R[i] = A[i] / B[i]; break; \
+        case OP_REM: FOR_N R[i] = FMOD(A[i], B[i]); break; \
+        case OP_MAX: \
+            if (in->attr.kind == 1) { FOR_N R[i] = (isnan(A[i]) || isnan(B[i])) ? A[i] + B[i] : FMAX(A[i], B[i]); } \
+            else { FOR_N R[i] = FMAX(A[i], B[i]); } \
+            break; \
+        case OP_MIN: \
+            if (in->attr.kind == 1) { FOR_N R[i] = (isnan(A[i]) || isnan(B[i])) ? A[i] + B[i] : FMIN(A[i], B[i]); } \
+            else { FOR_N R[i] = FMIN(A[i], B[i]); } \
+            break; \
+        default: BAD(c, in); \
+        } \
+        break; \
+    }
+
+#define H_BIN(DT, TOF, FROMF) \
+    case DT: { \
+        uint16_t *R = r; const uint16_t *A = a, *B = b; \
+        switch (op) { \
+        case OP_ADD: FOR_N R[i] = FROMF(TOF(A[i]) + TOF(B[i])); break; \
+        case OP_SUB: FOR_N R[i] = FROMF(TOF(A[i]) - TOF(B[i])); break; \
+        case OP_MUL: FOR_N R[i] = FROMF(TOF(A[i]) * TOF(B[i])); break; \
+        case OP_DIV: FOR_N R[i] = FROMF(TOF(A[i]) / TOF(B[i])); break; \
+        case OP_REM: FOR_N R[i] = FROMF(fmodf(TOF(A[i]), TOF(B[i]))); break; \
+        case OP_MAX: FOR_N { float x = TOF(A[i]), y = TOF(B[i]); \
+            R[i] = FROMF((in->attr.kind == 1 && (isnan(x) || isnan(y))) ? x + y : fmaxf(x, y)); } break; \
+        case OP_MIN: FOR_N { float x = TOF(A[i]), y = TOF(B[i]); \
+            R[i] = FROMF((in->attr.kind == 1 && (isnan(x) || isnan(y))) ? x + y : fminf(x, y)); } break; \
+        default: BAD(c, in); \
+        } \
+        break; \
+    }
+
+static void ex_binary(Ctx *c, const Inst *in) {
+    int op = in->op;
+    Type t = TY(c, in->res[0]);
+    int64_t n = type_numel(t);
+    void *r = V(c, in->res[0]);
+    const void *a = V(c, in->args[0]), *b = V(c, in->args[1]);
+    switch (t.dt) {
+    INT_BIN(DT_I8, int8_t, uint8_t, uint32_t, 8, 1)
+    INT_BIN(DT_I16, int16_t, uint16_t, uint32_t, 16, 1)
+    INT_BIN(DT_I32, int32_t, uint32_t, uint32_t, 32, 1)
+    INT_BIN(DT_I64, int64_t, uint64_t, uint64_t, 64, 1)
+    INT_BIN(DT_U8, uint8_t, uint8_t, uint32_t, 8, 0)
+    INT_BIN(DT_U16, uint16_t, uint16_t, uint32_t, 16, 0)
+    INT_BIN(DT_U32, uint32_t, uint32_t, uint32_t, 32, 0)
+    INT_BIN(DT_U64, uint64_t, uint64_t, uint64_t, 64, 0)
+    INT_BIN(DT_I1, uint8_t, uint8_t, uint32_t, 1, 0)
+    FLT_BIN(DT_FP32, float, fmodf, fmaxf, fminf)
+    FLT_BIN(DT_FP64, double, fmod, fmax, fmin)
+    H_BIN(DT_FP16, h2f, f2h)
+    H_BIN(DT_BF16, bf2f, f2bf)
+    default: BAD(c, in);
+    }
+    if (t.dt == DT_I1) {
+        uint8_t *R = r;
+        FOR_N R[i] &= 1;
+    }
+}
+
+/* CMP: result i1 of the operands' shape. */
+#define CMP_LOOP(T, LD) \
+    do { const T *A = a, *B = b; \
+        switch (in->attr.kind) { \
+        case CMP_EQ: FOR_N R[i] = LD(A[i]) == LD(B[i]); break; \
+        case CMP_NE: FOR_N R[i] = LD(A[i]) != LD(B[i]); break; \
+        case CMP_LT: FOR_N R[i] = LD(A[i]) < LD(B[i]); break; \
+        case CMP_LE: FOR_N R[i] = LD(A[i]) <= LD(B[i]); break; \
+        case CMP_GT: FOR_N R[i] = LD(A[i]) > LD(B[i]); break; \
+        case CMP_GE: FOR_N R[i] = LD(A[i]) >= LD(B[i]); break; \
+        default: BAD(c, in); \
+        } } while (0)
+#define ID(x) (x)
+
+static void ex_cmp(Ctx *c, const Inst *in) {
+    Type t = TY(c, in->args[0]);
+    int64_t n = type_numel(t);
+    uint8_t *R = V(c, in->res[0]);
+    const void *a = V(c, in->args[0]), *b = V(c, in->args[1]);
+    switch (t.dt) {
+    case DT_I1: case DT_U8: CMP_LOOP(uint8_t, ID); break;
+    case DT_I8: CMP_LOOP(int8_t, ID); break;
+    case DT_I16: CMP_LOOP(int16_t, ID); break;
+    case DT_U16: CMP_LOOP(uint16_t, ID); break;
+    case DT_I32: CMP_LOOP(int32_t, ID); break;
+    case DT_U32: CMP_LOOP(uint32_t, ID); break;
+    case DT_I64: CMP_LOOP(int64_t, ID); break;
+    case DT_U64: case DT_PTR: CMP_LOOP(uint64_t, ID); break;
+    case DT_FP32: CMP_LOOP(float, ID); break;
+    case DT_FP64: CMP_LOOP(double, ID); break;
+    case DT_FP16: CMP_LOOP(uint16_t, h2f); break;
+    case DT_BF16: CMP_LOOP(uint16_t, bf2f); break;
+    default: BAD(c, in);
+    }
+}
+
+/* ---- element-wise unary ------------------------------------------------------------- */
+
+#define INT_UN(DT, T, UT, S) \
+    case DT: { T *R = r; const T *A = a; \
+        switch (in->op) { \
+        case OP_NEG: FOR_N R[i] = (T)((UT)0 - (UT)A[i]); break; \
+        case OP_NOT: FOR_N R[i] = (T)~A[i]; break; \
+        case OP_ABS: FOR_N R[i] = (S && (UT)A[i] >> (sizeof(T) * 8 - 1)) ? (T)((UT)0 - (UT)A[i]) : A[i]; break; \
+        default: BAD(c, in); \
+        } break; }
+
+#define FLT_UN(DT, T, SFX) \
+    case DT: { T *R = r; const T *A = a; \
+        switch (in->op) { \
+        case OP_NEG: FOR_N R[i] = -A[i]; break; \
+        case OP_ABS: FOR_N R[i] = fabs##SFX(A[i]); break; \
+        case OP_EXP: FOR_N R[i] = exp##SFX(A[i]); break; \
+        case OP_EXP2: FOR_N R[i] = exp2##SFX(A[i]); break; \
+        case OP_LOG: FOR_N R[i] = log##SFX(A[i]); break; \
+        case OP_LOG2: FOR_N R[i] = log2##SFX(A[i]); break; \
+        case OP_SQRT: FOR_N R[i] = sqrt##SFX(A[i]); break; \
+        case OP_RSQRT: FOR_N R[i] = (T)1 / sqrt##SFX(A[i]); break; \
+        case OP_SIN: FOR_N R[i] = sin##SFX(A[i]); break; \
+        case OP_COS: FOR_N R[i] = cos##SFX(A[i]); break; \
+        case OP_FLOOR: FOR_N R[i] = floor##SFX(A[i]); break; \
+        case OP_CEIL: FOR_N R[i] = ceil##SFX(A[i]); break; \
+        case OP_ERF: FOR_N R[i] = erf##SFX(A[i]); break; \
+        case OP_TANH: FOR_N R[i] = tanh##SFX(A[i]); break; \
+        default: BAD(c, in); \
+        } break; }
+
+static float un_f(int op, float x) {
+    switch (op) {
+    case OP_NEG: return -x;
+    case OP_ABS: return fabsf(x);
+    case OP_EXP: return expf(x);
+    case OP_EXP2: return exp2f(x);
+    case OP_LOG: return logf(x);
+    case OP_LOG2: return log2f(x);
+    case OP_SQRT: return sqrtf(x);
+    case OP_RSQRT: return 1.0f / sqrtf(x);
+    case OP_SIN: return sinf(x);
+    case OP_COS: return cosf(x);
+    case OP_FLOOR: return floorf(x);
+    case OP_CEIL: return ceilf(x);
+    case OP_ERF: return erff(x);
+    case OP_TANH: return tanhf(x);
+    default: return x;
+    }
+}
+
+static void ex_unary(Ctx *c, const Inst *in) {
+    Type t = TY(c, in->res[0]);
+    int64_t n = type_numel(t);
+    void *r = V(c, in->res[0]);
+    const void *a = V(c, in->args[0]);
+    if ((t.dt == DT_FP16 || t.dt == DT_BF16) && in->op == OP_NOT) BAD(c, in);
+    switch (t.dt) {
+    INT_UN(DT_I8, int8_t, uint8_t, 1)
+    INT_UN(DT_I16, int16_t, uint16_t, 1)
+    INT_UN(DT_I32, int32_t, uint32_t, 1)
+    INT_UN(DT_I64, int64_t, uint64_t, 1)
+    INT_UN(DT_U8, uint8_t, uint8_t, 0)
+    INT_UN(DT_U16, uint16_t, uint16_t, 0)
+    INT_UN(DT_U32, uint32_t, uint32_t, 0)
+    INT_UN(DT_U64, uint64_t, uint64_t, 0)
+    INT_UN(DT_I1, uint8_t, uint8_t, 0)
+    FLT_UN(DT_FP32, float, f)
+    FLT_UN(DT_FP64, double, )
+    case DT_FP16: {
+        uint16_t *R = r; const uint16_t *A = a;
+        if (in->op == OP_NEG) { FOR_N R[i] = A[i] ^ 0x8000u; }
+        else if (in->op == OP_ABS) { FOR_N R[i] = A[i] & 0x7fffu; }
+        else { FOR_N R[i] = f2h(un_f(in->op, h2f(A[i]))); }
+        break;
+    }
+    case DT_BF16: {
+        uint16_t *R = r; const uint16_t *A = a;
+        if (in->op == OP_NEG) { FOR_N R[i] = A[i] ^ 0x8000u; }
+        else if (in->op == OP_ABS) { FOR_N R[i] = A[i] & 0x7fffu; }
+        else { FOR_N R[i] = f2bf(un_f(in->op, bf2f(A[i]))); }
+        break;
+    }
+    default: BAD(c, in);
+    }
+    if (t.dt == DT_I1) {
+        uint8_t *R = r;
+        FOR_N R[i] &= 1;
+    }
+}
+
+static void ex_fma(Ctx *c, const Inst *in) {
+    Type t = TY(c, in->res[0]);
+    int64_t n = type_numel(t);
+    void *r = V(c, in->res[0]);
+    const void *a = V(c, in->args[0]), *b = V(c, in->args[1]), *d = V(c, in->args[2]);
+    switch (t.dt) {
+    case DT_FP32: { float *R = r; const float *A = a, *B = b, *D = d; FOR_N R[i] = fmaf(A[i], B[i], D[i]); break; }
+    case DT_FP64: { double *R = r; const double *A = a, *B = b, *D = d; FOR_N R[i] = fma(A[i], B[i], D[i]); break; }
+    case DT_FP16: case DT_BF16:
+        FOR_N wrf(t.dt, r, i, fma(rdf(t.dt, a, i), rdf(t.dt, b, i), rdf(t.dt, d, i)), 0);
+        break;
+    default:
+        if (!dt_is_int(t.dt)) BAD(c, in);
+        FOR_N wri(t.dt, r, i, (uint64_t)rdi(t.dt, a, i) * (uint64_t)rdi(t.dt, b, i) + (uint64_t)rdi(t.dt, d, i));
+        break;
+    }
+}
+
+static void ex_where(Ctx *c, const Inst *in) {
+    Type t = TY(c, in->res[0]);
+    int64_t n = type_numel(t);
+    const uint8_t *C = V(c, in->args[0]);
+    const void *a = V(c, in->args[1]), *b = V(c, in->args[2]);
+    void *r = V(c, in->res[0]);
+    switch (dt_size(t.dt)) {
+    case 1: { uint8_t *R = r; const uint8_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    case 2: { uint16_t *R = r; const uint16_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    case 4: { uint32_t *R = r; const uint32_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    case 8: { uint64_t *R = r; const uint64_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    default: BAD(c, in);
+    }
+}
+
+static void ex_addptr(Ctx *c, const Inst *in) {
+    Type t = TY(c, in->res[0]);
+    Type ot = TY(c, in->args[1]);
+    int64_t n = type_numel(t);
+    uint64_t es = (uint64_t)dt_size(t.elem);
+    int sh = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    uint64_t *R = V(c, in->res[0]);
+    const uint64_t *P = V(c, in->args[0]);
+    const void *o = V(c, in->args[1]);
+    switch (ot.dt) {
+    case DT_I32: { const int32_t *O = o; FOR_N R[i] = P[i] + ((uint64_t)(int64_t)O[i] << sh); break; }
+    case DT_I64: { const int64_t *O = o; FOR_N R[i] = P[i] + ((uint64_t)O[i] << sh); break; }
+    default: FOR_N R[i] = P[i] + (uint64_t)rdi(ot.dt, o, i) * es; break;
+    }
+}
+
+/* ---- casts ---------------------------------------------------------------------------- */
+
+static void ex_cast(Ctx *c, const Inst *in) {
+    Type st = TY(c, in->args[0]), rt = TY(c, in->res[0]);
+    int64_t n = type_numel(rt);
+    const void *s = V(c, in->args[0]);
+    void *d = V(c, in->res[0]);
+    int sd = st.dt, dd = rt.dt, rtz = in->attr.kind == 1;
+    if (sd == dd) { memcpy(d, s, (size_t)n * (size_t)dt_size(dd)); return; }
+    /* common fast paths */
+    if (sd == DT_FP16 && dd == DT_FP32) { const uint16_t *S = s; float *D = d; FOR_N D[i] = h2f(S[i]); return; }
+    if (sd == DT_BF16 && dd == DT_FP32) { const uint16_t *S = s; float *D = d; FOR_N D[i] = bf2f(S[i]); return; }
+    if (sd == DT_I32 && dd == DT_FP32) { const int32_t *S = s; float *D = d; FOR_N D[i] = (float)S[i]; return; }
+    if (sd == DT_I32 && dd == DT_I64) { const int32_t *S = s; int64_t *D = d; FOR_N D[i] = S[i]; return; }
+    if (sd == DT_FP32 && dd == DT_FP64) { const float *S = s; double *D = d; FOR_N D[i] = S[i]; return; }
+    if (dd == DT_I1) {
+        uint8_t *D = d;
+        if (dt_is_float(sd)) { FOR_N D[i] = rdf(sd, s, i) != 0.0; }
+        else { FOR_N D[i] = rdi(sd, s, i) != 0; }
+        return;
+    }
+    if (dt_is_float(sd)) {
+        if (dt_is_float(dd)) { FOR_N wrf(dd, d, i, rdf(sd, s, i), rtz); }
+        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd)); }
+        return;
+    }
+    /* integer or pointer source */
+    if (dt_is_float(dd)) {
+        bool sgn = dt_is_signed(sd);
+        if (dd == DT_FP32) {
+            float *D = d;
+            if (sgn) { FOR_N D[i] = (float)rdi(sd, s, i); }
+            else { FOR_N D[i] = (float)(uint64_t)rdi(sd, s, i); }
+        } else if (sgn) {
+            FOR_N wrf(dd, d, i, (double)rdi(sd, s, i), 0);
+        } else {
+            FOR_N wrf(dd, d, i, (double)(uint64_t)rdi(sd, s, i), 0);
+        }
+        return;
+    }
+    FOR_N wri(dd, d, i, (uint64_t)rdi(sd, s, i));
+}
+
+/* ---- shapes --------------------------------------------------------------------------- */
+
+static void fill(void *dst, const void *src, int64_t n, int es) {
+    switch (es) {
+    case 1: { uint8_t v = *(const uint8_t *)src; memset(dst, v, (size_t)n); break; }
+    case 2: { uint16_t v, *D = dst; memcpy(&v, src, 2); FOR_N D[i] = v; break; }
+    case 4: { uint32_t v, *D = dst; memcpy(&v, src, 4); FOR_N D[i] = v; break; }
+    default: { uint64_t v, *D = dst; memcpy(&v, src, 8); FOR_N D[i] = v; break; }
+    }
+}
+
+/* dst (contiguous, shape[rank]) = src gathered with element strides sstr[rank]. */
+static void gather(void *dst, const void *src, int rank, const int32_t *shape,
+                   const int64_t *sstr, int es) {
+    if (rank == 0) { memcpy(dst, src, (size_t)es); return; }
+    int64_t inner = shape[rank - 1], ls = sstr[rank - 1], outer = 1;
+    for (int d = 0; d < rank - 1; d++) outer *= shape[d];
+    int32_t idx[TC_MAX_RANK] = {0};
+    int64_t soff = 0;
+    const char *S = src;
+    char *D = dst;
+    for (int64_t o = 0; o < outer; o++) {
+        char *row = D + o * inner * es;
+        const char *sp = S + soff * es;
+        if (ls == 0) fill(row, sp, inner, es);
+        else if (ls == 1) memcpy(row, sp, (size_t)(inner * es));
+        else {
+            int64_t n = inner;
+            switch (es) {
+            case 1: { uint8_t *R = (uint8_t *)row; const uint8_t *A = (const uint8_t *)sp; FOR_N R[i] = A[i * ls]; break; }
+            case 2: { uint16_t *R = (uint16_t *)row; const uint16_t *A = (const uint16_t *)sp; FOR_N R[i] = A[i * ls]; break; }
+            case 4: { uint32_t *R = (uint32_t *)row; const uint32_t *A = (const uint32_t *)sp; FOR_N R[i] = A[i * ls]; break; }
+            default: { uint64_t *R = (uint64_t *)row; const uint64_t *A = (const uint64_t *)sp; FOR_N R[i] = A[i * ls]; break; }
+            }
+        }
+        for (int d = rank - 2; d >= 0; d--) {
+            idx[d]++;
+            soff += sstr[d];
+            if (idx[d] < shape[d]) break;
+            soff -= sstr[d] * idx[d];
+            idx[d] = 0;
+        }
+    }
+}
+
+static void strides_of(Type t, int64_t *str) {
+    int64_t s = 1;
+    for (int d = t.rank - 1; d >= 0; d--) {
+        str[d] = s;
+        s *= t.shape[d];
+    }
+}
+
+static void ex_broadcast(Ctx *c, const Inst *in) {
+    Type st = TY(c, in->args[0]), rt = TY(c, in->res[0]);
+    int64_t ss[TC_MAX_RANK];
+    strides_of(st, ss);
+    for (int d = 0; d < rt.rank; d++)
+        if (st.shape[d] == 1 && rt.shape[d] != 1) ss[d] = 0;
+    gather(V(c, in->res[0]), V(c, in->args[0]), rt.rank, rt.shape, ss, dt_size(rt.dt));
+}
+
+static void ex_permute(Ctx *c, const Inst *in) {
+    Type st = TY(c, in->args[0]), rt = TY(c, in->res[0]);
+    int64_t ss[TC_MAX_RANK], ps[TC_MAX_RANK];
+    strides_of(st, ss);
+    for (int d = 0; d < rt.rank; d++) ps[d] = ss[in->attr.perm[d]];
+    gather(V(c, in->res[0]), V(c, in->args[0]), rt.rank, rt.shape, ps, dt_size(rt.dt));
+}
+
+/* ---- reductions ----------------------------------------------------------------------- */
+
+#define RED_GEN(T, C, LD, ST, COMB) \
+    do { const T *X = x; T *R = r; \
+        for (int64_t o = 0; o < outer; o++) \
+            for (int64_t j = 0; j < inner; j++) { \
+                const T *p = X + o * len * inner + j; \
+                C acc = LD(p[0]); \
+                for (int64_t k = 1; k < len; k++) { C v = LD(p[k * inner]); acc = COMB(acc, v); } \
+                R[o * inner + j] = ST(acc); \
+            } } while (0)
+
+#define C_ADD(a, b) ((a) + (b))
+#define C_XOR(a, b) ((a) ^ (b))
+#define C_OR(a, b) ((a) | (b))
+#define C_AND(a, b) ((a) & (b))
+#define C_IMAX(a, b) ((a) > (b) ? (a) : (b))
+#define C_IMIN(a, b) ((a) < (b) ? (a) : (b))
+#define H_ADD(a, b) h2f(f2h((a) + (b)))
+#define BF_ADD(a, b) bf2f(f2bf((a) + (b)))
+#define TO_U64(x) ((uint64_t)(x))
+
+#define RED_INT(DT, T, UT) \
+    case DT: \
+        switch (kind) { \
+        case RED_SUM: RED_GEN(T, uint64_t, (uint64_t)(UT), (T), C_ADD); break; \
+        case RED_XOR: RED_GEN(T, uint64_t, (uint64_t)(UT), (T), C_XOR); break; \
+        case RED_OR: RED_GEN(T, uint64_t, (uint64_t)(UT), (T), C_OR); break; \
+        case RED_AND: RED_GEN(T, uint64_t, (uint64_t)(UT), (T), C_AND); break; \
+        case RED_MAX: RED_GEN(T, T, ID, ID, C_IMAX); break; \
+        case RED_MIN: RED_GEN(T, T, ID, ID, C_IMIN); break; \
+        default: BAD(c, in); \
+        } break;
+
+/* arg-reductions: value compare, smallest index among equal extrema, NaN ignored. */
+static void red_arg(Ctx *c, const Inst *in, int dt, const void *x, int32_t *R, int64_t outer,
+                    int64_t len, int64_t inner, bool want_max) {
+    bool flt = dt_is_float(dt), uns = dt_is_unsigned(dt) || dt == DT_PTR;
+    for (int64_t o = 0; o < outer; o++)
+        for (int64_t j = 0; j < inner; j++) {
+            int64_t base = o * len * inner + j, best = 0;
+            if (flt) {
+                double bv = rdf(dt, x, base);
+                for (int64_t k = 1; k < len; k++) {
+                    double v = rdf(dt, x, base + k * inner);
+                    if (isnan(v)) continue;
+                    if (isnan(bv) || (want_max ? v > bv : v < bv)) { bv = v; best = k; }
+                }
+            } else {
+                int64_t bv = rdi(dt, x, base);
+                if (uns) bv ^= INT64_MIN;
+                for (int64_t k = 1; k < len; k++) {
+                    int64_t v = rdi(dt, x, base + k * inner);
+                    if (uns) v ^= INT64_MIN;
+                    if (want_max ? v > bv : v < bv) { bv = v; best = k; }
+                }
+            }
+            R[o * inner + j] = (int32_t)best;
+        }
+}
+
+static void ex_reduce(Ctx *c, const Inst *in) {
+    Type st = TY(c, in->args[0]);
+    int axis = in->attr.axis, kind = in->attr.kind;
+    if (st.rank == 0) { /* reducing a scalar: identity (argmax -> 0) */
+        if (kind == RED_ARGMAX || kind == RED_ARGMIN) *(int32_t *)V(c, in->res[0]) = 0;
+        else memcpy(V(c, in->res[0]), V(c, in->args[0]), (size_t)dt_size(st.dt));
+        return;
+    }
+    if (axis < 0 || axis >= st.rank) BAD(c, in);
+    int64_t outer = 1, inner = 1, len = st.shape[axis];
+    for (int d = 0; d < axis; d++) outer *= st.shape[d];
+    for (int d = axis + 1; d < st.rank; d++) inner *= st.shape[d];
+    const void *x = V(c, in->args[0]);
+    void *r = V(c, in->res[0]);
+    if (kind == RED_ARGMAX || kind == RED_ARGMIN) {
+        red_arg(c, in, st.dt, x, r, outer, len, inner, kind == RED_ARGMAX);
+        return;
+    }
+    switch (st.dt) {
+    RED_INT(DT_I8, int8_t, uint8_t)
+    RED_INT(DT_I16, int16_t, uint16_t)
+    RED_INT(DT_I32, int32_t, uint32_t)
+    RED_INT(DT_I64, int64_t, uint64_t)
+    RED_INT(DT_U8, uint8_t, uint8_t)
+    RED_INT(DT_U16, uint16_t, uint16_t)
+    RED_INT(DT_U32, uint32_t, uint32_t)
+    RED_INT(DT_U64, uint64_t, uint64_t)
+    case DT_I1:
+        switch (kind) {
+        case RED_SUM: case RED_XOR: RED_GEN(uint8_t, uint8_t, ID, ID, C_XOR); break;
+        case RED_OR: case RED_MAX: RED_GEN(uint8_t, uint8_t, ID, ID, C_OR); break;
+        case RED_AND: case RED_MIN: RED_GEN(uint8_t, uint8_t, ID, ID, C_AND); break;
+        default: BAD(c, in);
+        }
+        break;
+    case DT_FP32:
+        switch (kind) {
+        case RED_SUM: RED_GEN(float, float, ID, ID, C_ADD); break;
+        case RED_MAX: RED_GEN(float, float, ID, ID, fmaxf); break;
+        case RED_MIN: RED_GEN(float, float, ID, ID, fminf); break;
+        default: BAD(c, in);
+        }
+        break;
+    case DT_FP64:
+        switch (kind) {
+        case RED_SUM: RED_GEN(double, double, ID, ID, C_ADD); break;
+        case RED_MAX: RED_GEN(double, double, ID, ID, fmax); break;
+        case RED_MIN: RED_GEN(double, double, ID, ID, fmin); break;
+        default: BAD(c, in);
+        }
+        break;
+    case DT_FP16:
+        switch (kind) {
+        case RED_SUM: RED_GEN(uint16_t, float, h2f, f2h, H_ADD); break;
+        case RED_MAX: RED_GEN(uint16_t, float, h2f, f2h, fmaxf); break;
+        case RED_MIN: RED_GEN(uint16_t, float, h2f, f2h, fminf); break;
+        default: BAD(c, in);
+        }
+        break;
+    case DT_BF16:
+        switch (kind) {
+        case RED_SUM: RED_GEN(uint16_t, float, bf2f, f2bf, BF_ADD); break;
+        case RED_MAX: RED_GEN(uint16_t, float, bf2f, f2bf, fmaxf); break;
+        case RED_MIN: RED_GEN(uint16_t, float, bf2f, f2bf, fminf); break;
+        default: BAD(c, in);
+        }
+        break;
+    default: BAD(c, in);
+    }
+}
+
+/* ---- dot ------------------------------------------------------------------------------ */
+
+static inline float tf32_round(float x) {
+    uint32_t b;
+    memcpy(&b, &x, 4);
+    if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0x1000u) & 0xffffe000u;
+    memcpy(&x, &b, 4);
+    return x;
+}
+
+static void ex_dot(Ctx *c, const Inst *in) {
+    Type at = TY(c, in->args[0]), bt = TY(c, in->args[1]), rt = TY(c, in->res[0]);
+    int rank = rt.rank;
+    if (rank != 2 && rank != 3) BAD(c, in);
+    int64_t B = rank == 3 ? rt.shape[0] : 1;
+    int64_t M = rt.shape[rank - 2], N = rt.shape[rank - 1], K = at.shape[rank - 1];
+    const void *A = V(c, in->args[0]), *Bm = V(c, in->args[1]), *Acc = V(c, in->args[2]);
+    void *R = V(c, in->res[0]);
+    int adt = at.dt, bdt = bt.dt;
+    if (adt == DT_FP64 || rt.dt == DT_FP64) {
+        for (int64_t bb = 0; bb < B; bb++)
+            for (int64_t m = 0; m < M; m++)
+                for (int64_t nn = 0; nn < N; nn++) {
+                    double s = 0;
+                    for (int64_t k = 0; k < K; k++)
+                        s = fma(rdf(adt, A, (bb * M + m) * K + k), rdf(bdt, Bm, (bb * K + k) * N + nn), s);
+                    int64_t o = (bb * M + m) * N + nn;
+                    wrf(rt.dt, R, o, s + rdf(rt.dt, Acc, o), 0);
+                }
+        return;
+    }
+    if (dt_is_int(adt)) {
+        for (int64_t bb = 0; bb < B; bb++)
+            for (int64_t m = 0; m < M; m++)
+                for (int64_t nn = 0; nn < N; nn++) {
+                    uint32_t s = 0;
+                    for (int64_t k = 0; k < K; k++)
+                        s += (uint32_t)rdi(adt, A, (bb * M + m) * K + k) *
+                             (uint32_t)rdi(bdt, Bm, (bb * K + k) * N + nn);
+                    int64_t o = (bb * M + m) * N + nn;
+                    wri(rt.dt, R, o, (uint64_t)(s + (uint32_t)rdi(rt.dt, Acc, o)));
+                }
+        return;
+    }
+    /* float inputs: convert a (M x K) and b transposed (N x K) to fp32 once per batch */
+    float *fa = scratch(c, sizeof(float) * (size_t)(M * K + N * K));
+    float *fb = fa + M * K;
+    bool tf32 = in->attr.kind == DOT_TF32 && adt == DT_FP32;
+    for (int64_t bb = 0; bb < B; bb++) {
+        for (int64_t i = 0; i < M * K; i++) {
+            float v = (float)rdf(adt, A, bb * M * K + i);
+            fa[i] = tf32 ? tf32_round(v) : v;
+        }
+        for (int64_t k = 0; k < K; k++)
+            for (int64_t nn = 0; nn < N; nn++) {
+                float v = (float)rdf(bdt, Bm, (bb * K + k) * N + nn);
+                fb[nn * K + k] = tf32 ? tf32_round(v) : v;
+            }
+        for (int64_t m = 0; m < M; m++)
+            for (int64_t nn = 0; nn < N; nn++) {
+                const float *pa = fa + m * K, *pb = fb + nn * K;
+                float s = 0;
+                for (int64_t k = 0; k < K; k++) s = fmaf(pa[k], pb[k], s);
+                int64_t o = (bb * M + m) * N + nn;
+                if (rt.dt == DT_FP32) ((float *)R)[o] = s + ((const float *)Acc)[o];
+                else wrf(rt.dt, R, o, (double)(s + (float)rdf(rt.dt, Acc, o)), 0);
+            }
+    }
+}
+
+/* ---- memory --------------------------------------------------------------------------- */
+
+static const char *const access_names[] = {"load", "store", "atomic"};
+
+static TC_NORETURN void mem_fail(Ctx *c, const Inst *in, uint64_t addr, int size, int kind) {
+    const InterpLaunch *l = c->l;
+    char p[64];
+    program_str(c, p, sizeof p);
+    const char *what = access_names[kind];
+    int best = -1;
+    uint64_t bestd = UINT64_MAX;
+    for (int i = 0; i < l->nmem; i++) {
+        const MemRegion *m = &l->mem[i];
+        uint64_t d;
+        if (addr >= m->lo && addr < m->hi) d = 0;
+        else if (addr < m->lo) d = m->lo - addr;
+        else d = addr - m->hi + 1;
+        if (d < bestd) { bestd = d; best = i; }
+    }
+    if (best < 0)
+        FAIL(c, in, "out-of-bounds %s: address 0x%llx is not inside any tensor of the launch "
+             "in program %s", what, (unsigned long long)addr, p);
+    const MemRegion *m = &l->mem[best];
+    const char *name = m->name ? m->name : "?";
+    long long off = (long long)(addr - m->lo) / size;
+    if (addr >= m->lo && addr % (uint64_t)size != 0 && addr + (uint64_t)size <= m->hi)
+        FAIL(c, in, "misaligned %s: address 0x%llx is not a multiple of %d bytes ('%s', byte "
+             "offset %lld) in program %s", what, (unsigned long long)addr, size, name,
+             (long long)(addr - m->lo), p);
+    if (addr < m->lo)
+        FAIL(c, in, "out-of-bounds %s: address 0x%llx is %llu bytes before the start of '%s' "
+             "(offset %lld elements) in program %s", what, (unsigned long long)addr,
+             (unsigned long long)(m->lo - addr), name, off, p);
+    FAIL(c, in, "out-of-bounds %s: address 0x%llx is %llu bytes past the end of '%s' (offset "
+         "%lld elements) in program %s", what, (unsigned long long)addr,
+         (unsigned long long)(addr + (uint64_t)size - m->hi), name, off, p);
+}
+
+static inline bool in_region(const MemRegion *m, uint64_t lo, uint64_t hi_incl_end) {
+    return lo >= m->lo && hi_incl_end <= m->hi && hi_incl_end >= lo;
+}
+
+static bool lane_ok(Ctx *c, uint64_t a, int size) {
+    if (a & (uint64_t)(size - 1)) return false;
+    const InterpLaunch *l = c->l;
+    if (a + (uint64_t)size < a) return false;
+    for (int i = 0; i < l->nmem; i++)
+        if (in_region(&l->mem[i], a, a + (uint64_t)size)) return true;
+    return false;
+}
+
+/* Checks every active lane of an access (the one place every memory access goes through;
+ * a checker would record here). Fails naming the first bad lane. Returns the number of
+ * active lanes. */
+static bool contiguous(const uint64_t *P, int64_t n, int es);
+
+static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uint8_t *mask,
+                         int64_t n, int size, int kind, bool *contig) {
+    uint64_t lo = UINT64_MAX, hi = 0, orr = 0;
+    int64_t active = n;
+    *contig = false;
+    if (mask && !memchr(mask, 0, (size_t)n)) mask = NULL; /* all lanes active */
+    if (!mask && n > 1 && contiguous(addr, n, size)) {
+        *contig = true;
+        lo = orr = addr[0];
+        hi = addr[n - 1];
+    } else if (mask) {
+        active = 0;
+        FOR_N {
+            uint64_t a = addr[i], m = (uint64_t)0 - (uint64_t)(mask[i] != 0);
+            uint64_t al = a | ~m, ah = a & m;
+            lo = al < lo ? al : lo;
+            hi = ah > hi ? ah : hi;
+            orr |= ah;
+            active += mask[i] != 0;
+        }
+    } else {
+        FOR_N {
+            uint64_t a = addr[i];
+            lo = a < lo ? a : lo;
+            hi = a > hi ? a : hi;
+            orr |= a;
+        }
+    }
+    if (!active) return 0;
+    const InterpLaunch *l = c->l;
+    int region = -1;
+    if (!(orr & (uint64_t)(size - 1)) && hi + (uint64_t)size > hi) {
+        if (c->last_mem < l->nmem && in_region(&l->mem[c->last_mem], lo, hi + (uint64_t)size)) {
+            region = c->last_mem;
+        } else {
+            for (int i = 0; i < l->nmem; i++)
+                if (in_region(&l->mem[i], lo, hi + (uint64_t)size)) {
+                    c->last_mem = region = i;
+                    break;
+                }
+        }
+    }
+    if (region < 0) {
+        FOR_N {
+            if (mask && !mask[i]) continue;
+            if (!lane_ok(c, addr[i], size)) mem_fail(c, in, addr[i], size, kind);
+        }
+    }
+    if (kind != 0 && c->has_uninit) {
+        /* stores clear never-written marks in every mode (a later checked launch reads them) */
+        if (*contig && region >= 0) {  /* one run of bytes: one memset */
+            const MemRegion *r = &l->mem[region];
+            if (r->uninit) uninit_clear(r->uninit, lo - r->lo, hi - lo + (uint64_t)size);
+        } else {
+            FOR_N {
+                if (mask && !mask[i]) continue;
+                int r = region >= 0 ? region : mem_region_of(l->mem, l->nmem, addr[i]);
+                if (r >= 0 && l->mem[r].uninit)
+                    uninit_clear(l->mem[r].uninit, addr[i] - l->mem[r].lo, (uint64_t)size);
+            }
+        }
+    }
+    if (c->chk)
+        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region,
+                     kind == 1 ? c->store_vals : NULL);
+    return active;
+}
+
+/* ---- check mode: NaN and Inf ------------------------------------------------------------ */
+
+static inline bool nonfinite_at(int dt, const void *p, int64_t i) {
+    switch (dt) {
+    case DT_FP16: return (((const uint16_t *)p)[i] & 0x7c00u) == 0x7c00u;
+    case DT_BF16: return (((const uint16_t *)p)[i] & 0x7f80u) == 0x7f80u;
+    case DT_FP32: { uint32_t b; memcpy(&b, (const char *)p + i * 4, 4); return (b & 0x7f800000u) == 0x7f800000u; }
+    case DT_FP64: { uint64_t b; memcpy(&b, (const char *)p + i * 8, 8);
+                    return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL; }
+    default: return false;
+    }
+}
+
+/* The first active lane holding NaN or Inf, or -1. */
+static int64_t first_nonfinite(int dt, const void *p, const uint8_t *M, int64_t n) {
+    if (!dt_is_float(dt)) return -1;
+    bool any = false;
+    if (dt == DT_FP32) {
+        const uint32_t *B = p;
+        uint32_t acc = 0;
+        if (M) { FOR_N acc |= ((B[i] & 0x7f800000u) == 0x7f800000u) & (M[i] != 0); }
+        else { FOR_N acc |= (B[i] & 0x7f800000u) == 0x7f800000u; }
+        any = acc != 0;
+    } else {
+        FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) { any = true; break; }
+    }
+    if (!any) return -1;
+    FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) return i;
+    return -1;
+}
+
+static const Inst trace_loaded, trace_const;
+
+/* Follows a NaN/Inf in lane `lane` of value v back to the instruction that made it from
+ * finite operands: element-wise operands at the same lane (scalars at lane 0), other
+ * operands anywhere. Returns that instruction, &trace_loaded / &trace_const when the value
+ * comes from memory or a constant, or NULL when it cannot tell (an argument, a loop-carried
+ * value). */
+static const Inst *nonfinite_origin(Ctx *c, int v, int64_t lane) {
+    for (int steps = 0; steps < 256; steps++) {
+        const Inst *d = c->def ? c->def[v] : NULL;
+        if (!d) return NULL;
+        switch (d->op) {
+        case OP_LOAD: case OP_ATOMIC: case OP_ATOMIC_CAS: return &trace_loaded;
+        case OP_CONST: return &trace_const;
+        case OP_IF: case OP_FOR: case OP_WHILE: return d;
+        default: break;
+        }
+        int64_t rn = type_numel(TY(c, v));
+        int next = -1;
+        int64_t nl = 0;
+        for (int k = 0; k < d->nargs && next < 0; k++) {
+            int a = d->args[k];
+            if (a < 0 || !dt_is_float(TY(c, a).dt)) continue;
+            if (d->op == OP_WHERE) {
+                int64_t cn = type_numel(TY(c, d->args[0]));
+                bool cond = ((const uint8_t *)V(c, d->args[0]))[cn == rn ? lane : 0] != 0;
+                if (k != (cond ? 1 : 2)) continue;
+            }
+            int64_t an = type_numel(TY(c, a));
+            if (an == rn || an == 1) {
+                int64_t j = an == rn ? lane : 0;
+                if (nonfinite_at(TY(c, a).dt, V(c, a), j)) { next = a; nl = j; }
+            } else {
+                int64_t j = first_nonfinite(TY(c, a).dt, V(c, a), NULL, an);
+                if (j >= 0) { next = a; nl = j; }
+            }
+        }
+        if (next < 0) return d;
+        v = next;
+        lane = nl;
+    }
+    return NULL;
+}
+
+/* Check mode, before a store: a NaN/Inf in an active lane when this program has loaded only
+ * finite values is reported with the instruction that produced it. */
+static void nonfinite_store(Ctx *c, const Inst *in, const uint64_t *P, const uint8_t *M,
+                            int64_t n) {
+    int v = in->args[1];
+    Type t = TY(c, v);
+    if (c->nonfinite_in || !dt_is_float(t.dt)) return;
+    int64_t lane = first_nonfinite(t.dt, V(c, v), M, n);
+    if (lane < 0) return;
+    const Inst *o = nonfinite_origin(c, v, lane);
+    if (o == &trace_loaded || o == &trace_const) return;
+    SrcLoc z = {0};
+    SrcLoc b = o ? o->loc : z;
+    if (check_count(c->chk, CK_NONFINITE, in->loc, b, 0)) return;
+    char p[64], el[200], val[32], text[1400], where[600];
+    program_str(c, p, sizeof p);
+    check_elem_str(c->chk, P[lane], el, sizeof el);
+    fmt_double_repr(rdf(t.dt, V(c, v), lane), val, sizeof val);
+    if (o) {
+        const char *path = o->loc.src && o->loc.src->path ? o->loc.src->path : "?";
+        snprintf(where, sizeof where, "produced by %s at %s:%d:%d from finite inputs",
+                 op_names[o->op], path, o->loc.line, o->loc.col);
+    } else {
+        snprintf(where, sizeof where, "from finite inputs (its origin is a loop-carried value "
+                 "or an argument)");
+    }
+    snprintf(text, sizeof text, "non-finite: program %s stores %s to %s (lane %lld); %s", p,
+             val, el, (long long)lane, where);
+    check_add(c->chk, CK_NONFINITE, in->loc, b, 0, text);
+}
+
+/* Are the n addresses consecutive elements of size es? */
+static bool contiguous(const uint64_t *P, int64_t n, int es) {
+    uint64_t base = P[0], bad = 0;
+    int sh = es == 1 ? 0 : es == 2 ? 1 : es == 4 ? 2 : 3;
+    FOR_N bad |= P[i] ^ (base + ((uint64_t)i << sh));
+    return bad == 0;
+}
+
+static void ex_load(Ctx *c, const Inst *in) {
+    Type rt = TY(c, in->res[0]);
+    int64_t n = type_numel(rt);
+    int es = dt_size(rt.dt);
+    const uint64_t *P = V(c, in->args[0]);
+    const uint8_t *M = in->args[1] >= 0 ? V(c, in->args[1]) : NULL;
+    const void *O = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
+    void *r = V(c, in->res[0]);
+    bool contig;
+    int64_t active = mem_check(c, in, P, M, n, es, 0, &contig);
+    if (active == n) M = NULL;
+    if (contig) {
+        memcpy(r, (const void *)(uintptr_t)P[0], (size_t)(n * es));
+    } else switch (es) {
+#define LD_CASE(SZ, T) \
+    case SZ: { T *R = r; const T *OT = O; \
+        if (!M) { FOR_N memcpy(&R[i], (const void *)(uintptr_t)P[i], SZ); } \
+        else { FOR_N { if (M[i]) memcpy(&R[i], (const void *)(uintptr_t)P[i], SZ); \
+                       else R[i] = OT ? OT[i] : 0; } } \
+        break; }
+    LD_CASE(1, uint8_t)
+    LD_CASE(2, uint16_t)
+    LD_CASE(4, uint32_t)
+    LD_CASE(8, uint64_t)
+#undef LD_CASE
+    default: BAD(c, in);
+    }
+    if (rt.dt == DT_I1) {
+        uint8_t *R = r;
+        FOR_N R[i] = R[i] != 0;
+    }
+    if (c->chk && !c->nonfinite_in && active && first_nonfinite(rt.dt, r, M, n) >= 0)
+        c->nonfinite_in = 1;
+}
+
+static void ex_store(Ctx *c, const Inst *in) {
+    Type vt = TY(c, in->args[1]);
+    int64_t n = type_numel(vt);
+    int es = dt_size(vt.dt);
+    const uint64_t *P = V(c, in->args[0]);
+    const void *val = V(c, in->args[1]);
+    const uint8_t *M = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
+    bool contig;
+    c->store_vals = val;
+    int64_t active = mem_check(c, in, P, M, n, es, 1, &contig);
+    c->store_vals = NULL;
+    if (active == n) M = NULL;
+    if (c->chk && active) nonfinite_store(c, in, P, M, n);
+    if (contig) {
+        memmove((void *)(uintptr_t)P[0], val, (size_t)(n * es));
+        return;
+    }
+    switch (es) {
+#define ST_CASE(SZ, T) \
+    case SZ: { const T *A = val; \
+        if (!M) { FOR_N memcpy((void *)(uintptr_t)P[i], &A[i], SZ); } \
+        else { FOR_N if (M[i]) memcpy((void *)(uintptr_t)P[i], &A[i], SZ); } \
+        break; }
+    ST_CASE(1, uint8_t)
+    ST_CASE(2, uint16_t)
+    ST_CASE(4, uint32_t)
+    ST_CASE(8, uint64_t)
+#undef ST_CASE
+    default: BAD(c, in);
+    }
+}
+
+/* Compare-and-swap of es bytes at p (parallel runs): true if *p held *expect (then it holds
+ * *desired); else *expect gets the current value. */
+static bool cas_bytes(void *p, void *expect, const void *desired, int es) {
+    switch (es) {
+    case 1: { uint8_t d; memcpy(&d, desired, 1);
+              return __atomic_compare_exchange_n((uint8_t *)p, (uint8_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    case 2: { uint16_t d; memcpy(&d, desired, 2);
+              return __atomic_compare_exchange_n((uint16_t *)p, (uint16_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    case 4: { uint32_t d; memcpy(&d, desired, 4);
+              return __atomic_compare_exchange_n((uint32_t *)p, (uint32_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    default: { uint64_t d; memcpy(&d, desired, 8);
+               return __atomic_compare_exchange_n((uint64_t *)p, (uint64_t *)expect, d, false, __ATOMIC_SEQ_CST, __ATOMIC_SEQ_CST); }
+    }
+}
+
+static void atomic_read(const void *p, void *out, int es) {
+    switch (es) {
+    case 1: *(uint8_t *)out = __atomic_load_n((const uint8_t *)p, __ATOMIC_SEQ_CST); break;
+    case 2: *(uint16_t *)out = __atomic_load_n((const uint16_t *)p, __ATOMIC_SEQ_CST); break;
+    case 4: *(uint32_t *)out = __atomic_load_n((const uint32_t *)p, __ATOMIC_SEQ_CST); break;
+    default: *(uint64_t *)out = __atomic_load_n((const uint64_t *)p, __ATOMIC_SEQ_CST); break;
+    }
+}
+
+static void atomic_new(Ctx *c, const Inst *in, int dt, const uint8_t *oldb, uint8_t *newb,
+                       const void *vals, int64_t i);
+
+/* One atomic read-modify-write on host memory: returns the old value's bits. In parallel
+ * runs it is a compare-and-swap loop, so it is atomic among the threads. */
+static uint64_t atomic_one(Ctx *c, const Inst *in, int dt, void *p, const void *vals, int64_t i) {
+    int es = dt_size(dt);
+    uint64_t old = 0;
+    uint8_t oldb[8] = {0}, newb[8] = {0};
+    if (c->par) {
+        atomic_read(p, oldb, es);
+        do {
+            atomic_new(c, in, dt, oldb, newb, vals, i);
+        } while (!cas_bytes(p, oldb, newb, es));
+        memcpy(&old, oldb, (size_t)es);
+        return old;
+    }
+    memcpy(&old, p, (size_t)es);
+    memcpy(oldb, p, (size_t)es);
+    atomic_new(c, in, dt, oldb, newb, vals, i);
+    memcpy(p, newb, (size_t)es);
+    return old;
+}
+
+static void atomic_new(Ctx *c, const Inst *in, int dt, const uint8_t *oldb, uint8_t *newb,
+                       const void *vals, int64_t i) {
+    int es = dt_size(dt);
+    int kind = in->attr.kind;
+    if (dt_is_float(dt)) {
+        double o = rdf(dt, oldb, 0), v = rdf(dt, vals, i), r;
+        switch (kind) {
+        case ATOM_ADD:
+            if (dt == DT_FP32) r = (double)((float)o + (float)v);
+            else r = o + v;
+            break;
+        case ATOM_MAX: r = (isnan(o) || v > o) ? v : o; break;
+        case ATOM_MIN: r = (isnan(o) || v < o) ? v : o; break;
+        case ATOM_XCHG: memcpy(newb, (const char *)vals + i * es, (size_t)es); return;
+        default: BAD(c, in);
+        }
+        if (dt == DT_FP16 || dt == DT_BF16) r = (double)(float)r; /* computed in float */
+        wrf(dt, newb, 0, r, 0);
+    } else {
+        int64_t o = rdi(dt, oldb, 0), v = rdi(dt, vals, i);
+        uint64_t r;
+        bool uns = !dt_is_signed(dt);
+        switch (kind) {
+        case ATOM_ADD: r = (uint64_t)o + (uint64_t)v; break;
+        case ATOM_AND: r = (uint64_t)(o & v); break;
+        case ATOM_OR: r = (uint64_t)(o | v); break;
+        case ATOM_XOR: r = (uint64_t)(o ^ v); break;
+        case ATOM_XCHG: r = (uint64_t)v; break;
+        case ATOM_MAX: r = uns ? ((uint64_t)v > (uint64_t)o ? (uint64_t)v : (uint64_t)o) : (uint64_t)(v > o ? v : o); break;
+        case ATOM_MIN: r = uns ? ((uint64_t)v < (uint64_t)o ? (uint64_t)v : (uint64_t)o) : (uint64_t)(v < o ? v : o); break;
+        default: BAD(c, in);
+        }
+        wri(dt, newb, 0, r);
+    }
+}
+
+static void ex_atomic(Ctx *c, const Inst *in) {
+    Type vt = TY(c, in->args[1]);
+    int64_t n = type_numel(vt);
+    int es = dt_size(vt.dt);
+    const uint64_t *P = V(c, in->args[0]);
+    const void *val = V(c, in->args[1]);
+    void *r = in->nres ? V(c, in->res[0]) : NULL;
+    if (in->op == OP_ATOMIC) {
+        const uint8_t *M = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
+        bool contig;
+        mem_check(c, in, P, M, n, es, 2, &contig);
+        FOR_N {
+            uint64_t old = 0;
+            if (!M || M[i]) old = atomic_one(c, in, vt.dt, (void *)(uintptr_t)P[i], val, i);
+            if (r) memcpy((char *)r + i * es, &old, (size_t)es);
+        }
+        /* check mode: an old value that is NaN/Inf counts as a non-finite input */
+        if (c->chk && r && !c->nonfinite_in && first_nonfinite(vt.dt, r, M, n) >= 0)
+            c->nonfinite_in = 1;
+    } else {
+        const void *cmp = val;
+        const void *nv = V(c, in->args[2]);
+        bool contig;
+        mem_check(c, in, P, NULL, n, es, 2, &contig);
+        FOR_N {
+            void *p = (void *)(uintptr_t)P[i];
+            uint64_t old = 0;
+            if (c->par) {
+                memcpy(&old, (const char *)cmp + i * es, (size_t)es);
+                cas_bytes(p, &old, (const char *)nv + i * es, es); /* old: the value found */
+            } else {
+                memcpy(&old, p, (size_t)es);
+                if (memcmp(p, (const char *)cmp + i * es, (size_t)es) == 0)
+                    memcpy(p, (const char *)nv + i * es, (size_t)es);
+            }
+            if (r) memcpy((char *)r + i * es, &old, (size_t)es);
+        }
+    }
+}
+
+/* ---- debugging ---------------------------------------------------------------------- */
+
+static void fmt_elem(int dt, const void *p, int64_t i, int hex, char *buf, size_t n) {
+    if (hex) {
+        uint64_t bits = 0;
+        memcpy(&bits, (const char *)p + i * dt_size(dt), (size_t)dt_size(dt));
+        snprintf(buf, n, "0x%llx", (unsigned long long)bits);
+    } else if (dt_is_float(dt)) {
+        snprintf(buf, n, "%f", rdf(dt, p, i));
+    } else if (dt == DT_PTR) {
+        snprintf(buf, n, "0x%llx", (unsigned long long)rdi(dt, p, i));
+    } else if (dt_is_unsigned(dt)) {
+        snprintf(buf, n, "%llu", (unsigned long long)rdi(dt, p, i));
+    } else {
+        snprintf(buf, n, "%lld", (long long)rdi(dt, p, i));
+    }
+}
+
+static void ex_print(Ctx *c, const Inst *in) {
+    InterpLaunch *l = c->l;
+    if (!l->print) return;
+    const char *prefix = in->attr.str ? in->attr.str : "";
+    size_t plen = strlen(prefix);
+    while (plen && (prefix[plen - 1] == ' ' || prefix[plen - 1] == ':')) plen--;
+    int64_t n = 1;
+    Type shape = type_scalar(DT_I32);
+    if (in->nargs) { shape = TY(c, in->args[0]); n = type_numel(shape); }
+    Buf b = {0};
+    if (c->print_lock) pthread_mutex_lock(c->print_lock);
+    for (int64_t e = 0; e < n; e++) {
+        b.len = 0;
+        buf_printf(&b, "pid (%u, %u, %u) idx (", c->pid[0], c->pid[1], c->pid[2]);
+        int64_t rem = e, str[TC_MAX_RANK];
+        strides_of(shape, str);
+        for (int d = 0; d < shape.rank; d++) {
+            buf_printf(&b, d ? ", %lld" : "%lld", (long long)(rem / str[d]));
+            rem %= str[d];
+        }
+        buf_printf(&b, ") %.*s:", (int)plen, prefix);
+        for (int k = 0; k < in->nargs; k++) {
+            Type t = TY(c, in->args[k]);
+            char v[64];
+            fmt_elem(t.dt, V(c, in->args[k]), type_numel(t) == n ? e : 0, in->attr.kind & 1, v,
+                     sizeof v);
+            buf_printf(&b, k ? ", %s" : " %s", v);
+        }
+        buf_puts(&b, "\n");
+        if (b.s && !b.oom) l->print(b.s, l->print_user);
+    }
+    if (c->print_lock) pthread_mutex_unlock(c->print_lock);
+    buf_free(&b);
+}
+
+static void ex_assert(Ctx *c, const Inst *in) {
+    Type t = TY(c, in->args[0]);
+    int64_t n = type_numel(t);
+    const uint8_t *C = V(c, in->args[0]);
+    FOR_N if (!C[i]) {
+        char p[64];
+        program_str(c, p, sizeof p);
+        FAIL(c, in, "device assertion failed: %s (program %s, lane %lld)",
+             in->attr.str ? in->attr.str : "", p, (long long)i);
+    }
+}
+
+/* ---- control flow ---------------------------------------------------------------------- */
+
+static const Inst *exec_region(Ctx *c, const Region *r);
+
+static size_t vbytes(const Ctx *c, int v) {
+    Type t = TY(c, v);
+    return (size_t)type_numel(t) * (size_t)(t.dt == DT_VOID ? 1 : dt_size(t.dt));
+}
+
+/* dst[i] = src[i] for all i at once (handles swaps through shadow buffers). */
+static void copy_parallel(Ctx *c, const int *dst, const int *src, int n) {
+    bool overlap = false;
+    for (int i = 0; i < n && !overlap; i++)
+        for (int j = 0; j < n; j++)
+            if (i != j && V(c, src[i]) == V(c, dst[j]) && V(c, src[i]) != V(c, dst[i])) {
+                overlap = true;
+                break;
+            }
+    if (!overlap) {
+        for (int i = 0; i < n; i++)
+            if (V(c, dst[i]) != V(c, src[i])) memmove(V(c, dst[i]), V(c, src[i]), vbytes(c, dst[i]));
+        return;
+    }
+    for (int i = 0; i < n; i++) memcpy(c->shadow[dst[i]], V(c, src[i]), vbytes(c, dst[i]));
+    for (int i = 0; i < n; i++) memcpy(V(c, dst[i]), c->shadow[dst[i]], vbytes(c, dst[i]));
+}
+
+static void ex_if(Ctx *c, const Inst *in) {
+    bool cond = *(const uint8_t *)V(c, in->args[0]) != 0;
+    const Region *r = in->regions[cond ? 0 : 1];
+    if (!r) return;
+    const Inst *y = exec_region(c, r);
+    if (c->returned || !y) return;
+    int n = in->nres < y->nargs ? in->nres : y->nargs;
+    copy_parallel(c, in->res, y->args, n);
+}
+
+static void ex_for(Ctx *c, const Inst *in) {
+    int lbv = in->args[0], ubv = in->args[1], stv = in->args[2];
+    int64_t lb = rdi(TY(c, lbv).dt, V(c, lbv), 0), ub = rdi(TY(c, ubv).dt, V(c, ubv), 0),
+            step = rdi(TY(c, stv).dt, V(c, stv), 0);
+    const Region *body = in->regions[0];
+    int ncar = in->nargs - 3;
+    if (step <= 0 && lb < ub) {
+        char p[64];
+        program_str(c, p, sizeof p);
+        FAIL(c, in, "for-loop step must be positive (got %lld) in program %s", (long long)step, p);
+    }
+    copy_parallel(c, body->params + 1, in->args + 3, ncar);
+    int ivv = body->params[0];
+    int ivdt = TY(c, ivv).dt;
+    for (int64_t iv = lb; iv < ub; iv += step) {
+        wri(ivdt, V(c, ivv), 0, (uint64_t)iv);
+        const Inst *y = exec_region(c, body);
+        if (c->returned) return;
+        if (y) copy_parallel(c, body->params + 1, y->args, ncar < y->nargs ? ncar : y->nargs);
+        if (iv > INT64_MAX - step) break;
+    }
+    copy_parallel(c, in->res, body->params + 1, in->nres);
+}
+
+static void ex_while(Ctx *c, const Inst *in) {
+    const Region *before = in->regions[0], *after = in->regions[1];
+    copy_parallel(c, before->params, in->args, in->nargs);
+    for (;;) {
+        const Inst *cnd = exec_region(c, before);
+        if (c->returned) return;
+        if (!cnd || cnd->op != OP_CONDITION || cnd->nargs < 1)
+            err_fail(c->e, TC_ERR_INTERNAL, in->loc, "interpreter: while without condition");
+        bool go = *(const uint8_t *)V(c, cnd->args[0]) != 0;
+        if (!go) {
+            copy_parallel(c, in->res, cnd->args + 1, in->nres);
+            return;
+        }
+        if (after) {
+            copy_parallel(c, after->params, cnd->args + 1, after->nparams);
+            const Inst *y = exec_region(c, after);
+            if (c->returned) return;
+            if (y) copy_parallel(c, before->params, y->args, before->nparams);
+        }
+    }
+}
+
+static void exec_inst(Ctx *c, const Inst *in) {
+    switch (in->op) {
+    case OP_CONST: case OP_ARANGE: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_BITCAST:
+        break; /* precomputed or aliased */
+    case OP_BARRIER:
+        if (c->chk) c->epoch = check_next_epoch(c->chk);
+        break;
+    case OP_PROGRAM_ID: {
+        int a = in->attr.axis;
+        *(int32_t *)V(c, in->res[0]) = (int32_t)(a >= 0 && a < 3 ? c->pid[a] : 0);
+        break;
+    }
+    case OP_NUM_PROGRAMS: {
+        int a = in->attr.axis;
+        *(int32_t *)V(c, in->res[0]) = (int32_t)(a >= 0 && a < 3 ? c->l->grid[a] : 1);
+        break;
+    }
+    case OP_SPLAT: {
+        int v = in->res[0];
+        fill(V(c, v), V(c, in->args[0]), type_numel(TY(c, v)), dt_size(TY(c, v).dt));
+        break;
+    }
+    case OP_BROADCAST: ex_broadcast(c, in); break;
+    case OP_PERMUTE: ex_permute(c, in); break;
+    case OP_REDUCE: ex_reduce(c, in); break;
+    case OP_CAST: ex_cast(c, in); break;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_AND: case OP_OR:
+    case OP_XOR: case OP_SHL: case OP_SHR: case OP_MAX: case OP_MIN: case OP_UMULHI:
+        ex_binary(c, in);
+        break;
+    case OP_CMP: ex_cmp(c, in); break;
+    case OP_FMA: ex_fma(c, in); break;
+    case OP_WHERE: ex_where(c, in); break;
+    case OP_ADDPTR: ex_addptr(c, in); break;
+    case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2:
+    case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
+    case OP_ERF: case OP_TANH:
+        ex_unary(c, in);
+        break;
+    case OP_LOAD: ex_load(c, in); break;
+    case OP_STORE: ex_store(c, in); break;
+    case OP_ATOMIC: case OP_ATOMIC_CAS: ex_atomic(c, in); break;
+    case OP_DOT: ex_dot(c, in); break;
+    case OP_PRINT: ex_print(c, in); break;
+    case OP_ASSERT: ex_assert(c, in); break;
+    case OP_IF: ex_if(c, in); break;
+    case OP_FOR: ex_for(c, in); break;
+    case OP_WHILE: ex_while(c, in); break;
+    case OP_RETURN: c->returned = 1; break;
+    default:
+        err_fail(c->e, TC_ERR_INTERNAL, in->loc, "interpreter: unexpected op %s",
+                 in->op < OP_COUNT ? op_names[in->op] : "?");
+    }
+}
+
+/* Runs a region; returns its terminating YIELD/CONDITION (NULL if none or returned). */
+static const Inst *exec_region(Ctx *c, const Region *r) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        if (in->op == OP_YIELD || in->op == OP_CONDITION) return in;
+        exec_inst(c, in);
+        if (c->returned) return NULL;
+    }
+    return NULL;
+}
+
+/* ---- setup ---------------------------------------------------------------------------- */
+
+static void *alloc_value(Ctx *c, int v) {
+    size_t n = vbytes(c, v);
+    return arena_alloc(&c->arena, n < 8 ? 8 : n);
+}
+
+static void fill_const(Ctx *c, const Inst *in) {
+    int v = in->res[0];
+    Type t = TY(c, v);
+    uint8_t one[8] = {0};
+    if (dt_is_float(t.dt)) wrf(t.dt, one, 0, in->attr.f, 0);
+    else wri(t.dt, one, 0, (uint64_t)in->attr.i);
+    fill(V(c, v), one, type_numel(t), dt_size(t.dt));
+}
+
+static void setup_region(Ctx *c, const Region *r, bool loop) {
+    for (int i = 0; i < r->nparams; i++) {
+        int p = r->params[i];
+        c->buf[p] = alloc_value(c, p);
+        if (loop) c->shadow[p] = alloc_value(c, p);
+    }
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < in->nargs; k++) {
+            int a = in->args[k];
+            if (a >= c->f->nvalues || (a >= 0 && !c->buf[a]))
+                err_fail(c->e, TC_ERR_INTERNAL, in->loc,
+                         "interpreter: %s uses value %%%d before its definition",
+                         op_names[in->op], a);
+        }
+        bool alias = (in->op == OP_EXPAND_DIMS || in->op == OP_RESHAPE || in->op == OP_BITCAST) &&
+                     in->nres == 1 && in->nargs == 1 &&
+                     vbytes(c, in->res[0]) == vbytes(c, in->args[0]);
+        for (int k = 0; k < in->nres; k++) {
+            int v = in->res[k];
+            if (c->def) c->def[v] = in;
+            c->buf[v] = alias ? c->buf[in->args[0]] : alloc_value(c, v);
+            if (in->op == OP_IF || in->op == OP_FOR || in->op == OP_WHILE)
+                c->shadow[v] = alloc_value(c, v);
+        }
+        if (in->op == OP_CONST && in->nres == 1) fill_const(c, in);
+        if (in->op == OP_ARANGE && in->nres == 1) {
+            int32_t *R = V(c, in->res[0]);
+            int64_t n = type_numel(TY(c, in->res[0]));
+            FOR_N R[i] = (int32_t)(in->attr.i + i);
+        }
+        if ((in->op == OP_EXPAND_DIMS || in->op == OP_RESHAPE || in->op == OP_BITCAST) && !alias)
+            err_fail(c->e, TC_ERR_INTERNAL, in->loc, "interpreter: %s changes the size",
+                     op_names[in->op]);
+        bool lp = in->op == OP_FOR || in->op == OP_WHILE;
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) setup_region(c, in->regions[k], lp);
+    }
+}
+
+/* Allocates c's value buffers and fills the per-launch constants (c->f, c->l, c->e set). */
+static void ctx_setup(Ctx *c) {
+    const IrFunc *f = c->f;
+    const InterpLaunch *l = c->l;
+    c->buf = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
+    c->shadow = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
+    if (c->chk) c->def = arena_alloc(&c->arena, sizeof(Inst *) * (size_t)(f->nvalues + 1));
+    for (int i = 0; i < f->nparams; i++) {
+        int v = f->params[i].value;
+        c->buf[v] = alloc_value(c, v);
+        int dt = f->params[i].type.dt;
+        if (dt_is_float(dt)) {
+            wrf(dt, c->buf[v], 0, l->args[i].f, 0);
+            if (!isfinite(l->args[i].f)) c->args_nonfinite = 1;
+        } else {
+            wri(dt, c->buf[v], 0, l->args[i].u);
+        }
+    }
+    for (int i = 0; i < l->nmem; i++) c->has_uninit |= l->mem[i].uninit != NULL;
+    setup_region(c, f->body, false);
+}
+
+/* Program `prog` (linear index: x outermost, then y, then z). */
+static void run_one(Ctx *c, uint64_t prog) {
+    const uint32_t *g = c->l->grid;
+    uint64_t yz = (uint64_t)g[1] * g[2];
+    c->pid[0] = (uint32_t)(prog / yz);
+    c->pid[1] = (uint32_t)((prog / g[2]) % g[1]);
+    c->pid[2] = (uint32_t)(prog % g[2]);
+    c->prog = prog;
+    c->returned = 0;
+    if (c->chk) {
+        c->epoch = check_next_epoch(c->chk);
+        c->nonfinite_in = c->args_nonfinite;
+    }
+    exec_region(c, c->f->body);
+}
+
+static uint64_t programs_of(const InterpLaunch *l) {
+    return (uint64_t)l->grid[0] * l->grid[1] * l->grid[2];
+}
+
+/* All programs on this thread, in order or shuffled by seed; chk records (check mode). */
+static tc_status run_seq(InterpLaunch *l, uint64_t seed, Checker *chk, Err *e) {
+    Ctx *const c = calloc(1, sizeof *c);
+    if (!c) {
+        err_set(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+        return TC_ERR_NOMEM;
+    }
+    jmp_buf *saved = e->jump;
+    jmp_buf jb;
+    arena_init(&c->arena, e);
+    if (ERR_TRY(e, jb)) {
+        shuffle_free(&c->order);
+        arena_free(&c->arena);
+        free(c);
+        e->jump = saved;
+        return e->code;
+    }
+    c->f = l->f;
+    c->l = l;
+    c->e = e;
+    c->chk = chk;
+    ctx_setup(c);
+    uint64_t n = programs_of(l);
+    if (seed) shuffle_init(&c->order, n, seed);
+    for (uint64_t i = 0; i < n; i++) run_one(c, seed ? shuffle_at(&c->order, i) : i);
+    shuffle_free(&c->order);
+    arena_free(&c->arena);
+    free(c);
+    e->jump = saved;
+    return TC_OK;
+}
+
+/* ---- parallel runs ----------------------------------------------------------------------- */
+
+typedef struct Pool {
+    InterpLaunch *l;
+    uint64_t n, chunk;
+    Shuffle sh;
+    bool shuffled;
+    uint64_t next;              /* atomic: the next program index to hand out */
+    int stop;                   /* atomic: a program failed */
+    pthread_mutex_t print_lock;
+} Pool;
+
+typedef struct Worker {
+    Pool *p;
+    Err err;
+    tc_status rc;
+    uint64_t fail_prog;
+} Worker;
+
+static void *worker_main(void *arg) {
+    Worker *w = arg;
+    Pool *p = w->p;
+    Ctx *const c = calloc(1, sizeof *c);
+    if (!c) {
+        err_set(&w->err, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+        w->rc = TC_ERR_NOMEM;
+        __atomic_store_n(&p->stop, 1, __ATOMIC_SEQ_CST);
+        return NULL;
+    }
+    jmp_buf jb;
+    arena_init(&c->arena, &w->err);
+    c->prog = UINT64_MAX;
+    if (ERR_TRY(&w->err, jb)) {
+        w->rc = w->err.code ? w->err.code : TC_ERR_INTERNAL;
+        w->fail_prog = c->prog;
+        __atomic_store_n(&p->stop, 1, __ATOMIC_SEQ_CST);
+        arena_free(&c->arena);
+        free(c);
+        return NULL;
+    }
+    c->f = p->l->f;
+    c->l = p->l;
+    c->e = &w->err;
+    c->par = 1;
+    c->print_lock = &p->print_lock;
+    ctx_setup(c);
+    for (;;) {
+        if (__atomic_load_n(&p->stop, __ATOMIC_RELAXED)) break;
+        uint64_t s = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
+        if (s >= p->n) break;
+        uint64_t e = s + p->chunk < p->n ? s + p->chunk : p->n;
+        for (uint64_t i = s; i < e; i++) run_one(c, p->shuffled ? shuffle_at(&p->sh, i) : i);
+    }
+    arena_free(&c->arena);
+    free(c);
+    return NULL;
+}
+
+#define INTERP_MAX_THREADS 256
+
+/* The programs on `threads` threads, each with its own value buffers; chunks of programs
+ * are handed out in order (or in the shuffled order). Atomics are real atomics, device_print
+ * lines of one print are kept together. On failure: the failing program with the lowest
+ * index among those that failed. */
+static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
+    uint64_t n = programs_of(l);
+    if (threads > INTERP_MAX_THREADS) threads = INTERP_MAX_THREADS;
+    if ((uint64_t)threads > n) threads = (int)n;
+    Pool p;
+    memset(&p, 0, sizeof p);
+    p.l = l;
+    p.n = n;
+    p.chunk = n / ((uint64_t)threads * 8);
+    if (p.chunk < 1) p.chunk = 1;
+    if (p.chunk > 64) p.chunk = 64;
+    p.shuffled = seed != 0;
+    if (seed) shuffle_init(&p.sh, n, seed);
+    pthread_mutex_init(&p.print_lock, NULL);
+    Worker *w = calloc((size_t)threads, sizeof *w);
+    pthread_t *tid = calloc((size_t)threads, sizeof *tid);
+    bool *started = calloc((size_t)threads, sizeof *started);
+    if (!w || !tid || !started) {
+        free(w); free(tid); free(started);
+        pthread_mutex_destroy(&p.print_lock);
+        shuffle_free(&p.sh);
+        return run_seq(l, seed, NULL, e);
+    }
+    for (int i = 0; i < threads; i++) {
+        w[i].p = &p;
+        w[i].fail_prog = UINT64_MAX;
+        /* thread 0 is this one */
+        if (i > 0 && pthread_create(&tid[i], NULL, worker_main, &w[i]) == 0) {
+            started[i] = true;
+        }
+    }
+    worker_main(&w[0]);
+    for (int i = 1; i < threads; i++)
+        if (started[i]) pthread_join(tid[i], NULL);
+    tc_status rc = TC_OK;
+    int worst = -1;
+    for (int i = 0; i < threads; i++)
+        if (w[i].rc && (worst < 0 || w[i].fail_prog < w[worst].fail_prog)) worst = i;
+    if (worst >= 0) {
+        jmp_buf *j = e->jump;
+        *e = w[worst].err;
+        e->jump = j;
+        rc = w[worst].rc;
+    }
+    pthread_mutex_destroy(&p.print_lock);
+    shuffle_free(&p.sh);
+    free(w);
+    free(tid);
+    free(started);
+    return rc;
+}
+
+static tc_status run_plain(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
+    if (threads > 1 && programs_of(l) > 1) return run_par(l, threads, seed, e);
+    return run_seq(l, seed, NULL, e);
+}
+
+/* ---- check mode: comparing orders ---------------------------------------------------------- */
+
+static void elem_str(int dt, const uint8_t *p, char *buf, size_t n) {
+    if (dt_is_float(dt)) fmt_double_repr(rdf(dt, p, 0), buf, n);
+    else if (dt_is_unsigned(dt)) snprintf(buf, n, "%llu", (unsigned long long)rdi(dt, p, 0));
+    else if (dt_is_int(dt)) snprintf(buf, n, "%lld", (long long)rdi(dt, p, 0));
+    else snprintf(buf, n, "0x%02x", p[0]);
+}
+
+/* Compares region r's memory after the program-order run (ref) with a run in another order
+ * (other); differences become findings (or rounding notes for floats within tol). */
+static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8_t *ref,
+                           const uint8_t *other, const char *how, int variant) {
+    const MemRegion *m = &l->mem[r];
+    int dt = interp_region_dt(l, r);
+    if (!dt || dt == DT_PTR) dt = DT_U8;
+    int es = dt_size(dt);
+    uint64_t nel = (m->hi - m->lo) / (uint64_t)es, ndiff = 0, nround = 0;
+    int64_t first = -1, first_round = -1;
+    if (memcmp(ref, other, (size_t)(m->hi - m->lo)) == 0) return;
+    double tol = dt == DT_FP16 || dt == DT_BF16 ? 1e-2 : dt == DT_FP32 ? 1e-5 : 1e-12;
+    for (uint64_t i = 0; i < nel; i++) {
+        const uint8_t *a = ref + i * (uint64_t)es, *b = other + i * (uint64_t)es;
+        if (memcmp(a, b, (size_t)es) == 0) continue;
+        if (dt_is_float(dt)) {
+            double x = rdf(dt, a, 0), y = rdf(dt, b, 0);
+            if (isnan(x) && isnan(y)) continue;
+            if (isfinite(x) && isfinite(y) &&
+                fabs(x - y) <= tol * (fabs(x) > fabs(y) ? fabs(x) : fabs(y))) {
+                if (first_round < 0) first_round = (int64_t)i;
+                nround++;
+                continue;
+            }
+        }
+        if (first < 0) first = (int64_t)i;
+        ndiff++;
+    }
+    const char *name = m->name ? m->name : "?";
+    char va[64], vb[64], text[1200];
+    SrcLoc z = {0};
+    if (ndiff) {
+        const uint8_t *a = ref + (uint64_t)first * (uint64_t)es, *b = other + (uint64_t)first * (uint64_t)es;
+        elem_str(dt, a, va, sizeof va);
+        elem_str(dt, b, vb, sizeof vb);
+        snprintf(text, sizeof text, "order dependence: %s[%lld] is %s with the programs in order "
+                 "(x, then y, then z) but %s %s; %llu of %llu element(s) of '%s' differ", name,
+                 (long long)first, va, vb, how, (unsigned long long)ndiff,
+                 (unsigned long long)nel, name);
+        check_add(k, CK_ORDER, z, z, r * 4 + variant, text);
+    } else if (nround) {
+        const uint8_t *a = ref + (uint64_t)first_round * (uint64_t)es;
+        const uint8_t *b = other + (uint64_t)first_round * (uint64_t)es;
+        elem_str(dt, a, va, sizeof va);
+        elem_str(dt, b, vb, sizeof vb);
+        snprintf(text, sizeof text, "note: %s[%lld] is %s with the programs in order but %s %s "
+                 "(%llu element(s) of '%s' differ by rounding only, relative difference <= %g, as "
+                 "float atomics do on GPUs)", name, (long long)first_round, va, vb, how,
+                 (unsigned long long)nround, name, tol);
+        check_add(k, CK_NOTE_ROUND, z, z, r * 4 + variant, text);
+    }
+}
+
+/* Check mode: a recorded run in program order on the real memory, then the same launch on
+ * copies of the tensors (as they were before) shuffled, and in parallel when threads > 1;
+ * the copies are compared with the real results. */
+static tc_status run_checked(InterpLaunch *l, Err *e) {
+    Checker *k = check_new(l);
+    if (!k) {
+        err_set(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
+        return TC_ERR_NOMEM;
+    }
+    uint64_t n = programs_of(l);
+    int nm = l->nmem;
+    tc_status rc = run_seq(l, 0, k, e);
+    uint64_t seed = l->shuffle_seed ? l->shuffle_seed : INTERP_CHECK_DEFAULT_SEED;
+    int variants = l->threads > 1 ? 2 : 1;
+    bool compared = false;
+    if (rc == TC_OK && n > 1 && nm > 0) {
+        MemRegion *m2 = calloc((size_t)nm, sizeof *m2);
+        ArgBits *a2 = calloc((size_t)(l->f->nparams + 1), sizeof *a2);
+        uint8_t **cp = calloc((size_t)nm, sizeof *cp);
+        int *alias = calloc((size_t)nm, sizeof *alias);
+        compared = m2 && a2 && cp && alias;
+        if (compared) {
+            l->seed_used = seed;
+            for (int i = 0; i < nm; i++) {
+                alias[i] = -1;
+                for (int j = 0; j < i && alias[i] < 0; j++)
+                    if (l->mem[j].lo == l->mem[i].lo && l->mem[j].hi == l->mem[i].hi) alias[i] = j;
+            }
+        }
+        for (int v = 0; compared && v < variants; v++) {
+            bool last = v == variants - 1, ok = true;
+            /* written tensors start from their snapshot (the last variant mutates it); the
+             * others are shared with the real run, which did not write them */
+            for (int i = 0; i < nm; i++) {
+                const uint8_t *sn = check_snapshot(k, i);
+                size_t sz = (size_t)(l->mem[i].hi - l->mem[i].lo);
+                cp[i] = NULL;
+                if (alias[i] >= 0) { cp[i] = cp[alias[i]]; continue; }
+                if (!sn) continue;
+                if (last) { cp[i] = (uint8_t *)sn; continue; }
+                cp[i] = check_big_alloc(sz);
+                if (!cp[i]) { ok = false; break; }
+                if (sz) memcpy(cp[i], sn, sz);
+            }
+            if (ok) {
+                for (int i = 0; i < nm; i++) {
+                    m2[i] = l->mem[i];
+                    m2[i].uninit = NULL;
+                    if (!cp[i]) continue;
+                    m2[i].lo = (uint64_t)(uintptr_t)cp[i];
+                    m2[i].hi = m2[i].lo + (l->mem[i].hi - l->mem[i].lo);
+                }
+                for (int j = 0; j < l->f->nparams; j++) {
+                    a2[j] = l->args[j];
+                    if (l->f->params[j].type.dt != DT_PTR) continue;
+                    for (int i = 0; i < nm; i++)
+                        if (a2[j].u >= l->mem[i].lo && a2[j].u <= l->mem[i].hi) {
+                            a2[j].u = m2[i].lo + (a2[j].u - l->mem[i].lo);
+                            break;
+                        }
+                }
+                InterpLaunch l2 = *l;
+                l2.args = a2;
+                l2.mem = m2;
+                l2.print = NULL;
+                l2.check = 0;
+                l2.report = NULL;
+                char how[120];
+                if (v == 0) snprintf(how, sizeof how, "with the programs shuffled (seed %llu)", (unsigned long long)seed);
+                else snprintf(how, sizeof how, "with the programs on %d threads", l->threads);
+                Err e2;
+                memset(&e2, 0, sizeof e2);
+                tc_status rc2 = v == 0 ? run_seq(&l2, seed, NULL, &e2) : run_par(&l2, l->threads, 0, &e2);
+                if (rc2) {
+                    char text[1400];
+                    SrcLoc z = {0};
+                    size_t ml = strcspn(e2.msg, "\n");
+                    snprintf(text, sizeof text, "order dependence: the launch fails %s but not "
+                             "in program order: %.*s", how, (int)(ml > 900 ? 900 : ml), e2.msg);
+                    check_add(k, CK_FAIL_ORDER, e2.loc, z, v, text);
+                } else {
+                    for (int i = 0; i < nm; i++)
+                        if (alias[i] < 0 && cp[i])
+                            compare_region(k, l, i, (const uint8_t *)(uintptr_t)l->mem[i].lo,
+                                           cp[i], how, v);
+                }
+            }
+            if (!last)
+                for (int i = 0; i < nm; i++)
+                    if (alias[i] < 0 && cp[i] && cp[i] != check_snapshot(k, i))
+                        check_big_free(cp[i], (size_t)(l->mem[i].hi - l->mem[i].lo));
+            if (!ok) compared = false;
+        }
+        free(m2);
+        free(a2);
+        free(cp);
+        free(alias);
+    }
+    int notes = 0;
+    int nf = check_report(k, NULL, NULL, &notes);
+    char summary[400];
+    const char *name = l->f->name ? l->f->name : "kernel";
+    if (compared)
+        snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu programs; "
+                 "results compared with a shuffled order, seed %llu%s)\n", name, nf,
+                 nf == 1 ? "" : "s", notes, notes == 1 ? "" : "s", (unsigned long long)n,
+                 (unsigned long long)seed, variants > 1 ? ", and with a parallel run" : "");
+    else
+        snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu program%s%s)\n",
+                 name, nf, nf == 1 ? "" : "s", notes, notes == 1 ? "" : "s",
+                 (unsigned long long)n, n == 1 ? "" : "s",
+                 rc ? "; the launch failed" : n > 1 && nm > 0 ? "; orders not compared: out of memory" : "");
+    l->findings = check_report(k, l->report, summary, &l->notes);
+    check_free(k);
+    return rc;
+}
+
+tc_status interp_run(InterpLaunch *l, Err *e) {
+    const IrFunc *f = l->f;
+    l->findings = 0;
+    l->notes = 0;
+    l->seed_used = 0;
+    if (!f || !f->body) {
+        err_set(e, TC_ERR_INTERNAL, (SrcLoc){0}, "interpreter: no function");
+        return TC_ERR_INTERNAL;
+    }
+    for (int i = 0; i < 3; i++)
+        if (l->grid[i] < 1) {
+            err_set(e, TC_ERR_ARG, (SrcLoc){0}, "grid dimension %d is %u; it must be >= 1", i,
+                    l->grid[i]);
+            return TC_ERR_ARG;
+        }
+    uint64_t programs = programs_of(l);
+    if (programs > INTERP_MAX_PROGRAMS) {
+        err_set(e, TC_ERR_LIMIT, (SrcLoc){0},
+                "grid (%u, %u, %u) has %llu programs; the interpreter runs at most %llu (2^26) "
+                "per launch", l->grid[0], l->grid[1], l->grid[2], (unsigned long long)programs,
+                (unsigned long long)INTERP_MAX_PROGRAMS);
+        return TC_ERR_LIMIT;
+    }
+    if (l->check) return run_checked(l, e);
+    return run_plain(l, l->threads, l->shuffle_seed, e);
+}
+
+/* ---- constant folding support for opt.c ----------------------------------------------- */
+
+/* Evaluates an element-wise instruction on scalar constant operands with exactly the
+ * interpreter's semantics. Returns false (nothing changed) when it cannot (division by
+ * zero, unsupported op). */
+bool interp_fold(const IrFunc *f, const Inst *in, const Inst *const *defs, Attr *out) {
+    Err e = {0};
+    jmp_buf jb;
+    Ctx *const c = calloc(1, sizeof *c);
+    if (!c) return false;
+    uint64_t store[5] = {0};
+    void *bufs[5];
+    const IrFunc *cf = NULL;
+    IrFunc tmp;
+    Type types[5];
+    int args[4], res[1];
+    if (in->nargs > 4 || in->nres != 1) { free(c); return false; }
+    for (int k = 0; k < in->nargs; k++) {
+        const Inst *d = defs[k];
+        Type t = type_elem(f->types[in->args[k]]);
+        types[k] = t;
+        if (dt_is_float(t.dt)) wrf(t.dt, &store[k], 0, d->attr.f, 0);
+        else wri(t.dt, &store[k], 0, (uint64_t)d->attr.i);
+        bufs[k] = &store[k];
+        args[k] = k;
+    }
+    types[in->nargs] = type_elem(f->types[in->res[0]]);
+    bufs[in->nargs] = &store[in->nargs];
+    res[0] = in->nargs;
+    memset(&tmp, 0, sizeof tmp);
+    tmp.types = types;
+    tmp.nvalues = in->nargs + 1;
+    cf = &tmp;
+    Inst fi = *in;
+    fi.args = args;
+    fi.res = res;
+    InterpLaunch l = {0};
+    c->f = cf;
+    c->l = &l;
+    c->e = &e;
+    c->buf = bufs;
+    bool ok = true;
+    if (ERR_TRY(&e, jb)) {
+        ok = false;
+    } else {
+        exec_inst(c, &fi);
+        Type rt = types[in->nargs];
+        if (dt_is_float(rt.dt)) out->f = rdf(rt.dt, bufs[in->nargs], 0);
+        else out->i = rdi(rt.dt, bufs[in->nargs], 0);
+    }
+    free(c);
+    return ok;
+}

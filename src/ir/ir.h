@@ -1,0 +1,95 @@
+/* ir.h — the tile IR: typed SSA values, structured control flow. The tracer (trace.c)
+ * builds it, the optimizer (opt.c) simplifies it, the interpreter (interp.c) and the GPU
+ * backend (gpu/) consume it. Nothing about threads, warps or layouts lives here. */
+#ifndef IR_H
+#define IR_H
+
+#include "base/tc.h"
+
+typedef enum OpCode {
+#define OP(name, str, nargs) OP_##name,
+#include "ir/ops.h"
+#undef OP
+    OP_COUNT
+} OpCode;
+
+extern const char *const op_names[OP_COUNT];
+extern const int op_nargs[OP_COUNT];
+
+typedef enum CmpKind { CMP_EQ, CMP_NE, CMP_LT, CMP_LE, CMP_GT, CMP_GE } CmpKind;
+typedef enum RedKind { RED_SUM, RED_MAX, RED_MIN, RED_ARGMAX, RED_ARGMIN, RED_XOR, RED_OR,
+                       RED_AND } RedKind;
+typedef enum AtomKind { ATOM_ADD, ATOM_MAX, ATOM_MIN, ATOM_AND, ATOM_OR, ATOM_XOR,
+                        ATOM_XCHG } AtomKind;
+typedef enum DotPrec { DOT_IEEE, DOT_TF32, DOT_TF32X3 } DotPrec;
+
+typedef struct Region Region;
+
+typedef struct Attr {
+    int64_t i;        /* CONST ints (and pointer bits), ARANGE start */
+    double f;         /* CONST floats */
+    int axis;         /* PROGRAM_ID, NUM_PROGRAMS, EXPAND_DIMS, REDUCE */
+    int kind;         /* CmpKind, RedKind, AtomKind, DotPrec, SHR/MAX/MIN/CAST/LOAD flags */
+    int8_t perm[TC_MAX_RANK]; /* PERMUTE */
+    const char *str;  /* PRINT prefix, ASSERT message */
+} Attr;
+
+/* One operation. Values are numbered per function (IrFunc.types[id]); -1 = absent. */
+typedef struct Inst {
+    uint16_t op;       /* OpCode */
+    int nargs;
+    int *args;
+    int nres;          /* 0 or 1 for most ops; any for IF/FOR/WHILE */
+    int *res;
+    Attr attr;
+    Region *regions[2];
+    SrcLoc loc;        /* the kernel source position that produced it */
+} Inst;
+
+/* A straight-line list of instructions with block parameters (loop-carried values). */
+struct Region {
+    int nparams;
+    int *params;
+    Inst **insts;
+    int ninsts, cap;
+};
+
+typedef struct IrParam {
+    const char *name;
+    int value;         /* the value id holding it */
+    Type type;         /* scalar: pointer (dt == DT_PTR) or number */
+    bool div16;        /* specialization: integer or address divisible by 16 */
+} IrParam;
+
+typedef struct IrFunc {
+    const char *name;
+    IrParam *params; int nparams;   /* runtime parameters only (constexprs are folded) */
+    Region *body;
+    Type *types;                    /* type of each value */
+    SrcLoc *value_locs;             /* where each value was made */
+    int nvalues, cap_values;
+    Arena *arena;                   /* owns the function (not freed by ir_*) */
+} IrFunc;
+
+/* building */
+IrFunc *ir_func_new(Arena *a, const char *name);
+int ir_value_new(IrFunc *f, Type t, SrcLoc loc);
+int ir_param_add(IrFunc *f, const char *name, Type t, bool div16, SrcLoc loc);
+Region *ir_region_new(IrFunc *f);
+int ir_region_param(IrFunc *f, Region *r, Type t, SrcLoc loc);
+/* Appends an instruction to r with the given operands and a fresh result of type rt
+ * (rt.dt == DT_VOID means no result). Returns the instruction; its result is res[0]. */
+Inst *ir_emit(IrFunc *f, Region *r, int op, const int *args, int nargs, Type rt, SrcLoc loc);
+/* For IF/FOR/WHILE: adds a result of type t. */
+int ir_inst_add_result(IrFunc *f, Inst *in, Type t);
+
+/* Prints the function in a readable SSA form into b. */
+void ir_print(const IrFunc *f, Buf *b);
+/* Checks operand counts, types and shapes, region structure and that every value is
+ * defined before use. Returns false with e set (TC_ERR_INTERNAL) on the first problem. */
+bool ir_verify(const IrFunc *f, Err *e);
+
+/* opt.c: constant folding, common subexpressions, dead code (small and safe). */
+void ir_optimize(IrFunc *f);
+
+#endif

@@ -1,0 +1,579 @@
+/* cache.c — the on-disk cache of compiled kernels: the key, the entry format and its
+ * hardened reader, atomic stores, lookup with corruption recovery, listing and clearing.
+ * The format and the rules are in cache.h. */
+#include "runtime/cache.h"
+#include "runtime/api.h"
+
+#include <dirent.h>
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+/* ---- SHA-256 (FIPS 180-4) ------------------------------------------------------------ */
+
+static const uint32_t K256[64] = {
+    0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4,
+    0xab1c5ed5, 0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe,
+    0x9bdc06a7, 0xc19bf174, 0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f,
+    0x4a7484aa, 0x5cb0a9dc, 0x76f988da, 0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7,
+    0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967, 0x27b70a85, 0x2e1b2138, 0x4d2c6dfc,
+    0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85, 0xa2bfe8a1, 0xa81a664b,
+    0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070, 0x19a4c116,
+    0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+    0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7,
+    0xc67178f2};
+
+#define ROR(x, n) (((x) >> (n)) | ((x) << (32 - (n))))
+
+static void sha256_block(Sha256 *s, const uint8_t *p) {
+    uint32_t w[64];
+    for (int i = 0; i < 16; i++)
+        w[i] = (uint32_t)p[4 * i] << 24 | (uint32_t)p[4 * i + 1] << 16 |
+               (uint32_t)p[4 * i + 2] << 8 | p[4 * i + 3];
+    for (int i = 16; i < 64; i++) {
+        uint32_t s0 = ROR(w[i - 15], 7) ^ ROR(w[i - 15], 18) ^ (w[i - 15] >> 3);
+        uint32_t s1 = ROR(w[i - 2], 17) ^ ROR(w[i - 2], 19) ^ (w[i - 2] >> 10);
+        w[i] = w[i - 16] + s0 + w[i - 7] + s1;
+    }
+    uint32_t a = s->h[0], b = s->h[1], c = s->h[2], d = s->h[3];
+    uint32_t e = s->h[4], f = s->h[5], g = s->h[6], h = s->h[7];
+    for (int i = 0; i < 64; i++) {
+        uint32_t t1 = h + (ROR(e, 6) ^ ROR(e, 11) ^ ROR(e, 25)) + ((e & f) ^ (~e & g)) + K256[i] + w[i];
+        uint32_t t2 = (ROR(a, 2) ^ ROR(a, 13) ^ ROR(a, 22)) + ((a & b) ^ (a & c) ^ (b & c));
+        h = g; g = f; f = e; e = d + t1; d = c; c = b; b = a; a = t1 + t2;
+    }
+    s->h[0] += a; s->h[1] += b; s->h[2] += c; s->h[3] += d;
+    s->h[4] += e; s->h[5] += f; s->h[6] += g; s->h[7] += h;
+}
+
+void sha256_init(Sha256 *s) {
+    static const uint32_t h0[8] = {0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+                                   0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19};
+    memcpy(s->h, h0, sizeof h0);
+    s->len = 0;
+    s->nbuf = 0;
+}
+
+void sha256_update(Sha256 *s, const void *data, size_t n) {
+    const uint8_t *p = data;
+    s->len += n;
+    if (s->nbuf) {
+        size_t k = 64 - s->nbuf < n ? 64 - s->nbuf : n;
+        memcpy(s->buf + s->nbuf, p, k);
+        s->nbuf += k; p += k; n -= k;
+        if (s->nbuf < 64) return;
+        sha256_block(s, s->buf);
+        s->nbuf = 0;
+    }
+    for (; n >= 64; p += 64, n -= 64) sha256_block(s, p);
+    if (n) { memcpy(s->buf, p, n); s->nbuf = n; }
+}
+
+void sha256_final(Sha256 *s, uint8_t out[32]) {
+    uint64_t bits = s->len * 8;
+    uint8_t pad[72] = {0x80};
+    size_t padn = s->nbuf < 56 ? 56 - s->nbuf : 120 - s->nbuf;
+    uint8_t lenb[8];
+    for (int i = 0; i < 8; i++) lenb[i] = (uint8_t)(bits >> (56 - 8 * i));
+    sha256_update(s, pad, padn);
+    sha256_update(s, lenb, 8);
+    for (int i = 0; i < 8; i++) {
+        out[4 * i] = (uint8_t)(s->h[i] >> 24);
+        out[4 * i + 1] = (uint8_t)(s->h[i] >> 16);
+        out[4 * i + 2] = (uint8_t)(s->h[i] >> 8);
+        out[4 * i + 3] = (uint8_t)s->h[i];
+    }
+}
+
+void sha256(const void *p, size_t n, uint8_t out[32]) {
+    Sha256 s;
+    sha256_init(&s);
+    sha256_update(&s, p, n);
+    sha256_final(&s, out);
+}
+
+void sha256_hex(const uint8_t h[32], char out[65]) {
+    static const char hx[] = "0123456789abcdef";
+    for (int i = 0; i < 32; i++) {
+        out[2 * i] = hx[h[i] >> 4];
+        out[2 * i + 1] = hx[h[i] & 15];
+    }
+    out[64] = 0;
+}
+
+/* ---- little-endian fields ------------------------------------------------------------- */
+
+static uint32_t rd32(const uint8_t *p) {
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+static void wr32(uint8_t *p, uint32_t v) {
+    p[0] = (uint8_t)v; p[1] = (uint8_t)(v >> 8); p[2] = (uint8_t)(v >> 16); p[3] = (uint8_t)(v >> 24);
+}
+
+static const char MAGIC[8] = {'T', 'R', 'C', 'C', 'A', 'C', 'H', 'E'};
+enum { META_FIXED = 128 + 16 + 7 * 4 };
+
+static int bad(char *why, size_t whyn, const char *fmt, ...) TC_PRINTF(3, 4);
+static int bad(char *why, size_t whyn, const char *fmt, ...) {
+    if (why && whyn) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(why, whyn, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* The checksum: SHA-256 of the header's first 64 bytes and of everything after it. */
+static void entry_checksum(const uint8_t *b, size_t n, uint8_t out[32]) {
+    Sha256 s;
+    sha256_init(&s);
+    sha256_update(&s, b, 64);
+    sha256_update(&s, b + CACHE_HEADER, n - CACHE_HEADER);
+    sha256_final(&s, out);
+}
+
+/* A NUL-terminated string filling exactly len bytes (len counts the NUL). */
+static bool exact_cstr(const uint8_t *p, size_t len) {
+    return len >= 1 && p[len - 1] == 0 && memchr(p, 0, len) == p + len - 1;
+}
+
+static bool ident_ok(const char *s) {
+    if (!*s) return false;
+    for (; *s; s++)
+        if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z') || (*s >= '0' && *s <= '9') ||
+              *s == '_' || *s == '$' || *s == '.'))
+            return false;
+    return true;
+}
+
+int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, size_t whyn) {
+    const uint8_t *b = bytes;
+    if (why && whyn) why[0] = 0;
+    if (!b || !out) return bad(why, whyn, "no entry");
+    memset(out, 0, sizeof *out);
+    if (n == 0) return bad(why, whyn, "empty file");
+    if (n < CACHE_HEADER) return bad(why, whyn, "truncated header (%zu of %d bytes)", n, CACHE_HEADER);
+    if (memcmp(b, MAGIC, 8) != 0) return bad(why, whyn, "bad magic (not a tritonc cache entry)");
+    uint32_t fmt = rd32(b + 8), hsz = rd32(b + 12);
+    if (fmt != CACHE_FORMAT) return bad(why, whyn, "format %u, this tritonc reads %d", fmt, CACHE_FORMAT);
+    if (hsz != CACHE_HEADER) return bad(why, whyn, "bad header size %u", hsz);
+    if (n > CACHE_MAX_FILE) return bad(why, whyn, "entry of %zu bytes exceeds the limit", n);
+    uint64_t klen = rd32(b + 48), mlen = rd32(b + 52), plen = rd32(b + 56), clen = rd32(b + 60);
+    uint64_t total = CACHE_HEADER + klen + mlen + plen + clen;   /* no overflow: each < 2^32 */
+    if (total > n) return bad(why, whyn, "truncated (%zu of %llu bytes)", n, (unsigned long long)total);
+    if (total < n) return bad(why, whyn, "%zu trailing bytes", n - (size_t)total);
+    uint8_t sum[32];
+    entry_checksum(b, n, sum);
+    if (memcmp(sum, b + 64, 32) != 0) return bad(why, whyn, "checksum mismatch");
+
+    const uint8_t *key = b + CACHE_HEADER, *meta = key + klen, *ptx = meta + mlen, *cub = ptx + plen;
+    if (klen < 2 || klen > sizeof(((CacheKey *)0)->text) || !exact_cstr(key, (size_t)klen))
+        return bad(why, whyn, "bad key text");
+    uint8_t kh[32];
+    sha256(key, (size_t)klen - 1, kh);
+    if (memcmp(kh, b + 16, 32) != 0) return bad(why, whyn, "key hash does not match the key");
+    if (mlen < META_FIXED) return bad(why, whyn, "metadata too short");
+    CacheMeta *m = &out->meta;
+    memcpy(m->kernel, meta, 128);
+    memcpy(m->target, meta + 128, 16);
+    if (!memchr(m->kernel, 0, 128) || !ident_ok(m->kernel)) return bad(why, whyn, "bad kernel name");
+    if (!memchr(m->target, 0, 16) || strncmp(m->target, "cuda:", 5) != 0)
+        return bad(why, whyn, "bad target");
+    int32_t f[7];
+    for (int i = 0; i < 7; i++) f[i] = (int32_t)rd32(meta + 144 + 4 * i);
+    m->threads = f[0]; m->shared_bytes = f[1]; m->num_regs = f[2];
+    m->num_warps = f[3]; m->num_stages = f[4]; m->nparams = f[5];
+    if (m->threads < 32 || m->threads > 1024 || m->threads % 32)
+        return bad(why, whyn, "bad thread count %d", m->threads);
+    if (m->shared_bytes < 0 || m->shared_bytes > (1 << 20)) return bad(why, whyn, "bad shared memory size");
+    if (m->num_regs < 0 || m->num_regs > 255) return bad(why, whyn, "bad register count");
+    if (m->num_warps < 1 || m->num_warps > 32 || (m->num_warps & (m->num_warps - 1)))
+        return bad(why, whyn, "bad num_warps");
+    if (m->num_stages < 0 || m->num_stages > 64) return bad(why, whyn, "bad num_stages");
+    if (m->nparams < 0 || m->nparams > CACHE_MAX_PARAMS) return bad(why, whyn, "bad parameter count");
+    if (mlen != (uint64_t)META_FIXED + 4u * (uint64_t)m->nparams)
+        return bad(why, whyn, "metadata length does not match its parameter count");
+    for (int i = 0; i < m->nparams; i++) {
+        const uint8_t *q = meta + META_FIXED + 4 * i;
+        CacheParam *p = &m->params[i];
+        p->index = (uint16_t)(q[0] | q[1] << 8);
+        p->dtype = q[2];
+        p->flags = q[3];
+        if (p->index >= 1024 || p->dtype < TC_I1 || p->dtype > TC_FP64 || (p->flags & ~3u))
+            return bad(why, whyn, "bad parameter %d", i);
+    }
+    if (plen < 2 || !exact_cstr(ptx, (size_t)plen)) return bad(why, whyn, "bad PTX text");
+    out->key = (const char *)key;
+    out->key_len = (size_t)klen - 1;
+    memcpy(out->keyhash, b + 16, 32);
+    out->ptx = (const char *)ptx;
+    out->ptx_len = (size_t)plen - 1;
+    out->cubin = clen ? cub : NULL;
+    out->cubin_len = (size_t)clen;
+    return 0;
+}
+
+uint8_t *cache_entry_build(const char *key, const CacheMeta *m, const char *ptx,
+                           const void *cubin, size_t cubin_len, size_t *n) {
+    size_t klen = strlen(key) + 1, plen = strlen(ptx) + 1;
+    if (m->nparams < 0 || m->nparams > CACHE_MAX_PARAMS) return NULL;
+    size_t mlen = META_FIXED + 4 * (size_t)m->nparams;
+    if (klen > 0xffffffffu || plen > 0xffffffffu || cubin_len > 0xffffffffu) return NULL;
+    size_t total = CACHE_HEADER + klen + mlen + plen + cubin_len;
+    if (total > CACHE_MAX_FILE) return NULL;
+    uint8_t *b = calloc(1, total);
+    if (!b) return NULL;
+    memcpy(b, MAGIC, 8);
+    wr32(b + 8, CACHE_FORMAT);
+    wr32(b + 12, CACHE_HEADER);
+    sha256(key, klen - 1, b + 16);
+    wr32(b + 48, (uint32_t)klen);
+    wr32(b + 52, (uint32_t)mlen);
+    wr32(b + 56, (uint32_t)plen);
+    wr32(b + 60, (uint32_t)cubin_len);
+    uint8_t *p = b + CACHE_HEADER;
+    memcpy(p, key, klen); p += klen;
+    snprintf((char *)p, 128, "%s", m->kernel);
+    snprintf((char *)p + 128, 16, "%s", m->target);
+    int32_t f[7] = {m->threads, m->shared_bytes, m->num_regs, m->num_warps, m->num_stages,
+                    m->nparams, 0};
+    for (int i = 0; i < 7; i++) wr32(p + 144 + 4 * i, (uint32_t)f[i]);
+    for (int i = 0; i < m->nparams; i++) {
+        uint8_t *q = p + META_FIXED + 4 * i;
+        q[0] = (uint8_t)m->params[i].index;
+        q[1] = (uint8_t)(m->params[i].index >> 8);
+        q[2] = m->params[i].dtype;
+        q[3] = m->params[i].flags;
+    }
+    p += mlen;
+    memcpy(p, ptx, plen); p += plen;
+    if (cubin_len) memcpy(p, cubin, cubin_len);
+    entry_checksum(b, total, b + 64);
+    *n = total;
+    return b;
+}
+
+/* ---- the key ------------------------------------------------------------------------------ */
+
+void cache_target_name(const tc_target *t, char *buf, size_t n) {
+    snprintf(buf, n, "%s:%d%s", t->backend[0] ? t->backend : "cuda", t->arch,
+             t->arch_suffix_a ? "a" : "");
+}
+
+/* Which build of tritonc made an entry: the size and modification time of the binary that
+ * holds this code (libtritonc.so, or the program libtritonc.a was linked into). Any rebuild
+ * changes it, so a changed compiler never reuses old PTX (as Triton's key hashes
+ * libtriton.so). Read once per process. */
+static char build_id[96];
+static void build_id_init(void) {
+    Dl_info di;
+    struct stat st;
+    const char *path = NULL;
+    if (dladdr((void *)&build_id_init, &di) && di.dli_fname && di.dli_fname[0]) path = di.dli_fname;
+    if ((path && stat(path, &st) == 0) || stat("/proc/self/exe", &st) == 0)
+        snprintf(build_id, sizeof build_id, "%llx-%llx.%09ld", (unsigned long long)st.st_size,
+                 (unsigned long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
+    else
+        snprintf(build_id, sizeof build_id, "unknown");
+}
+
+bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *kernel,
+                    const char *spec, int num_warps, int num_stages, const tc_target *t) {
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, build_id_init);
+    uint8_t sh[32];
+    char shx[65], tn[16];
+    sha256(src, src_len, sh);
+    sha256_hex(sh, shx);
+    cache_target_name(t, tn, sizeof tn);
+    /* TRITONC_OCCUPANCY=0 (cuda_ptx_occupancy) changes the code: its own entries */
+    const char *occ = getenv("TRITONC_OCCUPANCY");
+    int w = snprintf(k->text, sizeof k->text,
+                     "tritonc %s cache %d build %s\nsource %s\nkernel %s\nspec %s\n"
+                     "num_warps %d\nnum_stages %d\ntarget %s\n%s",
+                     TRITONC_VERSION, CACHE_FORMAT, build_id, shx, kernel, spec, num_warps,
+                     num_stages, tn, occ && strcmp(occ, "0") == 0 ? "occupancy off\n" : "");
+    if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
+    uint8_t kh[32];
+    sha256(k->text, (size_t)w, kh);
+    sha256_hex(kh, k->hex);
+    return true;
+}
+
+/* ---- the directory --------------------------------------------------------------------- */
+
+bool cache_dir(char *buf, size_t n) {
+    const char *d = getenv("TRITONC_CACHE_DIR");
+    if (d && *d) return (size_t)snprintf(buf, n, "%s", d) < n;
+    const char *h = getenv("HOME");
+    if (h && *h) return (size_t)snprintf(buf, n, "%s/.cache/tritonc", h) < n;
+    return false;
+}
+
+static int mkdirs(const char *path) {
+    char tmp[4096];
+    if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return -1;
+    for (char *p = tmp + 1; *p; p++) {
+        if (*p != '/') continue;
+        *p = 0;
+        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+        *p = '/';
+    }
+    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+    return 0;
+}
+
+static bool entry_path(const CacheKey *k, char *buf, size_t n) {
+    char d[4000];
+    if (!cache_dir(d, sizeof d)) return false;
+    return (size_t)snprintf(buf, n, "%s/%s.tcc", d, k->hex) < n;
+}
+
+static bool always_compile(void) {
+    const char *v = getenv("TRITONC_ALWAYS_COMPILE");
+    return v && *v && strcmp(v, "0") != 0;
+}
+
+/* Reads a whole file (at most CACHE_MAX_FILE + 1 bytes so oversize is seen). */
+static int read_file(int fd, uint8_t **out, size_t *n) {
+    struct stat st;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
+    size_t cap = st.st_size > (off_t)CACHE_MAX_FILE ? (size_t)CACHE_MAX_FILE + 1 : (size_t)st.st_size;
+    uint8_t *b = malloc(cap ? cap : 1);
+    if (!b) return -1;
+    size_t got = 0;
+    while (got < cap) {
+        ssize_t r = read(fd, b + got, cap - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) break;
+        got += (size_t)r;
+    }
+    *out = b;
+    *n = got;
+    return 0;
+}
+
+CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *why,
+                         size_t whyn) {
+    char path[4200];
+    *mem = NULL;
+    if (why && whyn) why[0] = 0;
+    if (!k->hex[0] || !entry_path(k, path, sizeof path)) return CACHE_OFF;
+    if (always_compile()) {
+        snprintf(why, whyn, "TRITONC_ALWAYS_COMPILE is set: the disk cache was not read");
+        return CACHE_BYPASS;
+    }
+    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
+    if (fd < 0) return CACHE_MISS;
+    uint8_t *b = NULL;
+    size_t n = 0;
+    struct stat st0;
+    bool have_st = fstat(fd, &st0) == 0;
+    int r = read_file(fd, &b, &n);
+    close(fd);
+    char reason[200] = "unreadable";
+    if (r == 0 && cache_entry_parse(b, n, out, reason, sizeof reason) == 0) {
+        char hx[65];
+        sha256_hex(out->keyhash, hx);
+        if (strcmp(hx, k->hex) != 0) {
+            snprintf(reason, sizeof reason, "the entry belongs to another key (renamed file?)");
+        } else if (out->key_len != strlen(k->text) || memcmp(out->key, k->text, out->key_len) != 0) {
+            /* a SHA-256 collision or a forged file: never use it; leave it alone */
+            free(b);
+            snprintf(why, whyn, "disk cache entry %s.tcc holds another key: ignored", k->hex);
+            return CACHE_MISS;
+        } else {
+            *mem = b;
+            return CACHE_HIT;
+        }
+    }
+    free(b);
+    memset(out, 0, sizeof *out);
+    /* Delete it, unless a writer has replaced it meanwhile. */
+    struct stat st1;
+    if (have_st && stat(path, &st1) == 0 && st1.st_ino == st0.st_ino && st1.st_dev == st0.st_dev)
+        unlink(path);
+    snprintf(why, whyn, "disk cache entry %s.tcc was damaged (%s): deleted and recompiled",
+             k->hex, reason);
+    return CACHE_CORRUPT;
+}
+
+static atomic_uint tmp_counter;
+
+int cache_store(const CacheKey *k, const CacheMeta *meta, const char *ptx, const void *cubin,
+                size_t cubin_len, char *why, size_t whyn) {
+    char dir[4000], path[4200], tmp[4300];
+    if (why && whyn) why[0] = 0;
+    if (!k->hex[0] || !cache_dir(dir, sizeof dir)) return 0;
+    snprintf(path, sizeof path, "%s/%s.tcc", dir, k->hex);
+    if (mkdirs(dir) != 0) return bad(why, whyn, "cannot create the cache directory %s: %s", dir, strerror(errno));
+    size_t n = 0;
+    uint8_t *b = cache_entry_build(k->text, meta, ptx, cubin, cubin_len, &n);
+    if (!b) return bad(why, whyn, "the entry is too large or out of memory");
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    unsigned c = atomic_fetch_add(&tmp_counter, 1u);
+    uint64_t rnd = hash_bytes(&ts, sizeof ts, (uint64_t)(uintptr_t)&ts ^ ((uint64_t)getpid() << 32) ^ c);
+    snprintf(tmp, sizeof tmp, "%s/.tmp.%.16s.%ld.%u.%016llx", dir, k->hex, (long)getpid(), c,
+             (unsigned long long)rnd);
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+    if (fd < 0) { free(b); return bad(why, whyn, "cannot create %s: %s", tmp, strerror(errno)); }
+    size_t off = 0;
+    while (off < n) {
+        ssize_t w = write(fd, b + off, n - off);
+        if (w < 0 && errno == EINTR) continue;
+        if (w <= 0) break;
+        off += (size_t)w;
+    }
+    free(b);
+    int err = off == n ? 0 : (errno ? errno : EIO);
+    if (!err && fsync(fd) != 0) err = errno;
+    if (close(fd) != 0 && !err) err = errno;
+    if (!err && rename(tmp, path) != 0) err = errno;
+    if (err) {
+        unlink(tmp);
+        return bad(why, whyn, "cannot write %s: %s", path, strerror(err));
+    }
+    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (dfd >= 0) { fsync(dfd); close(dfd); }
+    return 0;
+}
+
+/* ---- listing and clearing (public) -------------------------------------------------------- */
+
+static bool is_entry_name(const char *s) {
+    if (strlen(s) != 68 || strcmp(s + 64, ".tcc") != 0) return false;
+    for (int i = 0; i < 64; i++)
+        if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f'))) return false;
+    return true;
+}
+
+tc_status tc_cache_dir(char *buf, size_t n) {
+    if (!buf || !n) return TC_ERR_ARG;
+    if (!cache_dir(buf, n)) { buf[0] = 0; return TC_ERR_NOT_FOUND; }
+    return TC_OK;
+}
+
+static int item_cmp(const void *a, const void *b) {
+    const tc_cache_item *x = a, *y = b;
+    if (x->age_s != y->age_s) return x->age_s < y->age_s ? 1 : -1;
+    return strcmp(x->key, y->key);
+}
+
+tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
+    if (!ctx) return TC_ERR_ARG;
+    if (!items || !n) return ctx_fail(ctx, TC_ERR_ARG, "tc_cache_list: NULL output");
+    *items = NULL;
+    *n = 0;
+    char dir[4000];
+    if (!cache_dir(dir, sizeof dir))
+        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT) return TC_OK;
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
+    }
+    tc_cache_item *v = NULL;
+    int cnt = 0, cap = 0;
+    struct dirent *de;
+    time_t now = time(NULL);
+    while ((de = readdir(d))) {
+        if (!is_entry_name(de->d_name)) continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
+        if (fd < 0) continue;
+        struct stat st;
+        uint8_t *b = NULL;
+        size_t len = 0;
+        if (fstat(fd, &st) != 0 || read_file(fd, &b, &len) != 0) { close(fd); continue; }
+        close(fd);
+        if (cnt == cap) {
+            int nc = cap ? cap * 2 : 32;
+            tc_cache_item *nv = realloc(v, (size_t)nc * sizeof *nv);
+            if (!nv) { free(b); free(v); closedir(d); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+            v = nv;
+            cap = nc;
+        }
+        tc_cache_item *it = &v[cnt++];
+        memset(it, 0, sizeof *it);
+        memcpy(it->key, de->d_name, 64);
+        it->size = (uint64_t)st.st_size;
+        it->age_s = difftime(now, st.st_mtime);
+        if (it->age_s < 0) it->age_s = 0;
+        CacheEntry e;
+        char why[128];
+        if (cache_entry_parse(b, len, &e, why, sizeof why) == 0) {
+            char hx[65];
+            sha256_hex(e.keyhash, hx);
+            it->valid = strcmp(hx, it->key) == 0;
+            snprintf(it->kernel, sizeof it->kernel, "%s", e.meta.kernel);
+            snprintf(it->target, sizeof it->target, "%s", e.meta.target);
+            if (!it->valid) snprintf(it->note, sizeof it->note, "file name does not match its key");
+            else if (e.cubin_len) snprintf(it->note, sizeof it->note, "ptx+cubin");
+            else snprintf(it->note, sizeof it->note, "ptx");
+        } else {
+            snprintf(it->note, sizeof it->note, "%s", why);
+        }
+        free(b);
+    }
+    closedir(d);
+    if (cnt > 1) qsort(v, (size_t)cnt, sizeof *v, item_cmp);
+    *items = v;
+    *n = cnt;
+    return TC_OK;
+}
+
+tc_status tc_cache_clear(tc_context *ctx, int *removed) {
+    if (!ctx) return TC_ERR_ARG;
+    if (removed) *removed = 0;
+    char dir[4000];
+    if (!cache_dir(dir, sizeof dir))
+        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
+    DIR *d = opendir(dir);
+    if (!d) {
+        if (errno == ENOENT) return TC_OK;
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
+    }
+    struct dirent *de;
+    int cnt = 0, fails = 0;
+    char failed[4600] = "";
+    time_t now = time(NULL);
+    while ((de = readdir(d))) {
+        bool entry = is_entry_name(de->d_name);
+        if (!entry && strncmp(de->d_name, ".tmp.", 5) != 0) continue;
+        char path[4400];
+        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+        if (!entry) {  /* a temporary file: only when stale, a writer may be busy with it */
+            struct stat st;
+            if (stat(path, &st) != 0 || difftime(now, st.st_mtime) < 60) continue;
+        }
+        if (unlink(path) == 0) cnt += entry;
+        else if (errno != ENOENT) { fails++; snprintf(failed, sizeof failed, "%s: %s", path, strerror(errno)); }
+    }
+    closedir(d);
+    if (removed) *removed = cnt;
+    if (fails) return ctx_fail(ctx, TC_ERR_IO, "could not remove %d cache file%s (%s)", fails,
+                               fails == 1 ? "" : "s", failed);
+    return TC_OK;
+}
+
+const char *tc_cache_event_name(int ev) {
+    switch (ev) {
+    case TC_CACHE_HIT: return "cache hit";
+    case TC_CACHE_MISS: return "cache miss";
+    case TC_CACHE_CORRUPT: return "cache miss (damaged entry replaced)";
+    case TC_CACHE_BYPASSED: return "cache bypassed (TRITONC_ALWAYS_COMPILE)";
+    default: return "no disk cache";
+    }
+}

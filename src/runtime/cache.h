@@ -1,0 +1,111 @@
+/* cache.h — the on-disk cache of compiled kernels (cache.c), and SHA-256.
+ *
+ * Directory: $TRITONC_CACHE_DIR, else $HOME/.cache/tritonc; with neither set there is no
+ * disk cache (not an error). One file per entry, named <64 hex digits of the key>.tcc,
+ * written atomically (a unique temporary file in the same directory, fsync, rename), so
+ * several processes storing one key at once all succeed and readers never see half a file.
+ *
+ * The key (design decision 4) is a text: tritonc's version and build, the SHA-256 of the
+ * module's source, the kernel, the specialization string, num_warps, num_stages and the
+ * target. The file name is the SHA-256 of that text; the entry keeps the text and a lookup
+ * compares it, so a collision can never hand back the wrong kernel.
+ *
+ * Under the JIT the cubin is the one the driver makes of the PTX (its linker, aot.c), so a
+ * warm start loads it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only.
+ *
+ * File format 1 (little-endian):
+ *   0   8  magic "TRCCACHE"
+ *   8   4  format (1)
+ *   12  4  header size (96)
+ *   16 32  SHA-256 of the key text
+ *   48  4  key length (with its NUL)     52 4 metadata length
+ *   56  4  PTX length (with its NUL)     60 4 cubin length (0: none)
+ *   64 32  SHA-256 of bytes [0, 64) and [96, end): the checksum of everything else
+ *   96     key text, metadata, PTX, cubin
+ * Metadata: kernel name char[128], target char[16], int32 threads, shared_bytes, num_regs,
+ * num_warps, num_stages, nparams, reserved; then per parameter of the entry: uint16 index of
+ * the kernel parameter, uint8 dtype (tc_dtype; the pointee for pointers), uint8 flags
+ * (1 pointer, 2 divisible by 16). */
+#ifndef CACHE_H
+#define CACHE_H
+
+#include "base/tc.h"
+
+#define CACHE_FORMAT 1
+#define CACHE_HEADER 96
+#define CACHE_MAX_PARAMS 128
+#define CACHE_MAX_FILE (512u << 20)   /* larger files are refused as corrupt */
+
+enum { CACHE_PARAM_PTR = 1, CACHE_PARAM_DIV16 = 2 };
+
+typedef struct CacheParam {
+    uint16_t index;   /* which kernel parameter */
+    uint8_t dtype;    /* tc_dtype (pointee for pointers) */
+    uint8_t flags;    /* CACHE_PARAM_* */
+} CacheParam;
+
+typedef struct CacheMeta {
+    char kernel[128];   /* the .entry name */
+    char target[16];    /* "cuda:90a" */
+    int threads, shared_bytes, num_regs, num_warps, num_stages;
+    int nparams;        /* parameters of the entry, in order */
+    CacheParam params[CACHE_MAX_PARAMS];
+} CacheMeta;
+
+/* A parsed entry; key, ptx and cubin point into the parsed bytes. */
+typedef struct CacheEntry {
+    uint8_t keyhash[32];
+    const char *key; size_t key_len;        /* NUL-terminated; length without the NUL */
+    CacheMeta meta;
+    const char *ptx; size_t ptx_len;        /* NUL-terminated; length without the NUL */
+    const uint8_t *cubin; size_t cubin_len; /* NULL/0 when none */
+} CacheEntry;
+
+/* Validates and parses one entry file's bytes. Returns 0, or -1 with the reason in why
+ * (bad magic, unknown format, truncated, checksum mismatch, ...). Reads nothing outside
+ * bytes[0, n); the fuzz target calls it on hostile input. */
+int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, size_t whyn);
+/* Serializes an entry (malloc'd; NULL when out of memory or a field is out of range). */
+uint8_t *cache_entry_build(const char *key, const CacheMeta *meta, const char *ptx,
+                           const void *cubin, size_t cubin_len, size_t *n);
+
+/* The key. */
+typedef struct CacheKey {
+    char text[1536];
+    char hex[65];       /* SHA-256 of text: the entry's file name without ".tcc" */
+} CacheKey;
+/* False when the key does not fit (then the cache is not used for it). */
+bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *kernel,
+                    const char *spec, int num_warps, int num_stages, const tc_target *t);
+/* "cuda:90a" */
+void cache_target_name(const tc_target *t, char *buf, size_t n);
+
+/* The directory, or false when there is none ($TRITONC_CACHE_DIR and $HOME unset). */
+bool cache_dir(char *buf, size_t n);
+
+typedef enum CacheResult {
+    CACHE_OFF = 0,   /* no cache directory */
+    CACHE_HIT,
+    CACHE_MISS,
+    CACHE_CORRUPT,   /* an entry was there but damaged: deleted; why says how */
+    CACHE_BYPASS     /* TRITONC_ALWAYS_COMPILE=1 */
+} CacheResult;
+
+/* Looks a key up. On CACHE_HIT *mem owns the file's bytes (free() it) and *out points into
+ * them. why gets a sentence for --verbose on every outcome but a plain miss. */
+CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *why,
+                         size_t whyn);
+/* Stores an entry atomically. Returns 0, or -1 with why (nothing is left behind). With no
+ * cache directory it does nothing and returns 0. */
+int cache_store(const CacheKey *k, const CacheMeta *meta, const char *ptx, const void *cubin,
+                size_t cubin_len, char *why, size_t whyn);
+
+/* SHA-256. */
+typedef struct Sha256 { uint32_t h[8]; uint64_t len; uint8_t buf[64]; size_t nbuf; } Sha256;
+void sha256_init(Sha256 *s);
+void sha256_update(Sha256 *s, const void *p, size_t n);
+void sha256_final(Sha256 *s, uint8_t out[32]);
+void sha256(const void *p, size_t n, uint8_t out[32]);
+void sha256_hex(const uint8_t h[32], char out[65]);
+
+#endif

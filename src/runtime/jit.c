@@ -1,0 +1,704 @@
+/* jit.c — the launch path: Triton's specialization rules, the specialization key, the
+ * per-kernel in-memory cache, and the launch on the interpreter or the GPU.
+ *
+ * Key (design decision 4) = hash of the module's whole source text (which covers the
+ * kernel, every jit function it may call and the constexpr globals) + per parameter: how it
+ * was specialized (runtime type and the div-16 flag, or the constexpr value) + the backend,
+ * + under CUDA num_warps, num_stages and the target arch. Under the interpreter num_warps and
+ * num_stages do not change the IR, so they are not part of the key there.
+ *
+ * A cached launch (design decision 7) computes the key hash from the arguments, probes the
+ * table, compares the stored key and launches: no allocation, no string formatting. */
+#include "runtime/jit.h"
+#include "aot/aot.h"
+#include "driver/cuda.h"
+#include "gpu/gpu.h"
+#include "interp/interp.h"
+#include "trace/trace.h"
+#include "tune/tune.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+enum { KA_MISSING = 0, KA_CONST, KA_RUNTIME };
+
+/* How one parameter was specialized. */
+typedef struct KeyArg {
+    uint8_t how;     /* KA_* */
+    uint8_t dt;      /* KA_RUNTIME: DType of the value (DT_PTR for tensors) */
+    uint8_t elem;    /* pointee for DT_PTR */
+    bool div16;
+    CVal cv;         /* KA_CONST; strings point into the slot (probe) or are owned (entry) */
+} KeyArg;
+
+struct JitEntry {
+    uint64_t hash;
+    int nparams;
+    KeyArg *key;               /* nparams of them; CV_STR strings malloc'd */
+    tc_backend backend;
+    int num_warps, num_stages, arch;
+    Err err;                   /* the arena's error record (must outlive the arena) */
+    Arena arena;               /* owns ir */
+    IrFunc *ir;
+    int *ir_param;             /* ir->nparams: index of the kernel parameter */
+    CuModule *cu;
+    int threads, shared;
+    int disk_cache;            /* tc_cache_event of the compile (CUDA) */
+    char note[256];            /* the disk cache's remark, if any */
+    char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
+};
+
+/* TRITONC_LAUNCH_BLOCKING=1 (read once): synchronize after every GPU launch. */
+static bool launch_blocking(void) {
+    static int cached = -1;
+    if (cached < 0) {
+        const char *v = getenv("TRITONC_LAUNCH_BLOCKING");
+        cached = v && v[0] && strcmp(v, "0") != 0;
+    }
+    return cached == 1;
+}
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+/* ---- specialization (Triton's specialize_impl) ------------------------------------- */
+
+/* One parameter's KeyArg from its value. Pure: no allocation. */
+static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
+    const Param *p = &k->fn->params[i];
+    tc_context *ctx = k->m->ctx;
+    memset(ka, 0, sizeof *ka);
+    if (p->is_constexpr) {
+        ka->how = KA_CONST;
+        switch (v->kind) {
+        case TC_VAL_NONE: ka->cv = cv_none(); break;
+        case TC_VAL_INT: ka->cv = cv_int(v->u.i); break;
+        case TC_VAL_FLOAT: ka->cv = cv_float(v->u.f); break;
+        case TC_VAL_BOOL: ka->cv = cv_bool(v->u.b != 0); break;
+        case TC_VAL_STR: ka->cv = cv_str(v->u.s); break;
+        default:
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr parameter '%s' got a tensor; "
+                            "constexprs take numbers, booleans, strings or None",
+                            k->signature, p->name);
+        }
+        return TC_OK;
+    }
+    switch (v->kind) {
+    case TC_VAL_NONE: ka->how = KA_CONST; ka->cv = cv_none(); return TC_OK;
+    case TC_VAL_INT:
+        if (v->u.i == 1) { ka->how = KA_CONST; ka->cv = cv_int(1); return TC_OK; }
+        ka->how = KA_RUNTIME;
+        ka->dt = v->u.i >= INT32_MIN && v->u.i <= INT32_MAX ? DT_I32 : DT_I64;
+        ka->div16 = v->u.i % 16 == 0;
+        return TC_OK;
+    case TC_VAL_BOOL: ka->how = KA_RUNTIME; ka->dt = DT_I1; return TC_OK;
+    case TC_VAL_FLOAT: ka->how = KA_RUNTIME; ka->dt = DT_FP32; return TC_OK;
+    case TC_VAL_TENSOR: {
+        tc_tensor *t = v->u.t;
+        uint64_t addr = t->backend == TC_BACKEND_CUDA ? t->dev : (uint64_t)(uintptr_t)t->host;
+        ka->how = KA_RUNTIME;
+        ka->dt = DT_PTR;
+        ka->elem = (uint8_t)t->dtype;
+        ka->div16 = addr % 16 == 0;
+        return TC_OK;
+    }
+    case TC_VAL_STR:
+        return ctx_fail(ctx, TC_ERR_ARG, "%s: parameter '%s' got the string '%s'; strings are "
+                        "only valid for constexpr parameters (annotate it `: tl.constexpr`)",
+                        k->signature, p->name, v->u.s);
+    }
+    return ctx_fail(ctx, TC_ERR_ARG, "%s: parameter '%s': invalid value", k->signature, p->name);
+}
+
+static uint64_t key_hash(const tc_kernel *k, const KeyArg *ka, int n, tc_backend b, int nw,
+                         int ns, int arch) {
+    uint64_t h = k->m->hash ^ ((uint64_t)k->index * 0x9e3779b97f4a7c15ull);
+    uint64_t opt[4] = {(uint64_t)b, (uint64_t)nw, (uint64_t)ns, (uint64_t)arch};
+    h = hash_bytes(opt, sizeof opt, h);
+    for (int i = 0; i < n; i++) {
+        uint8_t hd[4] = {ka[i].how, ka[i].dt, ka[i].elem, ka[i].div16};
+        h = hash_bytes(hd, sizeof hd, h);
+        if (ka[i].how == KA_CONST) h = cv_hash(&ka[i].cv, h);
+    }
+    return h ? h : 1;
+}
+
+static bool key_eq(const JitEntry *e, const KeyArg *ka, int n, tc_backend b, int nw, int ns,
+                   int arch) {
+    if (e->nparams != n || e->backend != b || e->num_warps != nw || e->num_stages != ns ||
+        e->arch != arch)
+        return false;
+    for (int i = 0; i < n; i++) {
+        const KeyArg *x = &e->key[i], *y = &ka[i];
+        if (x->how != y->how || x->dt != y->dt || x->elem != y->elem || x->div16 != y->div16)
+            return false;
+        if (x->how == KA_CONST && (x->cv.kind != y->cv.kind || !cv_eq(&x->cv, &y->cv)))
+            return false;
+    }
+    return true;
+}
+
+/* ---- the cache --------------------------------------------------------------------- */
+
+static void entry_free(JitEntry *e) {
+    if (!e) return;
+    if (e->cu) cuda_module_unload(e->cu);
+    if (e->key)
+        for (int i = 0; i < e->nparams; i++)
+            if (e->key[i].how == KA_CONST && e->key[i].cv.kind == CV_STR) free((char *)e->key[i].cv.v.s);
+    free(e->key);
+    free(e->ir_param);
+    arena_free(&e->arena);
+    free(e);
+}
+
+void jit_kernel_free_cache(tc_kernel *k) {
+    for (int i = 0; i < k->table_cap; i++) entry_free(k->table[i]);
+    free(k->table);
+    k->table = NULL;
+    k->table_cap = k->nentries = 0;
+}
+
+static JitEntry *cache_find(const tc_kernel *k, uint64_t h, const KeyArg *ka, int n,
+                            tc_backend b, int nw, int ns, int arch) {
+    if (!k->table_cap) return NULL;
+    for (int i = (int)(h & (uint64_t)(k->table_cap - 1)), probes = 0; probes < k->table_cap;
+         i = (i + 1) & (k->table_cap - 1), probes++) {
+        JitEntry *e = k->table[i];
+        if (!e) return NULL;
+        if (e->hash == h && key_eq(e, ka, n, b, nw, ns, arch)) return e;
+    }
+    return NULL;
+}
+
+static bool cache_insert(tc_kernel *k, JitEntry *e) {
+    if ((k->nentries + 1) * 2 > k->table_cap) {
+        int cap = k->table_cap ? k->table_cap * 2 : 16;
+        JitEntry **t = calloc((size_t)cap, sizeof *t);
+        if (!t) return false;
+        for (int i = 0; i < k->table_cap; i++) {
+            JitEntry *x = k->table[i];
+            if (!x) continue;
+            int j = (int)(x->hash & (uint64_t)(cap - 1));
+            while (t[j]) j = (j + 1) & (cap - 1);
+            t[j] = x;
+        }
+        free(k->table);
+        k->table = t;
+        k->table_cap = cap;
+    }
+    int j = (int)(e->hash & (uint64_t)(k->table_cap - 1));
+    while (k->table[j]) j = (j + 1) & (k->table_cap - 1);
+    k->table[j] = e;
+    k->nentries++;
+    return true;
+}
+
+/* ---- compiling a specialization ------------------------------------------------------ */
+
+static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, size_t cap) {
+    size_t o = 0;
+    buf[0] = 0;
+    for (int i = 0; i < n && o + 1 < cap; i++) {
+        char item[160];
+        const char *name = k->fn->params[i].name;
+        if (ka[i].how == KA_RUNTIME) {
+            if (ka[i].dt == DT_PTR)
+                snprintf(item, sizeof item, "*%s%s", dt_name(ka[i].elem), ka[i].div16 ? ":16" : "");
+            else
+                snprintf(item, sizeof item, "%s%s", dt_name(ka[i].dt), ka[i].div16 ? ":16" : "");
+        } else if (ka[i].how == KA_CONST) {
+            char r[128];
+            cv_repr(&ka[i].cv, r, sizeof r);
+            snprintf(item, sizeof item, "%s=%s", name, r);
+        } else {
+            snprintf(item, sizeof item, "%s=<default>", name);
+        }
+        int w = snprintf(buf + o, cap - o, "%s%s", i ? ", " : "", item);
+        if (w < 0) break;
+        o += (size_t)w;
+    }
+    if (o >= cap && cap > 4) memcpy(buf + cap - 4, "...", 4);
+}
+
+static void deliver_text(tc_context *ctx, const char *text) {
+    if (!text || !*text) return;
+    if (ctx->print) ctx->print(text, ctx->print_user);
+    else api_keep_output(text, ctx);
+}
+
+/* Traces (and under CUDA compiles and loads) one specialization. */
+static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h,
+                               tc_backend b, int nw, int ns, int arch, JitEntry **out) {
+    tc_context *ctx = k->m->ctx;
+    JitEntry *e = calloc(1, sizeof *e);
+    if (!e) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    arena_init(&e->arena, &e->err);
+    e->hash = h;
+    e->nparams = n;
+    e->backend = b;
+    e->num_warps = nw;
+    e->num_stages = ns;
+    e->arch = arch;
+    e->key = calloc(n > 0 ? (size_t)n : 1, sizeof *e->key);
+    SpecArg *sa = calloc(n > 0 ? (size_t)n : 1, sizeof *sa);
+    if (!e->key || !sa) { free(sa); entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+    for (int i = 0; i < n; i++) {
+        e->key[i] = ka[i];
+        if (ka[i].how == KA_CONST && ka[i].cv.kind == CV_STR) {
+            char *s = strdup(ka[i].cv.v.s);
+            if (!s) {
+                e->key[i].how = KA_MISSING;
+                free(sa);
+                entry_free(e);
+                return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+            }
+            e->key[i].cv.v.s = s;
+        }
+        SpecArg *s = &sa[i];
+        if (ka[i].how == KA_MISSING) { s->missing = true; continue; }
+        if (ka[i].how == KA_CONST) { s->is_constexpr = true; s->cv = e->key[i].cv; continue; }
+        s->type = ka[i].dt == DT_PTR ? type_ptr(ka[i].elem) : type_scalar(ka[i].dt);
+        s->div16 = ka[i].div16;
+    }
+    spec_string(k, ka, n, e->spec, sizeof e->spec);
+
+    Buf out_text = {0};
+    Err te = {0};
+    e->ir = trace_kernel(k->m->mod, k->fn, sa, &e->arena, &te, &out_text);
+    free(sa);
+    if (out_text.s) deliver_text(ctx, out_text.s);
+    buf_free(&out_text);
+    if (!e->ir) {
+        if (te.code == TC_OK) te.code = TC_ERR_INTERNAL;
+        entry_free(e);
+        return ctx_take(ctx, &te);
+    }
+    IrFunc *f = e->ir;
+    e->ir_param = calloc(f->nparams > 0 ? (size_t)f->nparams : 1, sizeof *e->ir_param);
+    if (!e->ir_param) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+    if (f->nparams > JIT_MAX_PARAMS) {
+        entry_free(e);
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s has more than %d runtime parameters",
+                        k->signature, JIT_MAX_PARAMS);
+    }
+    for (int j = 0; j < f->nparams; j++) {
+        int idx = -1;
+        for (int i = 0; i < n; i++)
+            if (strcmp(k->fn->params[i].name, f->params[j].name) == 0) { idx = i; break; }
+        if (idx < 0) {
+            entry_free(e);
+            return ctx_fail(ctx, TC_ERR_INTERNAL, "internal error: traced parameter '%s' is "
+                            "not a parameter of %s", f->params[j].name, k->signature);
+        }
+        if (ka[idx].how != KA_RUNTIME) {
+            entry_free(e);
+            return ctx_fail(ctx, TC_ERR_UNSUPPORTED, "%s: parameter '%s' has a default that is "
+                            "not a literal; pass it explicitly", k->signature,
+                            k->fn->params[idx].name);
+        }
+        e->ir_param[j] = idx;
+    }
+
+    if (b == TC_BACKEND_CUDA) {
+        Err ce = {0};
+        tc_target t;
+        bool overridden = false;
+        tc_device_props props;
+        if (cuda_target(ctx->device, &t, &overridden, &ce) ||
+            cuda_device_props(ctx->device, &props, &ce)) {
+            entry_free(e);
+            return ctx_take(ctx, &ce);
+        }
+        if (nw * 32 > props.max_threads_per_block && props.max_threads_per_block > 0) {
+            entry_free(e);
+            return ctx_fail(ctx, TC_ERR_RESOURCES, "out of resource: threads, Required: %d, "
+                            "Hardware limit: %d (num_warps=%d)", nw * 32,
+                            props.max_threads_per_block, nw);
+        }
+        /* from the disk cache when it holds this specialization, else gpu_compile (and
+         * stored); then loaded through the driver */
+        tc_status rc = aot_jit_module(k, f, e->spec, &t, nw, ns,
+                                      props.max_shared_memory_per_block_optin, &e->cu,
+                                      &e->threads, &e->shared, &e->disk_cache, e->note,
+                                      sizeof e->note, &ce);
+        if (rc) {
+            if (ce.code == TC_OK) ce.code = rc;
+            entry_free(e);
+            return ctx_take(ctx, &ce);
+        }
+        if (e->threads <= 0) e->threads = nw * 32;
+    }
+    if (!cache_insert(k, e)) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+    *out = e;
+    return TC_OK;
+}
+
+/* ---- launch -------------------------------------------------------------------------- */
+
+tc_launch_opts tc_launch_defaults(void) {
+    tc_launch_opts o;
+    memset(&o, 0, sizeof o);
+    o.grid[0] = o.grid[1] = o.grid[2] = 1;
+    o.num_warps = 4;
+    o.num_stages = 3;
+    return o;
+}
+
+/* The value given for parameter i, or its literal default; false if neither. */
+static bool arg_value(const tc_args *a, int i, tc_value *v) {
+    if (a->slots[i].set) { *v = a->slots[i].v; return true; }
+    return api_param_default(&a->k->fn->params[i], v);
+}
+
+static const char interp_note[] = "the interpreter does not model num_warps/num_stages: "
+                                  "they were accepted and changed nothing";
+
+/* A kernel with @triton.heuristics / @triton.autotune goes through tune.c, which sets the
+ * chosen constexprs and options and calls jit_launch. */
+tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
+    if (k && tune_wanted(k)) return tune_launch(k, a, opts);
+    return jit_launch(k, a, opts);
+}
+
+tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
+    if (!k) return TC_ERR_ARG;
+    tc_context *ctx = k->m->ctx;
+    if (!a) return ctx_fail(ctx, TC_ERR_ARG, "tc_launch: NULL argument list");
+    if (a->k != k)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_launch: the argument list was made for %s, not %s",
+                        a->k->signature, k->signature);
+    tc_launch_opts def = tc_launch_defaults();
+    if (!opts) opts = &def;
+    int nw = opts->num_warps ? opts->num_warps : 4;
+    int ns = opts->num_stages ? opts->num_stages : 3;
+    if (nw < 1 || (nw & (nw - 1)))
+        return ctx_fail(ctx, TC_ERR_ARG, "num_warps must be a power of 2 (got %d)", nw);
+    if (ns < 1) return ctx_fail(ctx, TC_ERR_ARG, "num_stages must be >= 1 (got %d)", ns);
+
+    tc_backend b;
+    tc_status rc = api_backend(ctx, &b);
+    if (rc) return rc;
+
+    int n = k->fn->nparams;
+    if (n > JIT_MAX_PARAMS)
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s has more than %d parameters", k->signature,
+                        JIT_MAX_PARAMS);
+    KeyArg ka[JIT_MAX_PARAMS];
+    tc_value vals[JIT_MAX_PARAMS];
+    for (int i = 0; i < n; i++) {
+        if (!arg_value(a, i, &vals[i])) {
+            if (k->fn->params[i].deflt) {  /* a default the tracer evaluates */
+                memset(&ka[i], 0, sizeof ka[i]);
+                vals[i] = tc_none();
+                continue;
+            }
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: missing argument '%s'", k->signature,
+                            k->fn->params[i].name);
+        }
+        if (vals[i].kind == TC_VAL_TENSOR && vals[i].u.t->backend != b)
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: tensor '%s' is in %s memory but the launch "
+                            "runs on %s", k->signature, k->fn->params[i].name,
+                            vals[i].u.t->backend == TC_BACKEND_CUDA ? "device" : "host",
+                            b == TC_BACKEND_CUDA ? "the GPU" : "the interpreter");
+        rc = spec_one(k, i, &vals[i], &ka[i]);
+        if (rc) return rc;
+    }
+    int knw = b == TC_BACKEND_CUDA ? nw : 0, kns = b == TC_BACKEND_CUDA ? ns : 0;
+    int arch = 0;
+    if (b == TC_BACKEND_CUDA) {
+        Err ce = {0};
+        if (cuda_use_device(ctx->device, &ce)) return ctx_take(ctx, &ce);
+        if (k->m->arch_dev != ctx->device) {  /* the target, read once per module and device */
+            tc_target t;
+            bool ov = false;
+            if (cuda_target(ctx->device, &t, &ov, &ce)) return ctx_take(ctx, &ce);
+            k->m->arch_key = t.arch * 2 + (t.arch_suffix_a ? 1 : 0);
+            k->m->arch_dev = ctx->device;
+        }
+        arch = k->m->arch_key;
+    }
+
+    uint64_t h = key_hash(k, ka, n, b, knw, kns, arch);
+    JitEntry *e = cache_find(k, h, ka, n, b, knw, kns, arch);
+    double t0 = now_ms(), compile_ms = 0;
+    int compiled = 0;
+    if (!e) {
+        rc = compile_entry(k, ka, n, h, b, knw, kns, arch, &e);
+        if (rc) return rc;
+        compiled = 1;
+        k->stats.specializations++;
+        compile_ms = now_ms() - t0;
+    } else {
+        k->stats.hits++;
+    }
+
+    /* the grid */
+    uint32_t grid[3] = {opts->grid[0], opts->grid[1] ? opts->grid[1] : 1,
+                        opts->grid[2] ? opts->grid[2] : 1};
+    if (opts->grid_fn) {
+        grid[0] = grid[1] = grid[2] = 1;
+        rc = opts->grid_fn(a, grid, opts->grid_user);
+        if (rc) {
+            if (ctx->err.code != rc) ctx_fail(ctx, rc, "the grid function failed (%s)",
+                                              tc_status_name(rc));
+            return rc;
+        }
+    }
+    if (grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535)
+        return ctx_fail(ctx, TC_ERR_ARG, "grid (%u, %u, %u) exceeds the limits (2^31-1, 65535, "
+                        "65535)", grid[0], grid[1], grid[2]);
+
+    if (b == TC_BACKEND_INTERPRET &&
+        (uint64_t)grid[0] * grid[1] * grid[2] > JIT_INTERP_MAX_PROGRAMS)
+        return ctx_fail(ctx, TC_ERR_LIMIT, "grid (%u, %u, %u) has %llu programs; the interpreter "
+                        "runs at most 2^26 (%llu) per launch", grid[0], grid[1], grid[2],
+                        (unsigned long long)grid[0] * grid[1] * grid[2],
+                        (unsigned long long)JIT_INTERP_MAX_PROGRAMS);
+
+    ctx->last.backend = b;
+    ctx->last.num_warps = nw;
+    ctx->last.num_stages = ns;
+    ctx->last.compiled = compiled;
+    memcpy(ctx->last.specialization, e->spec, sizeof e->spec);
+    ctx->last.compile_ms = compile_ms;
+    ctx->last.run_ms = 0;
+    ctx->last.disk_cache = compiled ? e->disk_cache : TC_CACHE_UNUSED;
+    ctx->last.check = ctx->last.check_findings = ctx->last.check_notes = 0;
+    ctx->last.check_seed = 0;
+    ctx->last.threads = 1;
+    if (b == TC_BACKEND_INTERPRET)
+        memcpy(ctx->last.note, interp_note, sizeof interp_note);
+    else if (compiled && e->note[0])
+        memcpy(ctx->last.note, e->note, sizeof e->note);
+    else
+        ctx->last.note[0] = 0;
+    k->stats.launches++;
+    if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return TC_OK;  /* Triton launches nothing */
+
+    IrFunc *f = e->ir;
+    double t1 = now_ms();
+    if (b == TC_BACKEND_INTERPRET) {
+        ArgBits bits[JIT_MAX_PARAMS];
+        MemRegion mem[JIT_MAX_PARAMS];
+        int mem_dt[JIT_MAX_PARAMS];
+        int nmem = 0;
+        for (int i = 0; i < n; i++) {
+            if (vals[i].kind != TC_VAL_TENSOR) continue;
+            tc_tensor *t = vals[i].u.t;
+            mem[nmem].lo = (uint64_t)(uintptr_t)t->host;
+            mem[nmem].hi = mem[nmem].lo + t->nbytes;
+            mem[nmem].name = k->fn->params[i].name;
+            mem[nmem].uninit = t->uninit;
+            mem_dt[nmem] = (int)t->dtype;
+            nmem++;
+        }
+        for (int j = 0; j < f->nparams; j++) {
+            const tc_value *v = &vals[e->ir_param[j]];
+            Type pt = f->params[j].type;
+            bits[j].u = 0;
+            switch (v->kind) {
+            case TC_VAL_TENSOR: bits[j].u = (uint64_t)(uintptr_t)v->u.t->host; break;
+            case TC_VAL_INT:
+                if (dt_is_float(pt.dt)) bits[j].f = (double)v->u.i;
+                else bits[j].i = v->u.i;
+                break;
+            case TC_VAL_BOOL: bits[j].i = v->u.b ? 1 : 0; break;
+            case TC_VAL_FLOAT:
+                bits[j].f = pt.dt == DT_FP32 ? (double)(float)v->u.f : v->u.f;
+                break;
+            default: break;
+            }
+        }
+        InterpLaunch l;
+        memset(&l, 0, sizeof l);
+        l.f = f;
+        l.args = bits;
+        l.grid[0] = grid[0]; l.grid[1] = grid[1]; l.grid[2] = grid[2];
+        l.mem = mem;
+        l.nmem = nmem;
+        l.mem_dt = mem_dt;
+        l.print = ctx->print ? ctx->print : api_keep_output;
+        l.print_user = ctx->print ? ctx->print_user : ctx;
+        const char *ce = getenv("TRITONC_CHECK");
+        l.check = opts->check || (ce && ce[0] && strcmp(ce, "0") != 0);
+        l.threads = opts->threads;
+        if (l.threads < 0) {
+            long nc = sysconf(_SC_NPROCESSORS_ONLN);
+            l.threads = nc > 0 ? (int)nc : 1;
+        }
+        l.shuffle_seed = opts->shuffle_seed;
+        Buf report = {0};
+        if (l.check) l.report = &report;
+        Err ie = {0};
+        rc = interp_run(&l, &ie);
+        if (report.s) deliver_text(ctx, report.s);
+        buf_free(&report);
+        ctx->last.check = l.check;
+        ctx->last.check_findings = l.findings;
+        ctx->last.check_notes = l.notes;
+        ctx->last.check_seed = l.seed_used;
+        ctx->last.threads = l.threads > 1 ? l.threads : 1;
+        if (rc) {
+            if (ie.code == TC_OK) ie.code = rc;
+            return ctx_take(ctx, &ie);
+        }
+    } else {
+        uint64_t slots[JIT_MAX_PARAMS];
+        void *params[JIT_MAX_PARAMS];
+        for (int j = 0; j < f->nparams; j++) {
+            const tc_value *v = &vals[e->ir_param[j]];
+            int dt = f->params[j].type.dt;
+            slots[j] = 0;
+            if (v->kind == TC_VAL_TENSOR) {
+                slots[j] = v->u.t->dev;
+            } else if (dt == DT_FP32) {
+                float x = v->kind == TC_VAL_FLOAT ? (float)v->u.f : (float)v->u.i;
+                memcpy(&slots[j], &x, sizeof x);
+            } else if (dt == DT_FP64) {
+                double x = v->kind == TC_VAL_FLOAT ? v->u.f : (double)v->u.i;
+                memcpy(&slots[j], &x, sizeof x);
+            } else {
+                int64_t x = v->kind == TC_VAL_BOOL ? (v->u.b != 0) : v->u.i;
+                int sz = dt_size(dt);
+                if (sz == 1) { uint8_t y = (uint8_t)x; memcpy(&slots[j], &y, 1); }
+                else if (sz == 2) { int16_t y = (int16_t)x; memcpy(&slots[j], &y, 2); }
+                else if (sz == 4) { int32_t y = (int32_t)x; memcpy(&slots[j], &y, 4); }
+                else memcpy(&slots[j], &x, 8);
+            }
+            params[j] = &slots[j];
+        }
+        /* Launches are asynchronous, as in Triton: a kernel's fault surfaces at the next
+         * synchronizing call (tc_synchronize, tc_tensor_to_host). TRITONC_LAUNCH_BLOCKING=1
+         * waits after every launch, so the failing launch reports its own error. */
+        Err ce = {0};
+        if (cuda_launch(e->cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
+            (launch_blocking() && cuda_sync(&ce)))
+            return ctx_take(ctx, &ce);
+    }
+    ctx->last.run_ms = now_ms() - t1;
+    return TC_OK;
+}
+
+/* ---- ahead of time ------------------------------------------------------------------- */
+
+/* "*fp32:16", "*fp16", "i32", "i64:16", "fp32", "i1"/"u1" */
+static bool parse_sig(const char *s, KeyArg *ka) {
+    memset(ka, 0, sizeof *ka);
+    ka->how = KA_RUNTIME;
+    bool ptr = false;
+    if (*s == '*') { ptr = true; s++; if (*s == 'k') s++; }
+    char name[16];
+    size_t n = strcspn(s, ":");
+    if (n == 0 || n >= sizeof name) return false;
+    memcpy(name, s, n);
+    name[n] = 0;
+    if (s[n] == ':') {
+        if (strcmp(s + n + 1, "16") != 0) return false;
+        ka->div16 = true;
+    }
+    tc_dtype dt;
+    if (strcmp(name, "u1") == 0) dt = TC_I1;
+    else if (!tc_dtype_from_name(name, &dt)) return false;
+    if (ptr) { ka->dt = DT_PTR; ka->elem = (uint8_t)dt; }
+    else ka->dt = (uint8_t)dt;
+    if (!ptr && !dt_is_int(ka->dt) && ka->div16) return false;
+    return true;
+}
+
+static int max_shared_for(const tc_target *t) {
+    if (t->arch >= 90) return 232448;
+    if (t->arch == 80 || t->arch == 87) return 166912;
+    if (t->arch >= 86) return 101376;
+    if (t->arch >= 75) return 65536;
+    return 49152;
+}
+
+tc_status jit_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
+                          int nsig, tc_args *constexprs, int num_warps, char **ptx_out) {
+    tc_context *ctx = k->m->ctx;
+    int nw = num_warps ? num_warps : 4;
+    if (nw < 1 || (nw & (nw - 1)))
+        return ctx_fail(ctx, TC_ERR_ARG, "num_warps must be a power of 2 (got %d)", nw);
+    int n = k->fn->nparams;
+    if (n > JIT_MAX_PARAMS)
+        return ctx_fail(ctx, TC_ERR_LIMIT, "%s has more than %d parameters", k->signature,
+                        JIT_MAX_PARAMS);
+    int nruntime = 0;
+    for (int i = 0; i < n; i++) nruntime += !k->fn->params[i].is_constexpr;
+    if (nsig != nruntime)
+        return ctx_fail(ctx, TC_ERR_ARG, "%s has %d runtime parameter%s but %d signature "
+                        "type%s were given", k->signature, nruntime, nruntime == 1 ? "" : "s",
+                        nsig, nsig == 1 ? "" : "s");
+    KeyArg ka[JIT_MAX_PARAMS];
+    int si = 0;
+    for (int i = 0; i < n; i++) {
+        const Param *p = &k->fn->params[i];
+        if (!p->is_constexpr) {
+            const char *s = sig[si++];
+            char *end;
+            long long iv = s ? strtoll(s, &end, 10) : 0;
+            if (s && *s && !*end) {  /* a number: the value is baked in, as Triton's "constexpr" */
+                memset(&ka[i], 0, sizeof ka[i]);
+                ka[i].how = KA_CONST;
+                ka[i].cv = cv_int(iv);
+                continue;
+            }
+            if (!s || !parse_sig(s, &ka[i]))
+                return ctx_fail(ctx, TC_ERR_ARG, "%s: bad signature type '%s' for parameter '%s' "
+                                "(expected e.g. *fp32, *fp16:16, i32, i64:16, fp32)",
+                                k->signature, s ? s : "(null)", p->name);
+            continue;
+        }
+        tc_value v;
+        if (!(constexprs && arg_value(constexprs, i, &v))) {
+            if (p->deflt) { memset(&ka[i], 0, sizeof ka[i]); continue; }
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: missing constexpr '%s'", k->signature, p->name);
+        }
+        tc_status rc = spec_one(k, i, &v, &ka[i]);
+        if (rc) return rc;
+    }
+    SpecArg sa[JIT_MAX_PARAMS];
+    memset(sa, 0, sizeof sa);
+    for (int i = 0; i < n; i++) {
+        if (ka[i].how == KA_MISSING) sa[i].missing = true;
+        else if (ka[i].how == KA_CONST) { sa[i].is_constexpr = true; sa[i].cv = ka[i].cv; }
+        else {
+            sa[i].type = ka[i].dt == DT_PTR ? type_ptr(ka[i].elem) : type_scalar(ka[i].dt);
+            sa[i].div16 = ka[i].div16;
+        }
+    }
+    Err ae = {0};
+    Arena arena;
+    arena_init(&arena, &ae);
+    Err te = {0};
+    Buf out_text = {0};
+    IrFunc *f = trace_kernel(k->m->mod, k->fn, sa, &arena, &te, &out_text);
+    if (out_text.s) deliver_text(ctx, out_text.s);
+    buf_free(&out_text);
+    if (!f) {
+        arena_free(&arena);
+        if (te.code == TC_OK) te.code = TC_ERR_INTERNAL;
+        return ctx_take(ctx, &te);
+    }
+    GpuKernel gk;
+    memset(&gk, 0, sizeof gk);
+    Err ge = {0};
+    tc_status rc = gpu_compile(f, target, nw, 3, max_shared_for(target), &gk, &ge);
+    arena_free(&arena);
+    if (rc) {
+        gpu_kernel_free(&gk);
+        if (ge.code == TC_OK) ge.code = rc;
+        return ctx_take(ctx, &ge);
+    }
+    *ptx_out = gk.ptx;
+    gk.ptx = NULL;
+    gpu_kernel_free(&gk);
+    return TC_OK;
+}

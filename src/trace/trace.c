@@ -1,0 +1,2158 @@
+/* trace.c — specialization: walks a kernel's AST with its constexprs known and builds tile
+ * IR, as Triton's code_generator.py does. This file owns scopes, constexpr evaluation
+ * (Python semantics), trace-time and run-time control flow, and inlined @jit calls;
+ * semantic.c owns what tensor operations and tl.* builtins mean (sem_*).
+ *
+ * Notes on choices where Triton leaves room:
+ *  - `assert` statements are compiled away unless TRITON_DEBUG=1 (read once per trace), as
+ *    Triton does without debug=True; then they become tl.device_assert.
+ *  - A run-time `for` step must be positive (scf.for); a negative constexpr step is
+ *    handled like Triton (bounds swapped, iv recomputed as lb + ub - iv').
+ *  - A kernel parameter missing from the launch takes its default "as if passed": a
+ *    constexpr parameter gets the value as a constexpr; a plain parameter gets what the host
+ *    binder would make of the value (int 1 and None -> constexpr, other ints -> i32/i64,
+ *    floats -> fp32, bools -> i1), materialized as a constant of that type.
+ *  - @jit calls are inlined at the call site (noinline=True too: same semantics). A `return`
+ *    inside a run-time `if` of a called function is lowered structurally: the rest of the
+ *    function (the rest of every enclosing block, up to the body) is traced into the arm
+ *    that did not return, so the `if` yields the return value; falling off the end returns
+ *    poison, as Triton does. Not supported inside a loop body of the callee (TC_ERR_UNSUPPORTED
+ *    unless every path returns within the body; a `return` directly in a loop is Triton's
+ *    error). In the kernel, a `return` in a run-time `if` becomes OP_RETURN in that region
+ *    (the region still ends with a YIELD, of poison where the types need it).
+ *  - Loop-carried names are found by a pre-scan of the body's assignment targets (Triton does
+ *    a dry run): names live before the loop and assigned anywhere in the body, including
+ *    branches that are dead for this specialization. A live constexpr number among them is
+ *    materialized (sem_to_tensor) first; other constexprs (dtypes, None) are not carried.
+ *  - `and`/`or` follow the newest code generator: a constexpr operand that decides the result
+ *    short-circuits, one that does not is dropped; two tensors -> sem_logical. Three or more
+ *    operands are rejected (the v3.3 message).
+ *  - Constexpr ints are Python ints limited to the int64/uint64 range (TC_ERR_LIMIT beyond). */
+#include "trace/trace.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Python ints in constexpr arithmetic: 64-bit operands (int64 or, flagged `big`, uint64) and
+ * results checked against that range, computed in 128 bits (a GCC/Clang extension). */
+__extension__ typedef __int128 i128;
+
+#define MAX_DEPTH 500          /* expression/statement nesting */
+#define MAX_CALL_DEPTH 64      /* nested inlined @jit calls */
+#define MAX_UNROLL 65536       /* static_range iterations */
+#define MAX_STEPS 2000000      /* statements + expressions traced per kernel (bounds time and
+                                  memory under exponential inlining or nested unrolling) */
+
+/* ---- values ------------------------------------------------------------------------------ */
+
+Val val_const(CVal c) { Val v; memset(&v, 0, sizeof v); v.kind = V_CONST; v.c = c; return v; }
+Val val_tensor(int id, Type t) {
+    Val v; memset(&v, 0, sizeof v); v.kind = V_TENSOR; v.id = id; v.type = t; return v;
+}
+Val val_void(void) { Val v; memset(&v, 0, sizeof v); v.kind = V_VOID; return v; }
+
+static Val val_tuple(Val *items, int n) {
+    Val v; memset(&v, 0, sizeof v); v.kind = V_TUPLE; v.items = items; v.n = n; return v;
+}
+static Val val_builtin(const char *path) {
+    Val v; memset(&v, 0, sizeof v); v.kind = V_BUILTIN; v.path = path; return v;
+}
+static Val val_module(const char *path) {
+    Val v; memset(&v, 0, sizeof v); v.kind = V_MODULE; v.path = path; return v;
+}
+static Val val_func(const Func *fn) {
+    Val v; memset(&v, 0, sizeof v); v.kind = V_FUNC; v.fn = fn; return v;
+}
+
+/* ---- scopes and frames ------------------------------------------------------------------ */
+
+typedef struct Binding { const char *name; Val v; } Binding;
+typedef struct Scope { Binding *b; int n, cap; } Scope;
+
+/* A block being walked: the rest of it (from next) is what follows the current statement.
+ * kind: CONT_BODY the function body, CONT_PLAIN a block whose path continues with the rest
+ * of the enclosing block (an if arm), CONT_BARRIER a loop body (its continuation is the next
+ * iteration, which cannot be traced into one region). */
+enum { CONT_PLAIN, CONT_BODY, CONT_BARRIER };
+typedef struct Cont { const Block *b; int next; int kind; } Cont;
+
+typedef struct Frame {
+    const Func *fn;
+    bool is_kernel;
+    Scope sc;
+    bool returned;       /* a return was reached on the path being traced */
+    bool has_ret;        /* a return with a value (non-kernel) */
+    Val ret;
+    struct Cont *cont;   /* the blocks being walked, innermost last (for the continuation */
+    int ncont, capcont;  /*   of a run-time if with a return in a callee) */
+    int loop_depth;      /* run-time loops around the current point, in this frame */
+} Frame;
+
+typedef struct TState {
+    Frame *fr;
+    int call_depth;
+    bool debug;           /* TRITON_DEBUG=1: asserts become device_assert */
+    Val *gcache;          /* module globals, evaluated once */
+    uint8_t *gstate;      /* 0 not yet, 1 evaluating, 2 done */
+    long steps;           /* statements + expressions traced so far (MAX_STEPS) */
+    SrcLoc stmt_loc;      /* the statement being traced, for errors that have no place of
+                             their own (the arena's memory limit) */
+} TState;
+
+#define TS(t) ((TState *)(t)->priv)
+
+static Val eval(Trace *t, const Expr *e);
+static void walk_block(Trace *t, const Block *b);
+static void walk_loop_body(Trace *t, const Block *b);
+static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char **kwn,
+                     Val *kwv, int nkw, SrcLoc loc);
+
+static Scope scope_copy(Trace *t, const Scope *s) {
+    Scope c = {0};
+    c.n = s->n;
+    c.cap = s->n + 4;
+    c.b = arena_alloc(t->arena, sizeof(Binding) * (size_t)c.cap);
+    if (s->n) memcpy(c.b, s->b, sizeof(Binding) * (size_t)s->n);
+    return c;
+}
+
+static Binding *scope_find(const Scope *s, const char *name) {
+    for (int i = s->n - 1; i >= 0; i--)
+        if (strcmp(s->b[i].name, name) == 0) return &s->b[i];
+    return NULL;
+}
+
+static void scope_set(Trace *t, Scope *s, const char *name, Val v) {
+    Binding *b = scope_find(s, name);
+    if (b) { b->v = v; return; }
+    Binding nb = {name, v};
+    ARENA_PUSH(t->arena, s->b, s->n, s->cap, nb);
+}
+
+/* ---- small helpers ---------------------------------------------------------------------- */
+
+static void enter(Trace *t, SrcLoc loc) {
+    if (++t->depth > MAX_DEPTH)
+        err_fail(t->err, TC_ERR_LIMIT, loc, "nesting too deep (more than %d levels)", MAX_DEPTH);
+    if (++TS(t)->steps > MAX_STEPS)
+        err_fail(t->err, TC_ERR_LIMIT, loc,
+                 "kernel too large to trace: more than %d statements and expressions evaluated "
+                 "(exponential inlining of @jit calls or nested tl.static_range unrolling?)",
+                 MAX_STEPS);
+}
+static void leave(Trace *t) { t->depth--; }
+
+static const char *kind_name(const Val *v) {
+    switch (v->kind) {
+    case V_CONST:
+        switch (v->c.kind) {
+        case CV_NONE: return "NoneType";
+        case CV_BOOL: return "bool";
+        case CV_INT: return "int";
+        case CV_FLOAT: return "float";
+        case CV_STR: return "str";
+        case CV_DTYPE: return "dtype";
+        case CV_TUPLE: return "tuple";
+        }
+        return "constexpr";
+    case V_TENSOR: return "tensor";
+    case V_TUPLE: return "tuple";
+    case V_FUNC: return "JITFunction";
+    case V_BUILTIN: return "builtin_function";
+    case V_MODULE: return "module";
+    default: return "NoneType";
+    }
+}
+
+static void val_desc(Trace *t, const Val *v, char *buf, size_t n) {
+    if (v->kind == V_CONST) { cv_repr(&v->c, buf, n); return; }
+    if (v->kind == V_TENSOR) {
+        char ty[96];
+        type_str(v->type, ty, sizeof ty);
+        snprintf(buf, n, "tensor of type %s", ty);
+        return;
+    }
+    snprintf(buf, n, "%s", kind_name(v));
+}
+
+static bool is_num(const CVal *c) {
+    return (c->kind == CV_INT || c->kind == CV_BOOL || c->kind == CV_FLOAT);
+}
+static bool is_intlike(const CVal *c) { return c->kind == CV_INT || c->kind == CV_BOOL; }
+static i128 to_i128(const CVal *c) {
+    return c->big ? (i128)c->v.u : (i128)c->v.i;
+}
+static double to_f(const CVal *c) {
+    if (c->kind == CV_FLOAT) return c->v.f;
+    return c->big ? (double)c->v.u : (double)c->v.i;
+}
+
+static CVal cv_from_i128(Trace *t, i128 x, SrcLoc loc) {
+    if (x >= INT64_MIN && x <= INT64_MAX) return cv_int((int64_t)x);
+    if (x > 0 && x <= (i128)UINT64_MAX) {
+        CVal c = cv_int(0);
+        c.big = true;
+        c.v.u = (uint64_t)x;
+        return c;
+    }
+    err_fail(t->err, TC_ERR_LIMIT, loc,
+             "integer constant out of range: constexpr arithmetic beyond 64 bits is not "
+             "supported");
+}
+
+static bool truthy(const CVal *c) {
+    switch (c->kind) {
+    case CV_NONE: return false;
+    case CV_BOOL: case CV_INT: return c->big ? true : c->v.i != 0;
+    case CV_FLOAT: return c->v.f != 0;
+    case CV_STR: return c->v.s[0] != 0;
+    case CV_TUPLE: return c->v.tup.n > 0;
+    default: return true;
+    }
+}
+
+/* Items of a tuple value (V_TUPLE or a constexpr tuple), as Vals. */
+static bool tuple_items(Trace *t, Val v, Val **items, int *n) {
+    if (v.kind == V_TUPLE) { *items = v.items; *n = v.n; return true; }
+    if (v.kind == V_CONST && v.c.kind == CV_TUPLE) {
+        int k = v.c.v.tup.n;
+        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(k ? k : 1));
+        for (int i = 0; i < k; i++) it[i] = val_const(v.c.v.tup.items[i]);
+        *items = it;
+        *n = k;
+        return true;
+    }
+    return false;
+}
+
+/* A tuple of Vals: a constexpr tuple when every item is a constexpr. */
+static Val make_tuple(Trace *t, Val *items, int n) {
+    bool allc = true;
+    for (int i = 0; i < n; i++)
+        if (items[i].kind != V_CONST) allc = false;
+    if (allc) {
+        CVal c = {0};
+        c.kind = CV_TUPLE;
+        c.v.tup.n = n;
+        c.v.tup.items = arena_alloc(t->arena, sizeof(CVal) * (size_t)(n ? n : 1));
+        for (int i = 0; i < n; i++) c.v.tup.items[i] = items[i].c;
+        return val_const(c);
+    }
+    Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(n ? n : 1));
+    if (n) memcpy(it, items, sizeof(Val) * (size_t)n);
+    return val_tuple(it, n);
+}
+
+static bool val_same(const Val *a, const Val *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case V_CONST: return a->c.kind == b->c.kind && cv_eq(&a->c, &b->c);
+    case V_TENSOR: return a->id == b->id;
+    case V_TUPLE:
+        if (a->n != b->n) return false;
+        for (int i = 0; i < a->n; i++)
+            if (!val_same(&a->items[i], &b->items[i])) return false;
+        return true;
+    case V_FUNC: return a->fn == b->fn;
+    case V_BUILTIN: case V_MODULE:
+        if (strcmp(a->path, b->path) != 0 || a->n != b->n) return false;
+        return a->n == 0 || val_same(&a->items[0], &b->items[0]);
+    default: return true;
+    }
+}
+
+static Val const_tensor(Trace *t, Type ty, int64_t i, double f, SrcLoc loc) {
+    Attr at;
+    memset(&at, 0, sizeof at);
+    at.i = i;
+    at.f = f;
+    int id = sem_emit(t, OP_CONST, NULL, 0, ty, at, loc);
+    return val_tensor(id, ty);
+}
+
+static void tystr(Type ty, char *buf, size_t n) { type_str(ty, buf, n); }
+
+/* Triton's visit_Assign: any non-tensor, non-dtype Python value becomes a tensor. */
+static Val sanitize(Trace *t, Val v, SrcLoc loc) {
+    switch (v.kind) {
+    case V_VOID: return val_const(cv_none());
+    case V_TUPLE: {
+        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(v.n ? v.n : 1));
+        for (int i = 0; i < v.n; i++) it[i] = sanitize(t, v.items[i], loc);
+        return val_tuple(it, v.n);
+    }
+    case V_CONST:
+        switch (v.c.kind) {
+        case CV_NONE: case CV_DTYPE: return v;
+        case CV_TUPLE: {
+            Val *items; int n;
+            tuple_items(t, v, &items, &n);
+            for (int i = 0; i < n; i++) items[i] = sanitize(t, items[i], loc);
+            return val_tuple(items, n);
+        }
+        case CV_STR: {
+            char buf[256];
+            cv_repr(&v.c, buf, sizeof buf);
+            err_fail(t->err, TC_ERR_COMPILE, loc,
+                     "cannot convert %s of type <class 'str'> to tensor (annotate the variable "
+                     "with tl.constexpr to keep a compile-time value)", buf);
+        }
+        default: return sem_to_tensor(t, v, loc);
+        }
+    default: return v;
+    }
+}
+
+/* ---- constexpr arithmetic (Python semantics) ----------------------------------------------- */
+
+TC_NORETURN static void type_err(Trace *t, SrcLoc loc, const char *op, const CVal *a,
+                                 const CVal *b) {
+    Val va = val_const(*a), vb = val_const(*b);
+    err_fail(t->err, TC_ERR_COMPILE, loc,
+             "unsupported operand type(s) for %s: '%s' and '%s'", op, kind_name(&va),
+             kind_name(&vb));
+}
+
+static double py_floordiv_f(double vx, double wx, double *modp) {
+    double mod = fmod(vx, wx), div = (vx - mod) / wx, fd;
+    if (mod != 0) {
+        if ((wx < 0) != (mod < 0)) { mod += wx; div -= 1.0; }
+    } else {
+        mod = copysign(0.0, wx);
+    }
+    if (div != 0) {
+        fd = floor(div);
+        if (div - fd > 0.5) fd += 1.0;
+    } else {
+        fd = copysign(0.0, vx / wx);
+    }
+    if (modp) *modp = mod;
+    return fd;
+}
+
+static CVal cv_concat(Trace *t, const CVal *a, const CVal *b) {
+    CVal c = {0};
+    c.kind = CV_TUPLE;
+    int n = a->v.tup.n + b->v.tup.n;
+    c.v.tup.n = n;
+    c.v.tup.items = arena_alloc(t->arena, sizeof(CVal) * (size_t)(n ? n : 1));
+    for (int i = 0; i < a->v.tup.n; i++) c.v.tup.items[i] = a->v.tup.items[i];
+    for (int i = 0; i < b->v.tup.n; i++) c.v.tup.items[a->v.tup.n + i] = b->v.tup.items[i];
+    return c;
+}
+
+static int cv_cmp_order(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
+    if (is_num(a) && is_num(b)) {
+        if (a->kind != CV_FLOAT && b->kind != CV_FLOAT) {
+            i128 x = to_i128(a), y = to_i128(b);
+            return x < y ? -1 : x > y ? 1 : 0;
+        }
+        double x = to_f(a), y = to_f(b);
+        if (isnan(x) || isnan(y)) return 2; /* unordered */
+        return x < y ? -1 : x > y ? 1 : 0;
+    }
+    if (a->kind == CV_STR && b->kind == CV_STR) {
+        int r = strcmp(a->v.s, b->v.s);
+        return r < 0 ? -1 : r > 0;
+    }
+    if (a->kind == CV_TUPLE && b->kind == CV_TUPLE) {
+        int n = a->v.tup.n < b->v.tup.n ? a->v.tup.n : b->v.tup.n;
+        for (int i = 0; i < n; i++) {
+            if (cv_eq(&a->v.tup.items[i], &b->v.tup.items[i])) continue;
+            return cv_cmp_order(t, op, &a->v.tup.items[i], &b->v.tup.items[i], loc);
+        }
+        return a->v.tup.n < b->v.tup.n ? -1 : a->v.tup.n > b->v.tup.n;
+    }
+    Val va = val_const(*a), vb = val_const(*b);
+    err_fail(t->err, TC_ERR_COMPILE, loc,
+             "'%s' not supported between instances of '%s' and '%s'", op, kind_name(&va),
+             kind_name(&vb));
+}
+
+static CVal cv_compare(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
+    if (!strcmp(op, "==")) return cv_bool(cv_eq(a, b));
+    if (!strcmp(op, "!=")) return cv_bool(!cv_eq(a, b));
+    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+        bool same = a->kind == b->kind && cv_eq(a, b);
+        return cv_bool(op[2] ? !same : same);
+    }
+    if (!strcmp(op, "in") || !strcmp(op, "not in")) {
+        bool found = false;
+        if (b->kind == CV_TUPLE) {
+            for (int i = 0; i < b->v.tup.n; i++)
+                if (cv_eq(a, &b->v.tup.items[i])) found = true;
+        } else if (b->kind == CV_STR && a->kind == CV_STR) {
+            found = strstr(b->v.s, a->v.s) != NULL;
+        } else {
+            Val vb = val_const(*b);
+            err_fail(t->err, TC_ERR_COMPILE, loc, "argument of type '%s' is not iterable",
+                     kind_name(&vb));
+        }
+        return cv_bool(op[0] == 'i' ? found : !found);
+    }
+    int r = cv_cmp_order(t, op, a, b, loc);
+    if (r == 2) return cv_bool(false);
+    if (!strcmp(op, "<")) return cv_bool(r < 0);
+    if (!strcmp(op, "<=")) return cv_bool(r <= 0);
+    if (!strcmp(op, ">")) return cv_bool(r > 0);
+    return cv_bool(r >= 0);
+}
+
+/* The longest sequence + and * may build: strings 2^20 characters, tuples 2^16 items (each
+ * item is a whole value, and static_print formats every one). */
+#define MAX_TUPLE_ITEMS ((size_t)1 << 16)
+#define MAX_CONST_STRING ((size_t)1 << 20)
+static size_t seq_limit(const CVal *seq) {
+    return seq->kind == CV_TUPLE ? MAX_TUPLE_ITEMS : MAX_CONST_STRING;
+}
+
+static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
+    /* sequences */
+    if (a->kind == CV_TUPLE || b->kind == CV_TUPLE || a->kind == CV_STR || b->kind == CV_STR) {
+        if (!strcmp(op, "+") && a->kind == b->kind) {
+            /* the same bound as repetition below: doubling in a static_range must not
+             * run the host out of memory */
+            size_t na = a->kind == CV_TUPLE ? (size_t)a->v.tup.n : strlen(a->v.s);
+            size_t nb = b->kind == CV_TUPLE ? (size_t)b->v.tup.n : strlen(b->v.s);
+            if (na + nb > seq_limit(a))
+                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr %s longer than %s",
+                         a->kind == CV_TUPLE ? "tuple" : "string",
+                         a->kind == CV_TUPLE ? "2^16 items" : "2^20 characters");
+            if (a->kind == CV_TUPLE) return cv_concat(t, a, b);
+            return cv_str(arena_printf(t->arena, "%s%s", a->v.s, b->v.s));
+        }
+        if (!strcmp(op, "*") && (is_intlike(a) || is_intlike(b))) {
+            const CVal *seq = is_intlike(a) ? b : a, *k = is_intlike(a) ? a : b;
+            if (seq->kind != CV_TUPLE && seq->kind != CV_STR) type_err(t, loc, op, a, b);
+            int64_t reps = k->big ? 1 << 20 : k->v.i;
+            if (reps < 0) reps = 0;
+            size_t unit = seq->kind == CV_TUPLE ? (size_t)seq->v.tup.n : strlen(seq->v.s);
+            if (unit && (uint64_t)reps > (uint64_t)seq_limit(seq) / unit)
+                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr %s repetition longer than %s",
+                         seq->kind == CV_TUPLE ? "tuple" : "string",
+                         seq->kind == CV_TUPLE ? "2^16 items" : "2^20 characters");
+            if (unit == 0) reps = 0;  /* "" * 10**9 is "" (and must not loop 10**9 times) */
+            if (seq->kind == CV_STR) {
+                char *s = arena_alloc(t->arena, unit * (size_t)reps + 1);
+                for (int64_t i = 0; i < reps; i++) memcpy(s + unit * (size_t)i, seq->v.s, unit);
+                return cv_str(s);
+            }
+            CVal c = {0};
+            c.kind = CV_TUPLE;
+            c.v.tup.n = (int)(unit * (size_t)reps);
+            c.v.tup.items = arena_alloc(t->arena, sizeof(CVal) * (size_t)(c.v.tup.n + 1));
+            for (int i = 0; i < c.v.tup.n; i++) c.v.tup.items[i] = seq->v.tup.items[i % (int)unit];
+            return c;
+        }
+        type_err(t, loc, op, a, b);
+    }
+    if (!is_num(a) || !is_num(b)) type_err(t, loc, op, a, b);
+    bool fl = a->kind == CV_FLOAT || b->kind == CV_FLOAT;
+    bool bothbool = a->kind == CV_BOOL && b->kind == CV_BOOL;
+    if (!strcmp(op, "/")) {
+        if (to_f(b) == 0)
+            err_fail(t->err, TC_ERR_COMPILE, loc, "ZeroDivisionError: division by zero");
+        return cv_float(to_f(a) / to_f(b));
+    }
+    if (fl) {
+        double x = to_f(a), y = to_f(b);
+        if (!strcmp(op, "+")) return cv_float(x + y);
+        if (!strcmp(op, "-")) return cv_float(x - y);
+        if (!strcmp(op, "*")) return cv_float(x * y);
+        if (!strcmp(op, "//") || !strcmp(op, "%")) {
+            if (y == 0)
+                err_fail(t->err, TC_ERR_COMPILE, loc, "ZeroDivisionError: float %s by zero",
+                         op[1] ? "floor division" : "modulo");
+            double m, q = py_floordiv_f(x, y, &m);
+            return cv_float(op[1] ? q : m);
+        }
+        if (!strcmp(op, "**")) {
+            if (x == 0 && y < 0)
+                err_fail(t->err, TC_ERR_COMPILE, loc,
+                         "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+            return cv_float(pow(x, y));
+        }
+        type_err(t, loc, op, a, b);
+    }
+    i128 x = to_i128(a), y = to_i128(b), r;
+    if (!strcmp(op, "+")) r = x + y;
+    else if (!strcmp(op, "-")) r = x - y;
+    else if (!strcmp(op, "*")) {
+        if (x != 0 && (y > ((i128)1 << 100) / (x < 0 ? -x : x) ||
+                       y < -((i128)1 << 100) / (x < 0 ? -x : x)))
+            cv_from_i128(t, (i128)1 << 100, loc);
+        r = x * y;
+    } else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+        if (y == 0)
+            err_fail(t->err, TC_ERR_COMPILE, loc,
+                     "ZeroDivisionError: integer division or modulo by zero");
+        i128 q = x / y, m = x % y;
+        if (m != 0 && ((m < 0) != (y < 0))) { q -= 1; m += y; }
+        r = op[1] ? q : m;
+    } else if (!strcmp(op, "**")) {
+        if (y < 0) {
+            if (x == 0)
+                err_fail(t->err, TC_ERR_COMPILE, loc,
+                         "ZeroDivisionError: 0.0 cannot be raised to a negative power");
+            return cv_float(pow((double)x, (double)y));
+        }
+        r = 1;
+        for (i128 i = 0; i < y; i++) {
+            if (x == 0 || x == 1) { r = (x == 0) ? 0 : 1; break; }
+            if (x == -1) { r = (y % 2) ? -1 : 1; break; }
+            r *= x;
+            if (r > ((i128)1 << 70) || r < -((i128)1 << 70)) cv_from_i128(t, r, loc);
+        }
+    } else if (!strcmp(op, "<<")) {
+        if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
+        if (x != 0 && y >= 64) return cv_from_i128(t, (i128)1 << 100, loc);  /* overflow */
+        r = x == 0 ? 0 : x * ((i128)1 << (int)y);  /* Python: 0 << n == 0 for any n */
+    } else if (!strcmp(op, ">>")) {
+        if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
+        r = y >= 100 ? (x < 0 ? -1 : 0) : (x >> (int)y);
+    } else if (!strcmp(op, "&")) { r = x & y; if (bothbool) return cv_bool(r != 0); }
+    else if (!strcmp(op, "|")) { r = x | y; if (bothbool) return cv_bool(r != 0); }
+    else if (!strcmp(op, "^")) { r = x ^ y; if (bothbool) return cv_bool(r != 0); }
+    else type_err(t, loc, op, a, b);
+    return cv_from_i128(t, r, loc);
+}
+
+/* ---- names ------------------------------------------------------------------------------- */
+
+static const char *const module_paths[] = {
+    "triton", "triton.language", "triton.language.math", "triton.language.core",
+    "triton.language.standard", "triton.language.extra", "triton.language.extra.cuda",
+    "triton.language.extra.libdevice", "triton.language.extra.cuda.libdevice",
+    "triton.language.extra.hip", "triton.language.extra.hip.libdevice", "math",
+    "triton.language.semantic", "triton.compiler",
+};
+
+static bool is_module_path(const char *p) {
+    for (int i = 0; i < COUNT_OF(module_paths); i++)
+        if (!strcmp(p, module_paths[i])) return true;
+    return false;
+}
+
+/* What a dotted path names: a module, a dtype, or a callable/other builtin object. */
+static Val resolve_path(Trace *t, const char *path) {
+    if (is_module_path(path)) return val_module(path);
+    const char *dot = strrchr(path, '.');
+    if (dot && (!strncmp(path, "triton.language.", 16) &&
+                (size_t)(dot - path) == 15)) {
+        int dt = dtype_from_tl_name(dot + 1);
+        if (dt > 0 && dt < DT_COUNT && dt != DT_PTR && strcmp(dot + 1, "constexpr") != 0) {
+            CVal c = {0};
+            c.kind = CV_DTYPE;
+            c.dtype = (uint8_t)dt;
+            return val_const(c);
+        }
+    }
+    if (!strcmp(path, "math.pi")) return val_const(cv_float(M_PI));
+    if (!strcmp(path, "math.e")) return val_const(cv_float(M_E));
+    if (!strcmp(path, "math.inf")) return val_const(cv_float(INFINITY));
+    if (!strcmp(path, "math.nan")) return val_const(cv_float(NAN));
+    return val_builtin(path);
+}
+
+static const char *const py_builtins[] = {
+    "range", "min", "max", "print", "int", "float", "len", "abs", "isinstance", "getattr",
+    "list", "tuple", "bool", "str", "hasattr",
+};
+
+static Val eval_global(Trace *t, int gi) {
+    TState *ts = TS(t);
+    const Global *g = &t->mod->globals[gi];
+    if (ts->gstate[gi] == 2) return ts->gcache[gi];
+    if (ts->gstate[gi] == 1)
+        err_fail(t->err, TC_ERR_COMPILE, g->loc, "global constexpr %s refers to itself", g->name);
+    ts->gstate[gi] = 1;
+    Frame fr;
+    memset(&fr, 0, sizeof fr);
+    Frame *saved = ts->fr;
+    ts->fr = &fr;
+    Val v = eval(t, g->value);
+    ts->fr = saved;
+    if (v.kind != V_CONST && v.kind != V_FUNC && v.kind != V_BUILTIN && v.kind != V_MODULE)
+        err_fail(t->err, TC_ERR_COMPILE, g->loc,
+                 "global %s must be a compile-time constant (tl.constexpr)", g->name);
+    ts->gcache[gi] = v;
+    ts->gstate[gi] = 2;
+    return v;
+}
+
+static Val lookup(Trace *t, const char *name, SrcLoc loc) {
+    TState *ts = TS(t);
+    Binding *b = scope_find(&ts->fr->sc, name);
+    if (b) return b->v;
+    const Module *m = t->mod;
+    for (int i = m->nglobals - 1; i >= 0; i--)
+        if (!strcmp(m->globals[i].name, name)) return eval_global(t, i);
+    for (int i = 0; i < m->nfuncs; i++)
+        if (!strcmp(m->funcs[i]->name, name)) return val_func(m->funcs[i]);
+    for (int i = m->naliases - 1; i >= 0; i--)
+        if (!strcmp(m->aliases[i].name, name)) return resolve_path(t, m->aliases[i].target);
+    for (int i = 0; i < COUNT_OF(py_builtins); i++)
+        if (!strcmp(py_builtins[i], name))
+            return val_builtin(arena_printf(t->arena, "builtins.%s", name));
+    err_fail(t->err, TC_ERR_COMPILE, loc, "NameError: name '%s' is not defined", name);
+}
+
+/* ---- attributes -------------------------------------------------------------------------- */
+
+static Val dtype_const(int dt) {
+    CVal c = {0};
+    c.kind = CV_DTYPE;
+    c.dtype = (uint8_t)dt;
+    return val_const(c);
+}
+
+static Val bound(Trace *t, const char *path, Val self) {
+    Val v = val_builtin(path);
+    v.items = arena_alloc(t->arena, sizeof(Val));
+    v.items[0] = self;
+    v.n = 1;
+    return v;
+}
+
+static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
+    Val out;
+    switch (v.kind) {
+    case V_MODULE: {
+        const char *p = arena_printf(t->arena, "%s.%s", v.path, name);
+        if (!strcmp(p, "triton.language.constexpr") || !strcmp(p, "triton.language.core.constexpr"))
+            return val_builtin("triton.language.constexpr");
+        return resolve_path(t, p);
+    }
+    case V_BUILTIN:
+        if (v.n == 0) return val_builtin(arena_printf(t->arena, "%s.%s", v.path, name));
+        break;
+    case V_TENSOR:
+        if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
+        return bound(t, arena_printf(t->arena, "tensor.%s", name), v);
+    case V_CONST:
+        if (!strcmp(name, "value")) return v;
+        if (v.c.kind == CV_DTYPE) {
+            if (v.c.dtype == DT_PTR && !strcmp(name, "element_ty")) return dtype_const(v.c.elem);
+            if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
+            if (!strncmp(name, "is_", 3)) return bound(t, arena_printf(t->arena, "dtype.%s", name), v);
+            break;
+        }
+        if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
+        break;
+    case V_TUPLE:
+        if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
+        break;
+    default: break;
+    }
+    err_fail(t->err, TC_ERR_COMPILE, loc, "AttributeError: '%s' object has no attribute '%s'",
+             kind_name(&v), name);
+}
+
+/* ---- expressions ------------------------------------------------------------------------- */
+
+static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
+    if (!strcmp(op, "@"))
+        err_fail(t->err, TC_ERR_SYNTAX, loc, "AST binary operator 'MatMult' is not implemented");
+    if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cv_binop(t, op, &a.c, &b.c, loc));
+    /* tuple concatenation / repetition with non-constexpr items */
+    Val *ia, *ib;
+    int na, nb;
+    bool ta = tuple_items(t, a, &ia, &na), tb = tuple_items(t, b, &ib, &nb);
+    if (ta && tb && !strcmp(op, "+")) {
+        if ((size_t)na + (size_t)nb > MAX_TUPLE_ITEMS)
+            err_fail(t->err, TC_ERR_LIMIT, loc, "tuple longer than 2^16 items");
+        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(na + nb + 1));
+        memcpy(it, ia, sizeof(Val) * (size_t)na);
+        memcpy(it + na, ib, sizeof(Val) * (size_t)nb);
+        return make_tuple(t, it, na + nb);
+    }
+    if ((ta || tb) && !strcmp(op, "*")) {
+        Val k = ta ? b : a;
+        Val *items = ta ? ia : ib;
+        int n = ta ? na : nb;
+        if (k.kind == V_CONST && is_intlike(&k.c) && !k.c.big && k.c.v.i <= 4096) {
+            int reps = k.c.v.i < 0 ? 0 : (int)k.c.v.i;
+            if ((size_t)n * (size_t)reps > MAX_TUPLE_ITEMS)
+                err_fail(t->err, TC_ERR_LIMIT, loc, "tuple repetition longer than 2^16 items");
+            Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(n * reps + 1));
+            for (int i = 0; i < n * reps; i++) it[i] = items[i % n];
+            return make_tuple(t, it, n * reps);
+        }
+    }
+    if (a.kind == V_TENSOR || b.kind == V_TENSOR) {
+        if (!strcmp(op, "**"))
+            err_fail(t->err, TC_ERR_COMPILE, loc,
+                     "unsupported operand type(s) for **: '%s' and '%s' (tensors have no "
+                     "__pow__; use tl.math functions)", kind_name(&a), kind_name(&b));
+        return sem_binary(t, op, a, b, loc);
+    }
+    err_fail(t->err, TC_ERR_COMPILE, loc, "unsupported operand type(s) for %s: '%s' and '%s'",
+             op, kind_name(&a), kind_name(&b));
+}
+
+static Val compare(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
+    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+        bool same;
+        if (a.kind == V_CONST && b.kind == V_CONST) same = a.c.kind == b.c.kind && cv_eq(&a.c, &b.c);
+        else same = val_same(&a, &b);
+        return val_const(cv_bool(op[2] ? !same : same));
+    }
+    if (!strcmp(op, "in") || !strcmp(op, "not in")) {
+        if (a.kind == V_CONST && b.kind == V_CONST)
+            return val_const(cv_compare(t, op, &a.c, &b.c, loc));
+        err_fail(t->err, TC_ERR_SYNTAX, loc,
+                 "'%s' is not supported on tensors (only on compile-time tuples)", op);
+    }
+    if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cv_compare(t, op, &a.c, &b.c, loc));
+    if (a.kind == V_TENSOR || b.kind == V_TENSOR) return sem_binary(t, op, a, b, loc);
+    if ((a.kind == V_TUPLE || b.kind == V_TUPLE) && (!strcmp(op, "==") || !strcmp(op, "!="))) {
+        bool eq = val_same(&a, &b);
+        return val_const(cv_bool(op[0] == '=' ? eq : !eq));
+    }
+    if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+        bool eq = val_same(&a, &b);
+        return val_const(cv_bool(op[0] == '=' ? eq : !eq));
+    }
+    err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' not supported between instances of '%s' and '%s'",
+             op, kind_name(&a), kind_name(&b));
+}
+
+static Val unary(Trace *t, const char *op, Val a, SrcLoc loc) {
+    if (a.kind == V_TENSOR) return sem_unary(t, op, a, loc);
+    if (a.kind != V_CONST) {
+        if (!strcmp(op, "not")) return val_const(cv_bool(false)); /* objects are truthy */
+        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'", op,
+                 kind_name(&a));
+    }
+    const CVal *c = &a.c;
+    if (!strcmp(op, "not")) return val_const(cv_bool(!truthy(c)));
+    if (!is_num(c))
+        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'", op,
+                 kind_name(&a));
+    if (!strcmp(op, "+")) return c->kind == CV_BOOL ? val_const(cv_int(c->v.i)) : a;
+    if (!strcmp(op, "-")) {
+        if (c->kind == CV_FLOAT) return val_const(cv_float(-c->v.f));
+        return val_const(cv_from_i128(t, -to_i128(c), loc));
+    }
+    if (!strcmp(op, "~")) {
+        if (c->kind == CV_FLOAT)
+            err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary ~: 'float'");
+        return val_const(cv_from_i128(t, ~to_i128(c), loc));
+    }
+    err_fail(t->err, TC_ERR_INTERNAL, loc, "unknown unary operator %s", op);
+}
+
+static int64_t const_index(Trace *t, Val v, int n, SrcLoc loc, bool clamp) {
+    if (v.kind != V_CONST || !is_intlike(&v.c) || v.c.big)
+        err_fail(t->err, TC_ERR_COMPILE, loc, "tuple indices must be constexpr integers, not %s",
+                 kind_name(&v));
+    int64_t i = v.c.v.i;
+    if (i < 0) i += n;
+    if (clamp) return i < 0 ? 0 : i > n ? n : i;
+    if (i < 0 || i >= n) err_fail(t->err, TC_ERR_COMPILE, loc, "IndexError: tuple index out of range");
+    return i;
+}
+
+static Val subscript(Trace *t, const Expr *e) {
+    Val base = eval(t, e->lhs);
+    SrcLoc loc = e->loc;
+    if (base.kind == V_TENSOR) {
+        Val cur = base;
+        int axis = 0;
+        for (int i = 0; i < e->n; i++) {
+            const Expr *it = e->items[i];
+            if (it->kind == EX_NONE) {
+                Val args[2] = {cur, val_const(cv_int(axis))};
+                cur = sem_call(t, "triton.language.expand_dims", NULL, args, 2, NULL, NULL, 0,
+                               it->loc);
+                axis++;
+            } else if (it->kind == EX_SLICE && !it->lhs && !it->rhs && !it->cond) {
+                axis++;
+            } else {
+                err_fail(t->err, TC_ERR_SYNTAX, loc,
+                         "unsupported tensor index: only `None` and `:` are allowed (got %s)",
+                         it->kind == EX_SLICE ? "a slice with bounds" : "an index expression");
+            }
+        }
+        return cur;
+    }
+    Val *items;
+    int n;
+    if (!tuple_items(t, base, &items, &n))
+        err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' object is not subscriptable", kind_name(&base));
+    if (e->n != 1)
+        err_fail(t->err, TC_ERR_COMPILE, loc, "tuple indices must be integers or slices, not tuple");
+    const Expr *ix = e->items[0];
+    if (ix->kind == EX_SLICE) {
+        int64_t lo, hi, st = 1;
+        if (ix->cond) {
+            Val s = eval(t, ix->cond);
+            if (s.kind != V_CONST || !is_intlike(&s.c) || s.c.big)
+                err_fail(t->err, TC_ERR_COMPILE, ix->loc, "slice step must be a constexpr integer");
+            st = s.c.v.i;
+            if (st == 0) err_fail(t->err, TC_ERR_COMPILE, ix->loc, "ValueError: slice step cannot be zero");
+        }
+        if (st > 0) {
+            lo = ix->lhs ? const_index(t, eval(t, ix->lhs), n, ix->loc, true) : 0;
+            hi = ix->rhs ? const_index(t, eval(t, ix->rhs), n, ix->loc, true) : n;
+        } else {
+            lo = ix->lhs ? const_index(t, eval(t, ix->lhs), n, ix->loc, true) : n - 1;
+            hi = ix->rhs ? const_index(t, eval(t, ix->rhs), n, ix->loc, true) : -1;
+            if (lo >= n) lo = n - 1;
+        }
+        Val *out = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
+        int k = 0;
+        for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) out[k++] = items[i];
+        return make_tuple(t, out, k);
+    }
+    Val idx = eval(t, ix);
+    return items[const_index(t, idx, n, ix->loc, false)];
+}
+
+/* A growing string in the trace arena: an error may longjmp out of fstring at any point
+ * (an unknown name, say), and arena memory is freed with the arena, never leaked. */
+typedef struct ArenaStr { char *s; int len, cap; } ArenaStr;
+
+static void astr_put(Trace *t, ArenaStr *a, const char *s, size_t n) {
+    a->s = arena_grow(t->arena, a->s, &a->cap, a->len + (int)n + 1, 1);
+    memcpy(a->s + a->len, s, n);
+    a->len += (int)n;
+    a->s[a->len] = 0;
+}
+
+static Val fstring(Trace *t, const Expr *e) {
+    ArenaStr b = {0};
+    const char *s = e->str;
+    while (*s) {
+        if (s[0] == '{' && s[1] == '{') { astr_put(t, &b, "{", 1); s += 2; continue; }
+        if (s[0] == '}' && s[1] == '}') { astr_put(t, &b, "}", 1); s += 2; continue; }
+        if (s[0] != '{') { astr_put(t, &b, s, 1); s++; continue; }
+        const char *end = strchr(s, '}');
+        if (!end) break;
+        char name[128];
+        size_t len = (size_t)(end - s - 1);
+        const char *stop = memchr(s + 1, '!', len);
+        bool conv_r = stop && stop[1] == 'r';
+        if (!stop) stop = memchr(s + 1, ':', len);
+        if (stop) len = (size_t)(stop - s - 1);
+        while (len && s[1] == ' ') { s++; len--; }
+        while (len && s[len] == ' ') len--;
+        if (len == 0 || len >= sizeof name)
+            err_fail(t->err, TC_ERR_UNSUPPORTED, e->loc, "unsupported f-string expression");
+        memcpy(name, s + 1, len);
+        name[len] = 0;
+        for (size_t i = 0; i < len; i++)
+            if (!(name[i] == '_' || name[i] == '.' || (name[i] >= '0' && name[i] <= '9') ||
+                  ((name[i] | 32) >= 'a' && (name[i] | 32) <= 'z')))
+                err_fail(t->err, TC_ERR_UNSUPPORTED, e->loc,
+                         "unsupported f-string expression '%s' (only names are supported)", name);
+        /* dotted names: look up the first part, then attributes */
+        char *dot = strchr(name, '.');
+        if (dot) *dot = 0;
+        Val v = lookup(t, arena_strdup(t->arena, name), e->loc);
+        while (dot) {
+            char *next = strchr(dot + 1, '.');
+            if (next) *next = 0;
+            v = get_attr(t, v, arena_strdup(t->arena, dot + 1), e->loc);
+            dot = next;
+        }
+        if (v.kind != V_CONST)
+            err_fail(t->err, TC_ERR_COMPILE, e->loc,
+                     "f-strings may only format compile-time (constexpr) values");
+        char rep[512];
+        if (v.c.kind == CV_STR && !conv_r) snprintf(rep, sizeof rep, "%s", v.c.v.s);
+        else cv_repr(&v.c, rep, sizeof rep);
+        astr_put(t, &b, rep, strlen(rep));
+        s = end + 1;
+    }
+    return val_const(cv_str(b.s ? b.s : arena_strdup(t->arena, "")));
+}
+
+static Val to_i1_scalar(Trace *t, Val c, const char *what, SrcLoc loc) {
+    if (c.type.rank != 0) {
+        if (type_numel(c.type) != 1)
+            err_fail(t->err, TC_ERR_COMPILE, loc,
+                     "Boolean value of Tensor with more than one value is ambiguous");
+        /* a one-element block: unsplat */
+        Type st = type_elem(c.type);
+        Attr at;
+        memset(&at, 0, sizeof at);
+        c = val_tensor(sem_emit(t, OP_RESHAPE, &c.id, 1, st, at, loc), st);
+    }
+    if (c.type.dt != DT_I1) c = sem_cast(t, c, type_scalar(DT_I1), false, loc);
+    return c;
+}
+
+static void check_cond_type(Trace *t, Val c, SrcLoc loc) {
+    if (c.kind == V_CONST &&
+        (c.c.kind == CV_BOOL || c.c.kind == CV_INT || c.c.kind == CV_NONE))
+        return;
+    err_fail(t->err, TC_ERR_COMPILE, loc,
+             "`if` conditionals can only accept values of type {bool, int, NoneType}, not "
+             "objects of type %s", kind_name(&c));
+}
+
+/* Collects the tensor leaves of a value (tuples flattened). */
+typedef struct Leaves { Val *v; int n, cap; } Leaves;
+
+static void leaves_push(Trace *t, Leaves *l, Val v) { ARENA_PUSH(t->arena, l->v, l->n, l->cap, v); }
+
+static void flatten(Trace *t, Val v, Leaves *l) {
+    if (v.kind == V_TUPLE) {
+        for (int i = 0; i < v.n; i++) flatten(t, v.items[i], l);
+    } else if (v.kind == V_TENSOR) {
+        leaves_push(t, l, v);
+    }
+}
+
+static Val rebuild(Trace *t, Val tmpl, const int *ids, int *k) {
+    if (tmpl.kind == V_TUPLE) {
+        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(tmpl.n ? tmpl.n : 1));
+        for (int i = 0; i < tmpl.n; i++) it[i] = rebuild(t, tmpl.items[i], ids, k);
+        return val_tuple(it, tmpl.n);
+    }
+    if (tmpl.kind == V_TENSOR) {
+        Val v = val_tensor(ids[*k], tmpl.type);
+        (*k)++;
+        return v;
+    }
+    return tmpl;
+}
+
+/* Pairs up the leaves of a and b (same structure); constexpr numbers are materialized in
+ * their region. Returns false if the structures differ. */
+static bool pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves *la,
+                        Leaves *lb, SrcLoc loc) {
+    if (a->kind == V_TUPLE && b->kind == V_TUPLE) {
+        if (a->n != b->n) return false;
+        Val *ia = arena_alloc(t->arena, sizeof(Val) * (size_t)(a->n + 1));
+        Val *ib = arena_alloc(t->arena, sizeof(Val) * (size_t)(b->n + 1));
+        memcpy(ia, a->items, sizeof(Val) * (size_t)a->n);
+        memcpy(ib, b->items, sizeof(Val) * (size_t)b->n);
+        for (int i = 0; i < a->n; i++)
+            if (!pair_leaves(t, &ia[i], &ib[i], ra, rb, la, lb, loc)) return false;
+        a->items = ia;
+        b->items = ib;
+        return true;
+    }
+    if (a->kind == V_CONST && b->kind == V_CONST && a->c.kind == b->c.kind && cv_eq(&a->c, &b->c))
+        return true;
+    Region *saved = t->cur;
+    if (a->kind == V_CONST && is_num(&a->c) && b->kind == V_TENSOR) {
+        t->cur = ra;
+        *a = sem_to_tensor(t, *a, loc);
+    } else if (b->kind == V_CONST && is_num(&b->c) && a->kind == V_TENSOR) {
+        t->cur = rb;
+        *b = sem_to_tensor(t, *b, loc);
+    }
+    t->cur = saved;
+    if (a->kind != V_TENSOR || b->kind != V_TENSOR) return false;
+    leaves_push(t, la, *a);
+    leaves_push(t, lb, *b);
+    return true;
+}
+
+static void emit_yield(Trace *t, Region *r, int op, const Leaves *l, const Val *first, SrcLoc loc) {
+    int n = l->n + (first ? 1 : 0);
+    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(n + 1));
+    int k = 0;
+    if (first) ids[k++] = first->id;
+    for (int i = 0; i < l->n; i++) ids[k++] = l->v[i].id;
+    ir_emit(t->f, r, op, ids, n, type_scalar(DT_VOID), loc);
+}
+
+static Val ifexp(Trace *t, const Expr *e) {
+    Val c = eval(t, e->cond);
+    if (c.kind != V_TENSOR) {
+        check_cond_type(t, c, e->cond->loc);
+        return eval(t, truthy(&c.c) ? e->lhs : e->orelse);
+    }
+    c = to_i1_scalar(t, c, "ternary", e->cond->loc);
+    Region *saved = t->cur;
+    Inst *in = ir_emit(t->f, saved, OP_IF, &c.id, 1, type_scalar(DT_VOID), e->loc);
+    in->regions[0] = ir_region_new(t->f);
+    in->regions[1] = ir_region_new(t->f);
+    /* Triton: both arms go through to_tensor */
+    t->cur = in->regions[0];
+    Val a = eval(t, e->lhs);
+    if (a.kind == V_CONST && is_num(&a.c)) a = sem_to_tensor(t, a, e->lhs->loc);
+    t->cur = in->regions[1];
+    Val b = eval(t, e->orelse);
+    if (b.kind == V_CONST && is_num(&b.c)) b = sem_to_tensor(t, b, e->orelse->loc);
+    t->cur = saved;
+    if (a.kind == V_VOID && b.kind == V_VOID) {
+        Leaves none = {0};
+        emit_yield(t, in->regions[0], OP_YIELD, &none, NULL, e->loc);
+        emit_yield(t, in->regions[1], OP_YIELD, &none, NULL, e->loc);
+        return val_void();
+    }
+    Leaves la = {0}, lb = {0};
+    bool ok = pair_leaves(t, &a, &b, in->regions[0], in->regions[1], &la, &lb, e->loc);
+    if (ok)
+        for (int i = 0; i < la.n; i++)
+            if (!type_eq(la.v[i].type, lb.v[i].type)) ok = false;
+    if (!ok || (a.kind == V_CONST)) {
+        if (ok && a.kind == V_CONST) { /* both the same constexpr */
+            Leaves none = {0};
+            emit_yield(t, in->regions[0], OP_YIELD, &none, NULL, e->loc);
+            emit_yield(t, in->regions[1], OP_YIELD, &none, NULL, e->loc);
+            return a;
+        }
+        char ta[128], tb[128];
+        if (a.kind == V_TENSOR) tystr(a.type, ta, sizeof ta); else val_desc(t, &a, ta, sizeof ta);
+        if (b.kind == V_TENSOR) tystr(b.type, tb, sizeof tb); else val_desc(t, &b, tb, sizeof tb);
+        err_fail(t->err, TC_ERR_COMPILE, e->loc,
+                 "Ternary expression with dynamic condition has inconsistent types %s and %s", ta,
+                 tb);
+    }
+    emit_yield(t, in->regions[0], OP_YIELD, &la, NULL, e->loc);
+    emit_yield(t, in->regions[1], OP_YIELD, &lb, NULL, e->loc);
+    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(la.n + 1));
+    for (int i = 0; i < la.n; i++) ids[i] = ir_inst_add_result(t->f, in, la.v[i].type);
+    int k = 0;
+    return rebuild(t, a, ids, &k);
+}
+
+/* ---- calls ------------------------------------------------------------------------------- */
+
+static bool all_const(const Val *v, int n) {
+    for (int i = 0; i < n; i++)
+        if (v[i].kind != V_CONST) return false;
+    return true;
+}
+
+static CVal to_py_int(Trace *t, Val v, SrcLoc loc) {
+    const CVal *c = &v.c;
+    if (c->kind == CV_INT) return *c;
+    if (c->kind == CV_BOOL) return cv_int(c->v.i);
+    if (c->kind == CV_FLOAT) {
+        if (isnan(c->v.f) || isinf(c->v.f))
+            err_fail(t->err, TC_ERR_COMPILE, loc, "cannot convert float %s to integer",
+                     isnan(c->v.f) ? "NaN" : "infinity");
+        double tr = trunc(c->v.f);
+        if (tr >= 9.3e18 || tr <= -9.3e18)
+            err_fail(t->err, TC_ERR_LIMIT, loc, "integer constant out of 64-bit range");
+        return cv_int((int64_t)tr);
+    }
+    if (c->kind == CV_STR) {
+        char *end;
+        long long x = strtoll(c->v.s, &end, 10);
+        while (*end == ' ') end++;
+        if (*c->v.s && !*end) return cv_int(x);
+        err_fail(t->err, TC_ERR_COMPILE, loc, "invalid literal for int() with base 10: '%s'", c->v.s);
+    }
+    err_fail(t->err, TC_ERR_COMPILE, loc,
+             "int() argument must be a string or a number, not '%s'", kind_name(&v));
+}
+
+static CVal to_py_float(Trace *t, Val v, SrcLoc loc) {
+    const CVal *c = &v.c;
+    if (is_num(c)) return cv_float(to_f(c));
+    if (c->kind == CV_STR) {
+        const char *s = c->v.s;
+        while (*s == ' ') s++;
+        int sign = 1;
+        const char *p = s;
+        if (*p == '+' || *p == '-') { if (*p == '-') sign = -1; p++; }
+        if (!strcasecmp(p, "inf") || !strcasecmp(p, "infinity")) return cv_float(sign < 0 ? -INFINITY : INFINITY);
+        if (!strcasecmp(p, "nan")) return cv_float(NAN);
+        char *end;
+        double x = strtod(s, &end);
+        while (*end == ' ') end++;
+        if (*s && !*end) return cv_float(x);
+        err_fail(t->err, TC_ERR_COMPILE, loc, "could not convert string to float: '%s'", c->v.s);
+    }
+    err_fail(t->err, TC_ERR_COMPILE, loc,
+             "float() argument must be a string or a real number, not '%s'", kind_name(&v));
+}
+
+static bool dtype_pred(const char *name, int dt, int elem, bool *out) {
+    bool isptr = dt == DT_PTR;
+    struct { const char *n; bool v; } tab[] = {
+        {"is_floating", dt_is_float(dt)}, {"is_int", dt_is_int(dt)},
+        {"is_int_signed", dt_is_signed(dt)}, {"is_int_unsigned", dt_is_unsigned(dt) && dt != DT_I1},
+        {"is_bool", dt == DT_I1}, {"is_int1", dt == DT_I1}, {"is_int8", dt == DT_I8},
+        {"is_int16", dt == DT_I16}, {"is_int32", dt == DT_I32}, {"is_int64", dt == DT_I64},
+        {"is_uint8", dt == DT_U8}, {"is_uint16", dt == DT_U16}, {"is_uint32", dt == DT_U32},
+        {"is_uint64", dt == DT_U64}, {"is_fp16", dt == DT_FP16}, {"is_bf16", dt == DT_BF16},
+        {"is_fp32", dt == DT_FP32}, {"is_fp64", dt == DT_FP64}, {"is_ptr", isptr},
+        {"is_standard_floating", dt_is_float(dt)}, {"is_block", false}, {"is_void", dt == DT_VOID},
+        {"is_fp8", false},
+    };
+    (void)elem;
+    for (int i = 0; i < COUNT_OF(tab); i++)
+        if (!strcmp(name, tab[i].n)) { *out = tab[i].v; return true; }
+    return false;
+}
+
+static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kwn, Val *kwv,
+                        int nkw, SrcLoc loc) {
+    const char *p = fnv.path;
+    const Val *self = fnv.n ? &fnv.items[0] : NULL;
+    if (!strcmp(p, "triton.language.constexpr")) {
+        if (nargs != 1 || nkw)
+            err_fail(t->err, TC_ERR_COMPILE, loc, "tl.constexpr() takes exactly one argument");
+        if (args[0].kind == V_TENSOR)
+            err_fail(t->err, TC_ERR_COMPILE, loc, "tl.constexpr() of a tensor is not a constant");
+        return args[0];
+    }
+    if (!strcmp(p, "builtins.range") || !strcmp(p, "triton.language.range") ||
+        !strcmp(p, "triton.language.static_range"))
+        err_fail(t->err, TC_ERR_COMPILE, loc,
+                 "%s can only be used as the iterator of a `for` loop", strrchr(p, '.') + 1);
+    if (self && !strncmp(p, "dtype.", 6) && self->kind == V_CONST && nargs == 0 && nkw == 0) {
+        bool r;
+        if (dtype_pred(p + 6, self->c.dtype, self->c.elem, &r)) return val_const(cv_bool(r));
+    }
+    if (!strncmp(p, "builtins.", 9) && nkw == 0) {
+        const char *b = p + 9;
+        bool ac = all_const(args, nargs);
+        if (!strcmp(b, "int") && nargs == 1 && ac) return val_const(to_py_int(t, args[0], loc));
+        if (!strcmp(b, "float") && nargs == 1 && ac) return val_const(to_py_float(t, args[0], loc));
+        if (!strcmp(b, "bool") && nargs == 1 && ac) return val_const(cv_bool(truthy(&args[0].c)));
+        if (!strcmp(b, "str") && nargs == 1 && ac) {
+            char buf[512];
+            if (args[0].c.kind == CV_STR) return args[0];
+            cv_repr(&args[0].c, buf, sizeof buf);
+            return val_const(cv_str(arena_strdup(t->arena, buf)));
+        }
+        if ((!strcmp(b, "tuple") || !strcmp(b, "list")) && nargs <= 1) {
+            if (nargs == 0) return make_tuple(t, NULL, 0);
+            Val *it; int n;
+            if (tuple_items(t, args[0], &it, &n)) return make_tuple(t, it, n);
+        }
+        if (!strcmp(b, "len") && nargs == 1) {
+            Val *it; int n;
+            if (tuple_items(t, args[0], &it, &n)) return val_const(cv_int(n));
+            if (args[0].kind == V_CONST && args[0].c.kind == CV_STR)
+                return val_const(cv_int((int64_t)strlen(args[0].c.v.s)));
+        }
+        if (!strcmp(b, "abs") && nargs == 1 && ac && is_num(&args[0].c)) {
+            const CVal *c = &args[0].c;
+            if (c->kind == CV_FLOAT) return val_const(cv_float(fabs(c->v.f)));
+            i128 x = to_i128(c);
+            return val_const(cv_from_i128(t, x < 0 ? -x : x, loc));
+        }
+        if ((!strcmp(b, "min") || !strcmp(b, "max")) && nargs >= 1 && ac) {
+            Val *it = args; int n = nargs;
+            if (nargs == 1 && !tuple_items(t, args[0], &it, &n))
+                err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' object is not iterable",
+                         kind_name(&args[0]));
+            if (n == 0) err_fail(t->err, TC_ERR_COMPILE, loc, "%s() arg is an empty sequence", b);
+            if (all_const(it, n)) {
+                Val best = it[0];
+                for (int i = 1; i < n; i++) {
+                    int r = cv_cmp_order(t, b[1] == 'i' ? "<" : ">", &it[i].c, &best.c, loc);
+                    if (r != 2 && (b[1] == 'i' ? r < 0 : r > 0)) best = it[i];
+                }
+                return best;
+            }
+            args = it;
+            nargs = n;
+        }
+        if (!strcmp(b, "isinstance") && nargs == 2) {
+            Val x = args[0], ty = args[1];
+            Val *tys = &ty; int nt = 1;
+            if (ty.kind == V_TUPLE) { tys = ty.items; nt = ty.n; }
+            bool r = false;
+            for (int i = 0; i < nt; i++) {
+                const char *tp = tys[i].kind == V_BUILTIN ? tys[i].path : "";
+                if (!strcmp(tp, "builtins.int")) r |= x.kind == V_CONST && is_intlike(&x.c);
+                else if (!strcmp(tp, "builtins.float")) r |= x.kind == V_CONST && x.c.kind == CV_FLOAT;
+                else if (!strcmp(tp, "builtins.bool")) r |= x.kind == V_CONST && x.c.kind == CV_BOOL;
+                else if (!strcmp(tp, "builtins.str")) r |= x.kind == V_CONST && x.c.kind == CV_STR;
+                else if (!strcmp(tp, "builtins.tuple") || !strcmp(tp, "triton.language.tuple"))
+                    r |= x.kind == V_TUPLE || (x.kind == V_CONST && x.c.kind == CV_TUPLE);
+                else if (!strcmp(tp, "triton.language.tensor")) r |= x.kind == V_TENSOR;
+                else if (!strcmp(tp, "triton.language.constexpr")) r |= x.kind == V_CONST;
+                else if (!strcmp(tp, "triton.language.dtype"))
+                    r |= x.kind == V_CONST && x.c.kind == CV_DTYPE;
+                else
+                    err_fail(t->err, TC_ERR_UNSUPPORTED, loc,
+                             "isinstance() with this type is not supported");
+            }
+            return val_const(cv_bool(r));
+        }
+        if ((!strcmp(b, "getattr") || !strcmp(b, "hasattr")) && nargs >= 2 &&
+            args[1].kind == V_CONST && args[1].c.kind == CV_STR) {
+            if (b[0] == 'h')
+                err_fail(t->err, TC_ERR_UNSUPPORTED, loc, "hasattr() is not supported in kernels");
+            return get_attr(t, args[0], args[1].c.v.s, loc);
+        }
+    }
+    if (!strncmp(p, "math.", 5) && all_const(args, nargs) && nkw == 0 && nargs >= 1 &&
+        is_num(&args[0].c)) {
+        double x = to_f(&args[0].c);
+        const char *fn = p + 5;
+        if (!strcmp(fn, "log2")) return val_const(cv_float(log2(x)));
+        if (!strcmp(fn, "log")) return val_const(cv_float(log(x)));
+        if (!strcmp(fn, "sqrt")) return val_const(cv_float(sqrt(x)));
+        if (!strcmp(fn, "exp")) return val_const(cv_float(exp(x)));
+        if (!strcmp(fn, "ceil")) return val_const(to_py_int(t, val_const(cv_float(ceil(x))), loc));
+        if (!strcmp(fn, "floor")) return val_const(to_py_int(t, val_const(cv_float(floor(x))), loc));
+        err_fail(t->err, TC_ERR_UNSUPPORTED, loc, "math.%s is not supported in kernels", fn);
+    }
+    return sem_call(t, p, self, args, nargs, kwn, kwv, nkw, loc);
+}
+
+typedef struct CallArgs {
+    Val *args; int n, cap;
+    const char **kwn; Val *kwv; int nkw, capk, nkv, capv;
+} CallArgs;
+
+static void eval_call_args(Trace *t, const Expr *e, CallArgs *ca) {
+    memset(ca, 0, sizeof *ca);
+    for (int i = 0; i < e->n; i++) {
+        const Expr *a = e->items[i];
+        if (a->kind == EX_STARRED) {
+            Val v = eval(t, a->lhs);
+            Val *it; int n;
+            if (!tuple_items(t, v, &it, &n))
+                err_fail(t->err, TC_ERR_COMPILE, a->loc,
+                         "argument after * must be an iterable, not %s", kind_name(&v));
+            for (int j = 0; j < n; j++) ARENA_PUSH(t->arena, ca->args, ca->n, ca->cap, it[j]);
+        } else {
+            Val v = eval(t, a);
+            ARENA_PUSH(t->arena, ca->args, ca->n, ca->cap, v);
+        }
+    }
+    for (int i = 0; i < e->nkw; i++) {
+        if (!e->kw[i].name)
+            err_fail(t->err, TC_ERR_UNSUPPORTED, e->kw[i].loc, "**kwargs in calls are not supported");
+        Val v = eval(t, e->kw[i].value);
+        ARENA_PUSH(t->arena, ca->kwn, ca->nkw, ca->capk, e->kw[i].name);
+        ARENA_PUSH(t->arena, ca->kwv, ca->nkv, ca->capv, v);
+    }
+}
+
+static Val call(Trace *t, const Expr *e) {
+    Val fn = eval(t, e->lhs);
+    CallArgs ca;
+    eval_call_args(t, e, &ca);
+    switch (fn.kind) {
+    case V_FUNC: return call_func(t, fn.fn, ca.args, ca.n, ca.kwn, ca.kwv, ca.nkw, e->loc);
+    case V_BUILTIN: return call_builtin(t, fn, ca.args, ca.n, ca.kwn, ca.kwv, ca.nkw, e->loc);
+    default:
+        err_fail(t->err, TC_ERR_COMPILE, e->loc, "'%s' object is not callable", kind_name(&fn));
+    }
+}
+
+/* ---- expression dispatch ----------------------------------------------------------------- */
+
+static Val eval_inner(Trace *t, const Expr *e) {
+    switch (e->kind) {
+    case EX_NAME: return lookup(t, e->name, e->loc);
+    case EX_INT:
+        if (e->big)
+            err_fail(t->err, TC_ERR_LIMIT, e->loc,
+                     "integer literal too large (beyond 64 bits) for a kernel");
+        if (e->ival > (uint64_t)INT64_MAX) {
+            CVal c = cv_int(0);
+            c.big = true;
+            c.v.u = e->ival;
+            return val_const(c);
+        }
+        return val_const(cv_int((int64_t)e->ival));
+    case EX_FLOAT: return val_const(cv_float(e->fval));
+    case EX_STR: return e->fstring ? fstring(t, e) : val_const(cv_str(e->str));
+    case EX_TRUE: return val_const(cv_bool(true));
+    case EX_FALSE: return val_const(cv_bool(false));
+    case EX_NONE: return val_const(cv_none());
+    case EX_ELLIPSIS:
+        err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: Ellipsis");
+    case EX_BINOP: {
+        if (!strcmp(e->op, "@"))
+            err_fail(t->err, TC_ERR_SYNTAX, e->loc,
+                     "AST binary operator 'MatMult' is not implemented");
+        Val a = eval(t, e->lhs);
+        Val b = eval(t, e->rhs);
+        return binop(t, e->op, a, b, e->loc);
+    }
+    case EX_UNARY: return unary(t, e->op, eval(t, e->lhs), e->loc);
+    case EX_BOOLOP: {
+        if (e->n != 2)
+            err_fail(t->err, TC_ERR_SYNTAX, e->loc,
+                     "chained boolean operators (A %s B %s C) are not supported; use parentheses "
+                     "to split the chain.", e->op, e->op);
+        /* Triton: operands are visited in order; a constexpr that decides the result
+         * short-circuits, one that does not is dropped; two tensors -> logical_and/or */
+        bool is_and = !strcmp(e->op, "and");
+        Val a = eval(t, e->items[0]);
+        if (a.kind != V_TENSOR) {
+            bool tv = a.kind == V_CONST ? truthy(&a.c) : a.kind != V_VOID;
+            if (is_and ? !tv : tv) return a;
+            return eval(t, e->items[1]);
+        }
+        Val b = eval(t, e->items[1]);
+        if (b.kind != V_TENSOR) {
+            bool tv = b.kind == V_CONST ? truthy(&b.c) : b.kind != V_VOID;
+            if (is_and ? !tv : tv) return b;
+            return a;
+        }
+        return sem_logical(t, is_and ? "and" : "or", a, b, e->loc);
+    }
+    case EX_COMPARE: {
+        if (e->n != 2)
+            err_fail(t->err, TC_ERR_SYNTAX, e->loc,
+                     "simultaneous multiple comparison is not supported");
+        Val a = eval(t, e->items[0]);
+        Val b = eval(t, e->items[1]);
+        return compare(t, e->ops[0], a, b, e->loc);
+    }
+    case EX_IFEXP: return ifexp(t, e);
+    case EX_CALL: return call(t, e);
+    case EX_ATTR: return get_attr(t, eval(t, e->lhs), e->name, e->loc);
+    case EX_SUBSCRIPT: return subscript(t, e);
+    case EX_TUPLE: case EX_LIST: {
+        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(e->n + 1));
+        int n = 0, cap = e->n + 1;
+        for (int i = 0; i < e->n; i++) {
+            if (e->items[i]->kind == EX_STARRED) {
+                Val v = eval(t, e->items[i]->lhs);
+                Val *si; int sn;
+                if (!tuple_items(t, v, &si, &sn))
+                    err_fail(t->err, TC_ERR_COMPILE, e->items[i]->loc,
+                             "cannot unpack a %s with *", kind_name(&v));
+                for (int j = 0; j < sn; j++) ARENA_PUSH(t->arena, it, n, cap, si[j]);
+            } else {
+                Val v = eval(t, e->items[i]);
+                ARENA_PUSH(t->arena, it, n, cap, v);
+            }
+        }
+        return make_tuple(t, it, n);
+    }
+    case EX_SLICE:
+        err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: Slice");
+    case EX_STARRED:
+        err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: Starred");
+    case EX_DICT: err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: Dict");
+    case EX_LAMBDA: err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: Lambda");
+    case EX_OTHER:
+        err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: %s",
+                 e->name ? e->name : "?");
+    }
+    err_fail(t->err, TC_ERR_INTERNAL, e->loc, "unknown expression kind %d", e->kind);
+}
+
+static Val eval(Trace *t, const Expr *e) {
+    enter(t, e->loc);
+    Val v = eval_inner(t, e);
+    leave(t);
+    return v;
+}
+
+/* ---- statements -------------------------------------------------------------------------- */
+
+static void assign_target(Trace *t, const Expr *target, Val v, SrcLoc loc) {
+    Frame *fr = TS(t)->fr;
+    if (target->kind == EX_NAME) {
+        scope_set(t, &fr->sc, target->name, sanitize(t, v, loc));
+        return;
+    }
+    if (target->kind == EX_TUPLE || target->kind == EX_LIST) {
+        Val *it; int n;
+        if (!tuple_items(t, v, &it, &n))
+            err_fail(t->err, TC_ERR_COMPILE, target->loc,
+                     "cannot unpack non-iterable %s object", kind_name(&v));
+        if (n != target->n) {
+            if (n > target->n)
+                err_fail(t->err, TC_ERR_COMPILE, target->loc,
+                         "too many values to unpack (expected %d)", target->n);
+            err_fail(t->err, TC_ERR_COMPILE, target->loc,
+                     "not enough values to unpack (expected %d, got %d)", target->n, n);
+        }
+        for (int i = 0; i < n; i++) assign_target(t, target->items[i], it[i], loc);
+        return;
+    }
+    err_fail(t->err, TC_ERR_SYNTAX, target->loc, "unsupported assignment target: %s",
+             target->kind == EX_SUBSCRIPT ? "Subscript (tensors and tuples are immutable)"
+             : target->kind == EX_ATTR    ? "Attribute"
+                                          : "expression");
+}
+
+/* Names assigned anywhere in a block (not for-loop targets), for loop-carried values. */
+static void collect_target_names(Trace *t, const Expr *e, const char ***names, int *n, int *cap) {
+    if (!e) return;
+    if (e->kind == EX_NAME) {
+        for (int i = 0; i < *n; i++)
+            if (!strcmp((*names)[i], e->name)) return;
+        ARENA_PUSH(t->arena, *names, *n, *cap, e->name);
+    } else if (e->kind == EX_TUPLE || e->kind == EX_LIST) {
+        for (int i = 0; i < e->n; i++) collect_target_names(t, e->items[i], names, n, cap);
+    }
+}
+
+static void collect_assigned(Trace *t, const Block *b, const char ***names, int *n, int *cap) {
+    for (int i = 0; i < b->n; i++) {
+        const Stmt *s = b->stmts[i];
+        switch (s->kind) {
+        case ST_ASSIGN: case ST_ANNASSIGN: case ST_AUGASSIGN:
+            collect_target_names(t, s->target, names, n, cap);
+            break;
+        case ST_IF: case ST_FOR: case ST_WHILE:
+            collect_assigned(t, &s->body, names, n, cap);
+            collect_assigned(t, &s->orelse, names, n, cap);
+            break;
+        default: break;
+        }
+    }
+}
+
+static bool is_constexpr_annotation(Trace *t, const Expr *ann) {
+    const char *p = module_resolve(t->mod, ann, t->arena);
+    return p && (!strcmp(p, "triton.language.constexpr") ||
+                 !strcmp(p, "triton.language.core.constexpr") || !strcmp(p, "constexpr"));
+}
+
+static void stmt_return(Trace *t, const Stmt *s) {
+    Frame *fr = TS(t)->fr;
+    if (fr->loop_depth > 0)
+        err_fail(t->err, TC_ERR_SYNTAX, s->loc,
+                 "Cannot have `return` statements inside `while` or `for` statements in triton "
+                 "(note that this also applies to `return` statements that are inside functions "
+                 "transitively called from within `while`/`for` statements)");
+    Val v = s->value ? eval(t, s->value) : val_void();
+    if (fr->is_kernel) {
+        if (v.kind != V_VOID && !(v.kind == V_CONST && v.c.kind == CV_NONE))
+            err_fail(t->err, TC_ERR_COMPILE, s->loc,
+                     "a kernel cannot return a value (kernels write results through pointers)");
+        if (t->cur != t->f->body)
+            ir_emit(t->f, t->cur, OP_RETURN, NULL, 0, type_scalar(DT_VOID), s->loc);
+        fr->returned = true;
+        return;
+    }
+    /* decay: constexpr numbers become tensors, None means no value */
+    if (v.kind == V_CONST && v.c.kind == CV_NONE) v = val_void();
+    if (v.kind == V_CONST && is_num(&v.c)) v = sem_to_tensor(t, v, s->loc);
+    if (v.kind == V_TUPLE || (v.kind == V_CONST && v.c.kind == CV_TUPLE)) {
+        Val *it; int n;
+        tuple_items(t, v, &it, &n);
+        Val *o = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
+        for (int i = 0; i < n; i++)
+            o[i] = (it[i].kind == V_CONST && is_num(&it[i].c)) ? sem_to_tensor(t, it[i], s->loc)
+                                                                : it[i];
+        v = val_tuple(o, n);
+    }
+    fr->returned = true;
+    fr->has_ret = v.kind != V_VOID;
+    fr->ret = v;
+}
+
+static void walk_stmts_from(Trace *t, const Block *b, int start, int kind);
+
+/* Poison of the same structure as v (for a path that falls off the end of a function). */
+static Val poison_like(Trace *t, Val v, SrcLoc loc) {
+    if (v.kind == V_TUPLE) {
+        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(v.n + 1));
+        for (int i = 0; i < v.n; i++) it[i] = poison_like(t, v.items[i], loc);
+        return val_tuple(it, v.n);
+    }
+    if (v.kind == V_TENSOR) return const_tensor(t, v.type, 0, 0, loc);
+    return v;
+}
+
+static void stmt_if(Trace *t, const Stmt *s) {
+    TState *ts = TS(t);
+    Frame *fr = ts->fr;
+    Val c = eval(t, s->cond);
+    if (c.kind != V_TENSOR) {
+        check_cond_type(t, c, s->cond->loc);
+        walk_block(t, truthy(&c.c) ? &s->body : &s->orelse);
+        return;
+    }
+    c = to_i1_scalar(t, c, "if", s->cond->loc);
+    Region *saved = t->cur;
+    Inst *in = ir_emit(t->f, saved, OP_IF, &c.id, 1, type_scalar(DT_VOID), s->loc);
+    Region *rr[2] = {ir_region_new(t->f), ir_region_new(t->f)};
+    in->regions[0] = rr[0];
+    in->regions[1] = rr[1];
+    Scope before = fr->sc;
+    Scope arm[2];
+    bool ret[2];
+    bool hasr[2];
+    Val rv[2];
+    for (int k = 0; k < 2; k++) {
+        fr->sc = scope_copy(t, &before);
+        fr->returned = false;
+        fr->has_ret = false;
+        fr->ret = val_void();
+        t->cur = rr[k];
+        /* an arm continues with the rest of the enclosing blocks on its own path */
+        walk_stmts_from(t, k == 0 ? &s->body : &s->orelse, 0, CONT_PLAIN);
+        arm[k] = fr->sc;
+        ret[k] = fr->returned;
+        hasr[k] = fr->has_ret;
+        rv[k] = fr->ret;
+    }
+    if (!fr->is_kernel && ret[0] != ret[1]) {
+        /* a return on one path only: trace the rest of the function into the other arm */
+        int k = ret[0] ? 1 : 0;
+        fr->sc = arm[k];
+        fr->returned = false;
+        fr->has_ret = false;
+        fr->ret = val_void();
+        t->cur = rr[k];
+        bool falloff = false;
+        /* walking the continuation rewrites the entries it passes through; the other arm
+         * of an enclosing if still needs them as they are now */
+        int ncont0 = fr->ncont;
+        Cont *snap = arena_alloc(t->arena, sizeof(Cont) * (size_t)(ncont0 + 1));
+        if (ncont0) memcpy(snap, fr->cont, sizeof(Cont) * (size_t)ncont0);
+        for (int j = fr->ncont - 1; j >= 0 && !fr->returned; j--) {
+            Cont en = fr->cont[j];
+            if (en.kind == CONT_BARRIER)
+                err_fail(t->err, TC_ERR_UNSUPPORTED, s->loc,
+                         "a `return` inside a run-time `if` within a loop of a @jit function is "
+                         "not supported unless every path returns within the loop body");
+            int saved_n = fr->ncont;
+            fr->ncont = j;
+            walk_stmts_from(t, en.b, en.next, en.kind);
+            fr->ncont = saved_n;
+            if (!fr->returned && en.kind == CONT_BODY) falloff = true;
+            if (falloff) break;
+        }
+        if (ncont0) memcpy(fr->cont, snap, sizeof(Cont) * (size_t)ncont0);
+        fr->ncont = ncont0;
+        if (!fr->returned) {
+            if (!falloff)
+                err_fail(t->err, TC_ERR_INTERNAL, s->loc, "continuation without a function body");
+            /* fell off the end of the function: poison, as Triton */
+            fr->ret = poison_like(t, rv[1 - k], s->loc);
+            fr->has_ret = hasr[1 - k];
+            fr->returned = true;
+        }
+        arm[k] = fr->sc;
+        ret[k] = true;
+        hasr[k] = fr->has_ret;
+        rv[k] = fr->ret;
+    }
+    t->cur = saved;
+    Leaves la = {0}, lb = {0};
+    if (fr->is_kernel && ret[0] && ret[1]) {
+        emit_yield(t, rr[0], OP_YIELD, &la, NULL, s->loc);
+        emit_yield(t, rr[1], OP_YIELD, &lb, NULL, s->loc);
+        fr->sc = before;
+        fr->returned = true;
+        return;
+    }
+    if (!fr->is_kernel && ret[0] && ret[1]) {
+        /* both paths return: the if yields the return values */
+        if (hasr[0] != hasr[1] ||
+            (hasr[0] && !pair_leaves(t, &rv[0], &rv[1], rr[0], rr[1], &la, &lb, s->loc)))
+            err_fail(t->err, TC_ERR_COMPILE, s->loc, "Inconsistent return types");
+        for (int i = 0; i < la.n; i++)
+            if (!type_eq(la.v[i].type, lb.v[i].type)) {
+                char ta[96], tb[96];
+                tystr(la.v[i].type, ta, sizeof ta);
+                tystr(lb.v[i].type, tb, sizeof tb);
+                err_fail(t->err, TC_ERR_COMPILE, s->loc,
+                         "Inconsistent return types: %s and %s", ta, tb);
+            }
+        emit_yield(t, rr[0], OP_YIELD, &la, NULL, s->loc);
+        emit_yield(t, rr[1], OP_YIELD, &lb, NULL, s->loc);
+        int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(la.n + 1));
+        for (int i = 0; i < la.n; i++) ids[i] = ir_inst_add_result(t->f, in, la.v[i].type);
+        int kk = 0;
+        fr->ret = rebuild(t, rv[0], ids, &kk);
+        fr->has_ret = hasr[0];
+        fr->returned = true;
+        fr->sc = before;
+        return;
+    }
+    /* merge names: live before and changed in an arm, or defined in both arms */
+    Scope out = scope_copy(t, &before);
+    typedef struct { const char *name; Val tmpl; } Merge;
+    Merge *mg = NULL;
+    int nm = 0, capm = 0;
+    int cont = ret[0] ? 1 : 0;        /* the arm whose values continue after the if */
+    bool one_returned = ret[0] != ret[1];
+    for (int i = 0; i < arm[0].n; i++) {
+        const char *name = arm[0].b[i].name;
+        Binding *bb = scope_find(&arm[1], name);
+        if (!bb) continue;
+        Val a = arm[0].b[i].v, b = bb->v;
+        if (val_same(&a, &b)) {
+            scope_set(t, &out, name, a);
+            continue;
+        }
+        if (one_returned) {
+            /* kernel: only one path continues; the returning arm yields poison */
+            Val v = cont ? b : a;
+            Binding *bf = scope_find(&before, name);
+            if (bf && val_same(&bf->v, &v)) continue;
+            Leaves lv = {0};
+            flatten(t, v, &lv);
+            Region *rret = rr[1 - cont];
+            for (int j = 0; j < lv.n; j++) {
+                t->cur = rret;
+                Val p = const_tensor(t, lv.v[j].type, 0, 0, s->loc);
+                t->cur = saved;
+                leaves_push(t, cont ? &lb : &la, lv.v[j]);
+                leaves_push(t, cont ? &la : &lb, p);
+            }
+            Merge m = {name, v};
+            ARENA_PUSH(t->arena, mg, nm, capm, m);
+            continue;
+        }
+        int first = la.n;
+        bool ok = pair_leaves(t, &a, &b, rr[0], rr[1], &la, &lb, s->loc);
+        for (int j = first; ok && j < la.n; j++)
+            if (!type_eq(la.v[j].type, lb.v[j].type)) ok = false;
+        if (!ok) {
+            char ta[128], tb[128];
+            if (a.kind == V_TENSOR) tystr(a.type, ta, sizeof ta); else val_desc(t, &a, ta, sizeof ta);
+            if (b.kind == V_TENSOR) tystr(b.type, tb, sizeof tb); else val_desc(t, &b, tb, sizeof tb);
+            err_fail(t->err, TC_ERR_COMPILE, s->loc,
+                     "Mismatched type for %s between then block and else block of if "
+                     "statement: %s and %s", name, ta, tb);
+        }
+        Merge m = {name, a};
+        ARENA_PUSH(t->arena, mg, nm, capm, m);
+    }
+    emit_yield(t, rr[0], OP_YIELD, &la, NULL, s->loc);
+    emit_yield(t, rr[1], OP_YIELD, &lb, NULL, s->loc);
+    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(la.n + 1));
+    for (int i = 0; i < la.n; i++) ids[i] = ir_inst_add_result(t->f, in, la.v[i].type);
+    int k = 0;
+    for (int i = 0; i < nm; i++) scope_set(t, &out, mg[i].name, rebuild(t, mg[i].tmpl, ids, &k));
+    fr->sc = out;
+    fr->returned = ret[0] && ret[1];
+    fr->has_ret = false;
+}
+
+/* Loop-carried names: live before and assigned in the body. Materializes constexpr numbers
+ * (emitting at the current point) and returns them with their initial values. */
+typedef struct Carried { const char **names; Val *init; int n; Leaves leaves; } Carried;
+
+static void find_carried(Trace *t, const Block *body, SrcLoc loc, Carried *cr) {
+    Frame *fr = TS(t)->fr;
+    const char **names = NULL;
+    int n = 0, cap = 0;
+    collect_assigned(t, body, &names, &n, &cap);
+    memset(cr, 0, sizeof *cr);
+    cr->names = arena_alloc(t->arena, sizeof(char *) * (size_t)(n + 1));
+    cr->init = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
+    for (int i = 0; i < n; i++) {
+        Binding *b = scope_find(&fr->sc, names[i]);
+        if (!b) continue;
+        Val v = b->v;
+        if (v.kind == V_CONST && is_num(&v.c)) v = sem_to_tensor(t, v, loc);
+        Leaves l = {0};
+        flatten(t, v, &l);
+        if (v.kind != V_TENSOR && !(v.kind == V_TUPLE && l.n > 0)) {
+            /* a non-tensor (dtype, None, function...) re-assigned in a loop */
+            if (v.kind == V_CONST || v.kind == V_FUNC || v.kind == V_BUILTIN) continue;
+        }
+        cr->names[cr->n] = names[i];
+        cr->init[cr->n] = v;
+        cr->n++;
+        for (int j = 0; j < l.n; j++) leaves_push(t, &cr->leaves, l.v[j]);
+    }
+}
+
+/* Binds the carried names in the current scope to region params (creating them). */
+static void bind_params(Trace *t, const Carried *cr, Region *r, SrcLoc loc) {
+    Frame *fr = TS(t)->fr;
+    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(cr->leaves.n + 1));
+    for (int i = 0; i < cr->leaves.n; i++)
+        ids[i] = ir_region_param(t->f, r, cr->leaves.v[i].type, loc);
+    int k = 0;
+    for (int i = 0; i < cr->n; i++) scope_set(t, &fr->sc, cr->names[i], rebuild(t, cr->init[i], ids, &k));
+}
+
+/* The carried values at the end of the body, checked against the initial types. */
+static void body_yields(Trace *t, const Carried *cr, Leaves *out, SrcLoc loc) {
+    Frame *fr = TS(t)->fr;
+    memset(out, 0, sizeof *out);
+    for (int i = 0; i < cr->n; i++) {
+        Val v = scope_find(&fr->sc, cr->names[i])->v;
+        Leaves li = {0}, lv = {0};
+        flatten(t, cr->init[i], &li);
+        if (v.kind == V_CONST && is_num(&v.c)) v = sem_to_tensor(t, v, loc);
+        flatten(t, v, &lv);
+        bool ok = li.n == lv.n && (v.kind == cr->init[i].kind);
+        for (int j = 0; ok && j < li.n; j++)
+            if (!type_eq(li.v[j].type, lv.v[j].type)) ok = false;
+        if (!ok) {
+            char ta[128], tb[128];
+            if (cr->init[i].kind == V_TENSOR) tystr(cr->init[i].type, ta, sizeof ta);
+            else val_desc(t, &cr->init[i], ta, sizeof ta);
+            if (v.kind == V_TENSOR) tystr(v.type, tb, sizeof tb); else val_desc(t, &v, tb, sizeof tb);
+            err_fail(t->err, TC_ERR_COMPILE, loc,
+                     "Loop-carried variable %s has initial type %s but is re-assigned to %s in "
+                     "loop! Please make sure that the type stays consistent.",
+                     cr->names[i], ta, tb);
+        }
+        for (int j = 0; j < lv.n; j++) leaves_push(t, out, lv.v[j]);
+    }
+}
+
+static void bind_results(Trace *t, const Carried *cr, Scope *sc, Inst *in, SrcLoc loc) {
+    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(cr->leaves.n + 1));
+    for (int i = 0; i < cr->leaves.n; i++) ids[i] = ir_inst_add_result(t->f, in, cr->leaves.v[i].type);
+    int k = 0;
+    for (int i = 0; i < cr->n; i++) scope_set(t, sc, cr->names[i], rebuild(t, cr->init[i], ids, &k));
+}
+
+static void static_for(Trace *t, const Stmt *s, Val *args_in, int nargs, const char **kwn,
+                       Val *kwv, int nkw) {
+    Frame *fr = TS(t)->fr;
+    Val args[3];
+    if (nargs > 3)
+        err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
+                 "static_range expected 1 to 3 arguments, got %d", nargs);
+    for (int i = 0; i < nargs; i++) args[i] = args_in[i];
+    for (int i = 0; i < nkw; i++) {
+        int slot = !strcmp(kwn[i], "arg1") ? 0 : !strcmp(kwn[i], "arg2") ? 1
+                 : !strcmp(kwn[i], "step") ? 2 : -1;
+        if (slot < 0 || slot != nargs)
+            err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
+                     "static_range() got an unexpected keyword argument '%s'", kwn[i]);
+        if (kwv[i].kind == V_CONST && kwv[i].c.kind == CV_NONE) continue;
+        args[nargs++] = kwv[i];
+    }
+    if (nargs < 1 || nargs > 3)
+        err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
+                 "static_range expected 1 to 3 arguments, got %d", nargs);
+    int64_t v[3];
+    for (int i = 0; i < nargs; i++) {
+        if (args[i].kind != V_CONST || !is_intlike(&args[i].c) || args[i].c.big) {
+            char d[128];
+            val_desc(t, &args[i], d, sizeof d);
+            err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
+                     "%s used as tl.static_range %s value is not a constexpr", d,
+                     nargs == 1 || i == 1 ? "end" : i == 0 ? "start" : "step");
+        }
+        v[i] = args[i].c.v.i;
+    }
+    int64_t lo = nargs == 1 ? 0 : v[0], hi = nargs == 1 ? v[0] : v[1], st = nargs == 3 ? v[2] : 1;
+    if (st == 0) err_fail(t->err, TC_ERR_COMPILE, s->value->loc, "static_range() step must not be zero");
+    if (s->target->kind != EX_NAME)
+        err_fail(t->err, TC_ERR_UNSUPPORTED, s->target->loc, "for-loop target must be a name");
+    int64_t count = 0;
+    for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) {
+        if (++count > MAX_UNROLL)
+            err_fail(t->err, TC_ERR_LIMIT, s->loc,
+                     "tl.static_range unrolls more than %d iterations", MAX_UNROLL);
+        scope_set(t, &fr->sc, s->target->name, val_const(cv_int(i)));
+        walk_loop_body(t, &s->body);
+        if (fr->returned) return;
+    }
+}
+
+static void stmt_for(Trace *t, const Stmt *s) {
+    TState *ts = TS(t);
+    Frame *fr = ts->fr;
+    if (s->has_orelse)
+        err_fail(t->err, TC_ERR_SYNTAX, s->loc, "unsupported AST node type: For (for-else)");
+    const Expr *it = s->value;
+    Val fnv = it->kind == EX_CALL ? eval(t, it->lhs) : val_void();
+    const char *p = fnv.kind == V_BUILTIN && fnv.n == 0 ? fnv.path : "";
+    bool is_static = !strcmp(p, "triton.language.static_range");
+    bool is_tlrange = !strcmp(p, "triton.language.range");
+    if (!is_static && !is_tlrange && strcmp(p, "builtins.range") != 0)
+        err_fail(t->err, TC_ERR_SYNTAX, s->loc,
+                 "Only `range` and `static_range` iterators are currently supported");
+    CallArgs ca;
+    eval_call_args(t, it, &ca);
+    if (is_static) { static_for(t, s, ca.args, ca.n, ca.kwn, ca.kwv, ca.nkw); return; }
+    /* positional args, keyword forms of the bounds, and tl.range's hints */
+    Val b[3];
+    int nb = ca.n;
+    /* tl.range's positional hints after the step (num_stages, loop_unroll_factor, ...) */
+    if (is_tlrange && nb > 3 && nb <= 9) nb = 3;
+    if (nb > 3) err_fail(t->err, TC_ERR_COMPILE, it->loc, "range expected at most 3 arguments, got %d", nb);
+    for (int i = 0; i < nb; i++) b[i] = ca.args[i];
+    static const char *const hints[] = {"num_stages", "loop_unroll_factor", "flatten",
+                                        "warp_specialize", "disallow_acc_multi_buffer",
+                                        "disable_licm"};
+    Val kw_end = val_void(), kw_step = val_void();
+    for (int i = 0; i < ca.nkw; i++) {
+        bool ok = false;
+        if (is_tlrange) {
+            for (int j = 0; j < COUNT_OF(hints); j++)
+                if (!strcmp(ca.kwn[i], hints[j])) ok = true;
+            if (!strcmp(ca.kwn[i], "arg2") || !strcmp(ca.kwn[i], "end")) { kw_end = ca.kwv[i]; ok = true; }
+            if (!strcmp(ca.kwn[i], "step")) { kw_step = ca.kwv[i]; ok = true; }
+        }
+        if (!ok)
+            err_fail(t->err, TC_ERR_COMPILE, it->loc, "range() got an unexpected keyword argument '%s'",
+                     ca.kwn[i]);
+    }
+    if (kw_end.kind != V_VOID && !(kw_end.kind == V_CONST && kw_end.c.kind == CV_NONE) && nb == 1)
+        b[nb++] = kw_end;
+    if (kw_step.kind != V_VOID && !(kw_step.kind == V_CONST && kw_step.c.kind == CV_NONE) && nb == 2)
+        b[nb++] = kw_step;
+    if (nb < 1) err_fail(t->err, TC_ERR_COMPILE, it->loc, "range expected at least 1 argument, got 0");
+    Val lb = nb == 1 ? val_const(cv_int(0)) : b[0];
+    Val ub = nb == 1 ? b[0] : b[1];
+    Val st = nb == 3 ? b[2] : val_const(cv_int(1));
+    Val *bv[3] = {&lb, &ub, &st};
+    /* the induction variable's type: integer promotion of the bound types */
+    int ivdt = DT_VOID;
+    for (int i = 0; i < 3; i++) {
+        Val *x = bv[i];
+        int dt;
+        if (x->kind == V_CONST && x->c.kind == CV_BOOL) x->c = cv_int(x->c.v.i);
+        if (x->kind == V_CONST && x->c.kind == CV_INT) {
+            if (!literal_dtype(&x->c, &dt))
+                err_fail(t->err, TC_ERR_COMPILE, it->loc, "range bound out of range");
+        } else if (x->kind == V_TENSOR && x->type.rank == 0 && dt_is_int(x->type.dt)) {
+            dt = x->type.dt;
+        } else {
+            char d[128];
+            val_desc(t, x, d, sizeof d);
+            err_fail(t->err, TC_ERR_COMPILE, it->loc,
+                     "range bounds and step must be integer scalars, got %s", d);
+        }
+        if (ivdt == DT_VOID) ivdt = dt;
+        else if (ivdt != dt) {
+            char msg[256];
+            int r = promote_dtypes(ivdt, dt, "+", msg, sizeof msg);
+            if (r == DT_VOID) err_fail(t->err, TC_ERR_COMPILE, it->loc, "%s", msg);
+            ivdt = r;
+        }
+    }
+    if (ivdt == DT_I1 || dt_bits(ivdt) < 32) ivdt = dt_is_signed(ivdt) || ivdt == DT_I1 ? DT_I32 : DT_U32;
+    bool neg = false;
+    if (st.kind == V_CONST) {
+        if (!st.c.big && st.c.v.i == 0)
+            err_fail(t->err, TC_ERR_COMPILE, it->loc, "ValueError: range() arg 3 must not be zero");
+        if (!st.c.big && st.c.v.i < 0) {
+            neg = true;
+            Val tmp = lb; lb = ub; ub = tmp;
+            st = val_const(cv_from_i128(t, -to_i128(&st.c), it->loc));
+        }
+    }
+    Type ivt = type_scalar(ivdt);
+    Val *bw[3] = {&lb, &ub, &st};
+    for (int i = 0; i < 3; i++) {
+        Val *x = bw[i];
+        if (x->kind == V_CONST) *x = const_tensor(t, ivt, x->c.big ? (int64_t)x->c.v.u : x->c.v.i, 0, it->loc);
+        else if (x->type.dt != ivdt) *x = sem_cast(t, *x, ivt, false, it->loc);
+    }
+    if (s->target->kind != EX_NAME)
+        err_fail(t->err, TC_ERR_UNSUPPORTED, s->target->loc, "for-loop target must be a name");
+    Carried cr;
+    find_carried(t, &s->body, s->loc, &cr);
+    int nargs = 3 + cr.leaves.n;
+    int *args = arena_alloc(t->arena, sizeof(int) * (size_t)nargs);
+    args[0] = lb.id;
+    args[1] = ub.id;
+    args[2] = st.id;
+    for (int i = 0; i < cr.leaves.n; i++) args[3 + i] = cr.leaves.v[i].id;
+    Region *saved = t->cur;
+    Inst *in = ir_emit(t->f, saved, OP_FOR, args, nargs, type_scalar(DT_VOID), s->loc);
+    Region *body = ir_region_new(t->f);
+    in->regions[0] = body;
+    Scope before = fr->sc;
+    fr->sc = scope_copy(t, &before);
+    int iv = ir_region_param(t->f, body, ivt, s->target->loc);
+    bind_params(t, &cr, body, s->loc);
+    t->cur = body;
+    Val ivv = val_tensor(iv, ivt);
+    if (neg) {
+        /* Triton: iv = ub - iv' + lb (with the swapped bounds) */
+        ivv = sem_binary(t, "-", ub, ivv, s->target->loc);
+        ivv = sem_binary(t, "+", ivv, lb, s->target->loc);
+    }
+    scope_set(t, &fr->sc, s->target->name, ivv);
+    fr->loop_depth++;
+    walk_loop_body(t, &s->body);
+    fr->loop_depth--;
+    Leaves y;
+    body_yields(t, &cr, &y, s->loc);
+    emit_yield(t, body, OP_YIELD, &y, NULL, s->loc);
+    t->cur = saved;
+    fr->sc = scope_copy(t, &before);
+    bind_results(t, &cr, &fr->sc, in, s->loc);
+}
+
+static void stmt_while(Trace *t, const Stmt *s) {
+    Frame *fr = TS(t)->fr;
+    if (s->has_orelse)
+        err_fail(t->err, TC_ERR_SYNTAX, s->loc, "unsupported AST node type: While (while-else)");
+    Carried cr;
+    find_carried(t, &s->body, s->loc, &cr);
+    int *args = arena_alloc(t->arena, sizeof(int) * (size_t)(cr.leaves.n + 1));
+    for (int i = 0; i < cr.leaves.n; i++) args[i] = cr.leaves.v[i].id;
+    Region *saved = t->cur;
+    Inst *in = ir_emit(t->f, saved, OP_WHILE, args, cr.leaves.n, type_scalar(DT_VOID), s->loc);
+    Region *before_r = ir_region_new(t->f), *after_r = ir_region_new(t->f);
+    in->regions[0] = before_r;
+    in->regions[1] = after_r;
+    Scope before = fr->sc;
+    /* before region: evaluate the condition */
+    fr->sc = scope_copy(t, &before);
+    bind_params(t, &cr, before_r, s->loc);
+    t->cur = before_r;
+    fr->loop_depth++;
+    Val c = eval(t, s->cond);
+    if (c.kind != V_TENSOR)
+        err_fail(t->err, TC_ERR_COMPILE, s->cond->loc,
+                 "while-loop condition must be a run-time scalar tensor; a constexpr condition "
+                 "(such as `while True:`) is not supported");
+    c = to_i1_scalar(t, c, "while", s->cond->loc);
+    Leaves cur = {0};
+    for (int i = 0; i < cr.n; i++) flatten(t, scope_find(&fr->sc, cr.names[i])->v, &cur);
+    emit_yield(t, before_r, OP_CONDITION, &cur, &c, s->loc);
+    /* after region: the body */
+    fr->sc = scope_copy(t, &before);
+    bind_params(t, &cr, after_r, s->loc);
+    t->cur = after_r;
+    walk_loop_body(t, &s->body);
+    fr->loop_depth--;
+    Leaves y;
+    body_yields(t, &cr, &y, s->loc);
+    emit_yield(t, after_r, OP_YIELD, &y, NULL, s->loc);
+    t->cur = saved;
+    fr->sc = scope_copy(t, &before);
+    bind_results(t, &cr, &fr->sc, in, s->loc);
+}
+
+static void walk_stmt(Trace *t, const Stmt *s) {
+    TState *ts = TS(t);
+    Frame *fr = ts->fr;
+    ts->stmt_loc = s->loc;
+    switch (s->kind) {
+    case ST_EXPR: eval(t, s->value); break;
+    case ST_PASS: break;
+    case ST_ASSIGN:
+        if (s->ntargets > 1)
+            err_fail(t->err, TC_ERR_SYNTAX, s->loc,
+                     "simultaneous multiple assignment is not supported.");
+        assign_target(t, s->target, eval(t, s->value), s->loc);
+        break;
+    case ST_ANNASSIGN:
+        if (s->annotation && is_constexpr_annotation(t, s->annotation)) {
+            if (s->target->kind != EX_NAME)
+                err_fail(t->err, TC_ERR_SYNTAX, s->target->loc,
+                         "a tl.constexpr annotation needs a plain name as target");
+            if (scope_find(&fr->sc, s->target->name))
+                err_fail(t->err, TC_ERR_COMPILE, s->loc,
+                         "%s is already defined. constexpr cannot be reassigned.", s->target->name);
+            if (!s->value) break;
+            Val v = eval(t, s->value);
+            if (v.kind == V_TENSOR)
+                err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
+                         "cannot make a tl.constexpr from a run-time tensor value");
+            scope_set(t, &fr->sc, s->target->name, v);
+            break;
+        }
+        if (s->value) assign_target(t, s->target, eval(t, s->value), s->loc);
+        break;
+    case ST_AUGASSIGN: {
+        if (s->target->kind != EX_NAME)
+            err_fail(t->err, TC_ERR_SYNTAX, s->target->loc,
+                     "augmented assignment is only supported on plain names");
+        Val a = lookup(t, s->target->name, s->target->loc);
+        Val b = eval(t, s->value);
+        assign_target(t, s->target, binop(t, s->op, a, b, s->loc), s->loc);
+        break;
+    }
+    case ST_IF: stmt_if(t, s); break;
+    case ST_FOR: stmt_for(t, s); break;
+    case ST_WHILE: stmt_while(t, s); break;
+    case ST_RETURN: stmt_return(t, s); break;
+    case ST_ASSERT:
+        if (ts->debug) {
+            Val args[2];
+            args[0] = eval(t, s->cond);
+            args[1] = s->value ? eval(t, s->value) : val_const(cv_str(""));
+            sem_call(t, "triton.language.device_assert", NULL, args, 2, NULL, NULL, 0, s->loc);
+        }
+        break;
+    case ST_UNSUPPORTED:
+        if (s->name && (!strcmp(s->name, "FunctionDef") || !strcmp(s->name, "AsyncFunctionDef")))
+            err_fail(t->err, TC_ERR_SYNTAX, s->loc, "nested function definition is not supported");
+        err_fail(t->err, TC_ERR_SYNTAX, s->loc, "unsupported AST node type: %s",
+                 s->name ? s->name : "?");
+    default:
+        err_fail(t->err, TC_ERR_INTERNAL, s->loc, "unknown statement kind %d", s->kind);
+    }
+}
+
+static void walk_stmts_from(Trace *t, const Block *b, int start, int kind) {
+    Frame *fr = TS(t)->fr;
+    int me = fr->ncont;
+    Cont en = {b, start, kind};
+    if (fr->ncont < fr->capcont) fr->cont[fr->ncont++] = en;
+    else ARENA_PUSH(t->arena, fr->cont, fr->ncont, fr->capcont, en);
+    for (int i = start; i < b->n; i++) {
+        if (fr->returned) break;
+        fr->cont[me].next = i + 1;
+        enter(t, b->stmts[i]->loc);
+        walk_stmt(t, b->stmts[i]);
+        leave(t);
+    }
+    fr->ncont = me;
+}
+
+static void walk_block(Trace *t, const Block *b) { walk_stmts_from(t, b, 0, CONT_PLAIN); }
+static void walk_loop_body(Trace *t, const Block *b) { walk_stmts_from(t, b, 0, CONT_BARRIER); }
+
+/* ---- @jit calls -------------------------------------------------------------------------- */
+
+static Val eval_default(Trace *t, const Param *p) {
+    TState *ts = TS(t);
+    Frame fr;
+    memset(&fr, 0, sizeof fr);
+    Frame *saved = ts->fr;
+    ts->fr = &fr;
+    Val v = eval(t, p->deflt);
+    ts->fr = saved;
+    return v;
+}
+
+static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char **kwn,
+                     Val *kwv, int nkw, SrcLoc loc) {
+    TState *ts = TS(t);
+    if (ts->call_depth >= MAX_CALL_DEPTH)
+        err_fail(t->err, TC_ERR_LIMIT, loc,
+                 "recursion between @jit functions is not supported (depth %d)", MAX_CALL_DEPTH);
+    int np = fn->nparams;
+    Val *bound_v = arena_alloc(t->arena, sizeof(Val) * (size_t)(np + 1));
+    bool *set = arena_alloc(t->arena, sizeof(bool) * (size_t)(np + 1));
+    if (nargs > np)
+        err_fail(t->err, TC_ERR_COMPILE, loc, "%s() takes %d positional argument%s but %d %s given",
+                 fn->name, np, np == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
+    for (int i = 0; i < nargs; i++) { bound_v[i] = args[i]; set[i] = true; }
+    for (int k = 0; k < nkw; k++) {
+        int j = -1;
+        for (int i = 0; i < np; i++)
+            if (!strcmp(fn->params[i].name, kwn[k])) j = i;
+        if (j < 0)
+            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() got an unexpected keyword argument '%s'",
+                     fn->name, kwn[k]);
+        if (set[j])
+            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() got multiple values for argument '%s'",
+                     fn->name, kwn[k]);
+        bound_v[j] = kwv[k];
+        set[j] = true;
+    }
+    for (int i = 0; i < np; i++) {
+        if (set[i]) continue;
+        if (!fn->params[i].deflt)
+            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() missing 1 required positional argument: '%s'",
+                     fn->name, fn->params[i].name);
+        bound_v[i] = eval_default(t, &fn->params[i]);
+    }
+    Frame fr;
+    memset(&fr, 0, sizeof fr);
+    fr.fn = fn;
+    for (int i = 0; i < np; i++) {
+        Val v = bound_v[i];
+        if (v.kind == V_VOID) v = val_const(cv_none());
+        scope_set(t, &fr.sc, fn->params[i].name, v);
+    }
+    Frame *saved = ts->fr;
+    ts->fr = &fr;
+    ts->call_depth++;
+    enter(t, loc);
+    walk_stmts_from(t, &fn->body, 0, CONT_BODY);
+    leave(t);
+    ts->call_depth--;
+    ts->fr = saved;
+    return fr.has_ret ? fr.ret : val_void();
+}
+
+Val trace_call_func(Trace *t, const Func *fn, Val *args, int nargs, SrcLoc loc) {
+    return call_func(t, fn, args, nargs, NULL, NULL, 0, loc);
+}
+
+/* ---- the kernel -------------------------------------------------------------------------- */
+
+static Val bind_kernel_default(Trace *t, const Param *p) {
+    Val v = eval_default(t, p);
+    if (p->is_constexpr || v.kind != V_CONST) return v;
+    /* as the host binder would pass it */
+    switch (v.c.kind) {
+    case CV_INT:
+        if (!v.c.big && v.c.v.i == 1) return v;
+        return sem_to_tensor(t, v, p->loc);
+    case CV_FLOAT: return const_tensor(t, type_scalar(DT_FP32), 0, (double)(float)v.c.v.f, p->loc);
+    case CV_BOOL: return const_tensor(t, type_scalar(DT_I1), v.c.v.i, 0, p->loc);
+    default: return v;
+    }
+}
+
+IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena *a, Err *e,
+                     Buf *out) {
+    jmp_buf jb;
+    jmp_buf *saved_jump = e->jump;
+    Trace tr;
+    memset(&tr, 0, sizeof tr);
+    TState ts;
+    memset(&ts, 0, sizeof ts);
+    Frame fr;
+    memset(&fr, 0, sizeof fr);
+    tr.mod = m;
+    tr.arena = a;
+    tr.err = e;
+    tr.out = out;
+    tr.priv = &ts;
+    const char *dbg = getenv("TRITON_DEBUG");
+    ts.debug = dbg && dbg[0] == '1';
+    Trace *volatile t = &tr;
+    /* allocation failures in `a` unwind here too, and tracing one specialization may take
+     * at most TRACE_MEMORY_LIMIT more of it: constexpr tuples of 2^20 items built in a
+     * static_range loop would otherwise take the host's memory */
+    Err *saved_aerr = a->err;
+    size_t saved_limit = a->limit;
+    a->err = e;
+    if (!a->limit || a->limit > a->total + TRACE_MEMORY_LIMIT) a->limit = a->total + TRACE_MEMORY_LIMIT;
+    if (ERR_TRY(e, jb)) {
+        e->jump = saved_jump;
+        a->err = saved_aerr;
+        a->limit = saved_limit;
+        if (e->code == TC_ERR_LIMIT && !e->loc.src && TS(t)->stmt_loc.src)
+            err_set(e, e->code, TS(t)->stmt_loc, "kernel too large to trace: %s needs more "
+                    "than %zu MiB for its constexpr values and IR", k->name,
+                    TRACE_MEMORY_LIMIT >> 20);
+        return NULL;
+    }
+    ts.gcache = arena_alloc(a, sizeof(Val) * (size_t)(m->nglobals + 1));
+    ts.gstate = arena_alloc(a, (size_t)(m->nglobals + 1));
+    t->f = ir_func_new(a, k->name);
+    t->cur = t->f->body;
+    fr.fn = k;
+    fr.is_kernel = true;
+    ts.fr = &fr;
+    for (int i = 0; i < k->nparams; i++) {
+        const Param *p = &k->params[i];
+        const SpecArg *sa = &args[i];
+        Val v;
+        if (sa->missing) {
+            if (!p->deflt)
+                err_fail(e, TC_ERR_ARG, p->loc, "missing a required argument: '%s'", p->name);
+            v = bind_kernel_default(t, p);
+        } else if (sa->is_constexpr) {
+            v = val_const(sa->cv);
+        } else {
+            if (p->is_constexpr)
+                err_fail(e, TC_ERR_ARG, p->loc,
+                         "argument '%s' is a tl.constexpr and needs a compile-time value", p->name);
+            if (sa->type.rank != 0 || sa->type.dt == DT_VOID || sa->type.dt >= DT_COUNT)
+                err_fail(e, TC_ERR_ARG, p->loc, "argument '%s' has an invalid type", p->name);
+            int id = ir_param_add(t->f, p->name, sa->type, sa->div16, p->loc);
+            v = val_tensor(id, sa->type);
+        }
+        scope_set(t, &fr.sc, p->name, v);
+    }
+    walk_stmts_from(t, &k->body, 0, CONT_BODY);
+    IrFunc *f = t->f;
+    if (!ir_verify(f, e)) {
+        e->jump = saved_jump;
+        a->err = saved_aerr;
+        a->limit = saved_limit;
+        return NULL;
+    }
+    ir_optimize(f);
+    e->jump = saved_jump;
+    a->err = saved_aerr;
+    a->limit = saved_limit;
+    return f;
+}

@@ -1,0 +1,128 @@
+/* trace.h — specialization: walking a kernel's AST with its constexprs known, producing
+ * tile IR. trace.c owns the walk (scopes, constexpr evaluation, control flow, calls);
+ * semantic.c owns what operations mean (Triton's type promotion, broadcasting, casts and
+ * every tl.* builtin), as Triton's code_generator.py and semantic.py divide the work. */
+#ifndef TRACE_H
+#define TRACE_H
+
+#include "front/ast.h"
+#include "ir/ir.h"
+
+/* ---- what a specialization is made of ------------------------------------------------ */
+
+/* One kernel parameter, as the launch specializes it. */
+typedef struct SpecArg {
+    bool missing;      /* not given: use the parameter's default (error if none) */
+    bool is_constexpr; /* value in cv (annotated constexprs, ints equal to 1, None) */
+    CVal cv;
+    Type type;         /* runtime: a scalar number type or a scalar pointer type */
+    bool div16;        /* runtime int or pointer divisible by 16 */
+} SpecArg;
+
+/* Traces kernel `k` of module `m` with one SpecArg per parameter (in order). Returns the
+ * verified, optimized IR function, allocated in `a`; NULL with e set on error (the
+ * message names file:line:col). static_print output is appended to `out` (may be NULL). */
+IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena *a, Err *e,
+                     Buf *out);
+
+/* ---- values while tracing -------------------------------------------------------------- */
+
+typedef enum ValKind {
+    V_CONST,    /* a constexpr (Python value): c */
+    V_TENSOR,   /* a runtime value: id (IR value), type */
+    V_TUPLE,    /* items[0..n) */
+    V_FUNC,     /* a @jit function: fn */
+    V_BUILTIN,  /* a callable from triton / triton.language / Python builtins: path, e.g.
+                   "triton.language.arange", "triton.cdiv", "builtins.range", or a bound
+                   method "tensor.to" with self in items[0] */
+    V_MODULE,   /* a module: path, e.g. "triton.language", "triton.language.math" */
+    V_VOID      /* result of a call that returns nothing */
+} ValKind;
+
+typedef struct Val Val;
+struct Val {
+    uint8_t kind;        /* ValKind */
+    CVal c;              /* V_CONST */
+    int id;              /* V_TENSOR */
+    Type type;           /* V_TENSOR */
+    Val *items; int n;   /* V_TUPLE; V_BUILTIN bound self (n == 1) */
+    const Func *fn;      /* V_FUNC */
+    const char *path;    /* V_BUILTIN, V_MODULE */
+};
+
+/* The tracer's state, shared with semantic.c. */
+/* The most arena memory tracing one specialization may take (constexpr values, IR). */
+#define TRACE_MEMORY_LIMIT ((size_t)256 << 20)
+
+typedef struct Trace {
+    const Module *mod;
+    IrFunc *f;
+    Region *cur;         /* where instructions are emitted now */
+    Arena *arena;
+    Err *err;
+    Buf *out;            /* static_print output */
+    int depth;           /* call/expression nesting, for TC_ERR_LIMIT */
+    void *priv;          /* trace.c's own state (scopes, call stack) */
+} Trace;
+
+Val val_const(CVal c);
+Val val_tensor(int id, Type t);
+Val val_void(void);
+
+/* trace.c: inlines a call of the @jit function fn at the current point (t->cur) with
+ * positional arguments (constexprs stay constexprs in the callee), as a call in the kernel
+ * would; for semantic.c's combine_fn of tl.reduce / tl.associative_scan. Returns the
+ * callee's return value (V_VOID if none). Fails with err_fail like any traced call. */
+Val trace_call_func(Trace *t, const Func *fn, Val *args, int nargs, SrcLoc loc);
+
+/* ---- semantic.c: the meaning of operations ------------------------------------------- */
+
+/* Emits one instruction at the current point (a thin wrapper over ir_emit). */
+int sem_emit(Trace *t, int op, const int *args, int nargs, Type rt, Attr attr, SrcLoc loc);
+
+/* A constexpr or Python number as a 0-d tensor of its literal type (Triton's to_tensor:
+ * int -> i32/u32/i64/u64 by range, float -> fp32 or fp64, bool -> i1). */
+Val sem_to_tensor(Trace *t, Val v, SrcLoc loc);
+/* Cast a tensor to another element dtype (shape kept), Triton's cast rules. */
+Val sem_cast(Trace *t, Val v, Type elem, bool bitcast, SrcLoc loc);
+/* Broadcast a tensor (or splat a scalar) to a shape. */
+Val sem_broadcast_to(Trace *t, Val v, int rank, const int32_t *shape, SrcLoc loc);
+
+/* Binary operator: op is "+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>",
+ * "<", "<=", ">", ">=", "==", "!=". At least one operand is a tensor (two constexprs are
+ * folded by the tracer). Implements weak-literal typing, promotion, broadcasting and the
+ * errors Triton raises. */
+Val sem_binary(Trace *t, const char *op, Val a, Val b, SrcLoc loc);
+/* Unary "-", "+", "~", "not" on a tensor. */
+Val sem_unary(Trace *t, const char *op, Val a, SrcLoc loc);
+/* Logical and/or on tensors (both int1, or error as Triton). */
+Val sem_logical(Trace *t, const char *op, Val a, Val b, SrcLoc loc);
+
+/* Calls a builtin (V_BUILTIN path) with evaluated positional and keyword arguments.
+ * Covers triton.language.* (arange, load, store, zeros, full, where, maximum, minimum, abs,
+ * exp, ..., sum, max, min, argmax, argmin, reshape, trans, permute, expand_dims,
+ * broadcast_to, cdiv, sigmoid, softmax, fdiv, multiple_of, max_contiguous, assume,
+ * static_assert, static_print, device_print, device_assert, debug_barrier, atomic_*, dot,
+ * program_id, num_programs, cast, umulhi, fma, clamp, ...), triton.cdiv /
+ * triton.next_power_of_2, tensor methods ("tensor.to", "tensor.sum", ...) and the Python
+ * builtins min/max/print/int/float/len/abs. Returns V_VOID for calls without a value. */
+Val sem_call(Trace *t, const char *path, const Val *self, Val *args, int nargs,
+             const char **kwnames, Val *kwvals, int nkw, SrcLoc loc);
+/* Attribute of a tensor value: dtype, shape, T, type, numel; NULL-kind V_VOID if none. */
+bool sem_attr(Trace *t, Val v, const char *name, Val *out, SrcLoc loc);
+
+/* ---- types.c: Triton's type rules (pure functions, no IR) ------------------------------ */
+
+/* The literal type of a Python number (Triton's to_tensor_type); false if not representable. */
+bool literal_dtype(const CVal *c, int *dt);
+/* Computation dtype for a binary arithmetic op (Triton's computation_type_impl) after the
+ * weak-scalar step; writes an error message into msg (n bytes) and returns DT_VOID on a
+ * TypeError. op as in sem_binary. */
+int promote_dtypes(int a, int b, const char *op, char *msg, size_t n);
+/* Numpy broadcasting of two shapes; false with a message on incompatibility. */
+bool broadcast_shapes(const Type *a, const Type *b, int *rank, int32_t *shape, char *msg,
+                      size_t n);
+bool is_pow2(int64_t v);
+int dtype_from_tl_name(const char *name);  /* "float32"/"fp32"/"int1"/"bfloat16"... -> DType */
+
+#endif
