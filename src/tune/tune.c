@@ -87,12 +87,12 @@ typedef struct DbEntry {
     double tune_s;
 } DbEntry;
 
-typedef struct TuneCtx {
+typedef struct TuneContext {
     DbEntry *db; int ndb, capdb;
     tc_tune_report last;
     tc_tune_result *last_res;
     bool has_last;
-} TuneCtx;
+} TuneContext;
 
 static double now_s(void) {
     struct timespec ts;
@@ -114,10 +114,6 @@ static void cpy(char *dst, size_t n, const char *src) {
     snprintf(dst, n, "%s", src ? src : "");
 }
 
-static void deliver(tc_context *ctx, const char *text) {
-    if (ctx->print) ctx->print(text, ctx->print_user);
-    else api_keep_output(text, ctx);
-}
 
 static bool env_true(const char *name) {
     const char *v = getenv(name);
@@ -125,8 +121,8 @@ static bool env_true(const char *name) {
     return !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on");
 }
 
-static TuneCtx *tctx(tc_context *ctx) {
-    if (!ctx->tune) ctx->tune = calloc(1, sizeof(TuneCtx));
+static TuneContext *tctx(tc_context *ctx) {
+    if (!ctx->tune) ctx->tune = calloc(1, sizeof(TuneContext));
     return ctx->tune;
 }
 
@@ -176,7 +172,7 @@ void tune_kernel_free(tc_kernel *k) {
 
 void tune_context_free(tc_context *ctx) {
     if (!ctx || !ctx->tune) return;
-    TuneCtx *t = ctx->tune;
+    TuneContext *t = ctx->tune;
     for (int i = 0; i < t->ndb; i++) entry_free(&t->db[i]);
     free(t->db);
     free(t->last_res);
@@ -186,7 +182,7 @@ void tune_context_free(tc_context *ctx) {
 
 bool tune_wanted(const tc_kernel *k) {
     return k && (k->fn->autotune || k->fn->heuristics ||
-                 (k->tune && (((TuneKernel *)k->tune)->autotune)));
+                 (k->tune && (k->tune->autotune)));
 }
 
 /* ---- values ------------------------------------------------------------------------------ */
@@ -504,7 +500,7 @@ static bool arg_lookup(Eval *E, const char *name, SrcLoc loc, EV *out) {
     if (E->check) { out->k = EV_VAL; out->v = tc_int(1); return true; }
     tc_value v;
     if (E->args->slots[idx].set) v = E->args->slots[idx].v;
-    else if (!api_param_default(&k->fn->params[idx], &v))
+    else if (!param_default(&k->fn->params[idx], &v))
         return evfail(E, TC_ERR_ARG, loc, "KeyError: '%s' (the launch does not give it)", name);
     if (v.kind == TC_VAL_TENSOR) { out->k = EV_TENSOR; out->t = v.u.t; return true; }
     out->k = EV_VAL;
@@ -1772,7 +1768,7 @@ static char *read_all(const char *path, size_t *len, char *msg, size_t n) {
     return b.s;
 }
 
-static bool db_add(TuneCtx *t, DbEntry *d) {
+static bool db_add(TuneContext *t, DbEntry *d) {
     /* the same (kernel, source, device, key, configs) replaces an older entry */
     for (int i = 0; i < t->ndb; i++) {
         DbEntry *o = &t->db[i];
@@ -1799,7 +1795,7 @@ static bool db_add(TuneCtx *t, DbEntry *d) {
 tc_status tc_tuning_db_load(tc_context *ctx, const char *path) {
     if (!ctx) return TC_ERR_ARG;
     if (!path) return ctx_fail(ctx, TC_ERR_ARG, "tc_tuning_db_load: NULL path");
-    TuneCtx *t = tctx(ctx);
+    TuneContext *t = tctx(ctx);
     if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
     char msg[1024];
     size_t len;
@@ -1841,7 +1837,7 @@ static bool write_atomic(const char *path, const char *text, char *msg, size_t n
 tc_status tc_tuning_db_save(tc_context *ctx, const char *path) {
     if (!ctx) return TC_ERR_ARG;
     if (!path) return ctx_fail(ctx, TC_ERR_ARG, "tc_tuning_db_save: NULL path");
-    TuneCtx *t = tctx(ctx);
+    TuneContext *t = tctx(ctx);
     if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
     char *s = db_json(t->db, t->ndb);
     if (!s) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
@@ -2039,7 +2035,7 @@ static void tuning_key(const tc_kernel *k, const TuneKernel *t, const ArgSlot *s
         if (pi < 0) continue;  /* as Triton: names that are not arguments are left out */
         tc_value v;
         if (slots[pi].set) v = slots[pi].v;
-        else if (!api_param_default(&k->fn->params[pi], &v)) continue;
+        else if (!param_default(&k->fn->params[pi], &v)) continue;
         char r[128];
         value_repr(&v, r, sizeof r);
         o += (size_t)snprintf(buf + o, n - o, "%s%s", items++ ? ", " : "", r);
@@ -2094,7 +2090,7 @@ static bool disk_path(const tc_kernel *k, const TuneKernel *t, const char *devic
 static void set_report(tc_context *ctx, const tc_kernel *k, const TuneKernel *t, tc_tune_source src,
                        int best, const char *key, const char *device, int ccM, int ccm, const char *at,
                        const char *where, double tune_s, const tc_tune_result *res, int nres) {
-    TuneCtx *tc = tctx(ctx);
+    TuneContext *tc = tctx(ctx);
     if (!tc) return;
     tc_tune_report *r = &tc->last;
     memset(r, 0, sizeof *r);
@@ -2123,7 +2119,7 @@ static void set_report(tc_context *ctx, const tc_kernel *k, const TuneKernel *t,
 tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out) {
     if (!ctx || !out) return TC_ERR_ARG;
     memset(out, 0, sizeof *out);
-    const TuneCtx *t = ctx->tune;
+    const TuneContext *t = ctx->tune;
     if (!t || !t->has_last) return TC_ERR_NOT_FOUND;
     *out = t->last;
     return TC_OK;
@@ -2155,7 +2151,7 @@ static bool memo_add(TuneKernel *t, const char *key, int best, tc_tune_source sr
 /* A database entry for this kernel and key: on a GPU only one measured on the same device. */
 static const DbEntry *db_find(tc_context *ctx, const tc_kernel *k, const TuneKernel *t, const char *key,
                               const char *device, int ccM, int ccm, int *best, char *why, size_t nwhy) {
-    TuneCtx *tc = ctx->tune;
+    TuneContext *tc = ctx->tune;
     if (!tc) return NULL;
     char sh[32];
     src_hash_hex(k, sh, sizeof sh);
@@ -2255,7 +2251,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         }
     }
     tc_backend b;
-    tc_status rc = api_backend(ctx, &b);
+    tc_status rc = ctx_backend(ctx, &b);
     if (rc) return rc;
     if (b == TC_BACKEND_INTERPRET) {
         int best = -1;
@@ -2323,7 +2319,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
                 set_report(ctx, k, t, TC_TUNE_DISK, bi, key, de[0].device, de[0].ccM, de[0].ccm, de[0].at, path,
                            de[0].tune_s, de[0].res, de[0].nres);
                 /* also known to the context, for export */
-                TuneCtx *tc = tctx(ctx);
+                TuneContext *tc = tctx(ctx);
                 de[0].origin = strdup(path);
                 if (!tc || !de[0].origin || !db_add(tc, &de[0])) entry_free(&de[0]);
                 free(de);
@@ -2392,7 +2388,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         if (print && res[i].status) {
             char line[700];
             snprintf(line, sizeof line, "Autotuning skipped config %s: %s\n", res[i].config, res[i].reason);
-            deliver(ctx, line);
+            ctx_deliver(ctx, line);
         }
         if (progress) progress(i, t->ncfg, &res[i], puser);
     }
@@ -2448,7 +2444,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     memo_add(t, key, best, TC_TUNE_BENCHMARKED, props.name, props.major, props.minor, at, where, tune_s);
     set_report(ctx, k, t, TC_TUNE_BENCHMARKED, best, key, props.name, props.major, props.minor, at, where,
                tune_s, res, t->ncfg);
-    TuneCtx *tc = tctx(ctx);
+    TuneContext *tc = tctx(ctx);
     if (!tc || !db_add(tc, &d)) entry_free(&d);
     int nskip = 0;
     for (int i = 0; i < t->ncfg; i++) nskip += res[i].status != 0;
@@ -2458,7 +2454,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         char line[1400];
         snprintf(line, sizeof line, "Triton autotuning for function %s,\nwith key as %s,\nfinished after "
                  "%.2fs,\nbest config selected: %s;\n", k->fn->name, key, tune_s, t->cfg[best].str);
-        deliver(ctx, line);
+        ctx_deliver(ctx, line);
     }
     /* as Triton's pre_hook(reset_only=True) after tuning: the real launch starts from zeros */
     for (int i = 0; i < t->nreset; i++) {
@@ -2548,7 +2544,7 @@ typedef struct KB { tc_kernel *k; tc_args *a; const tc_launch_opts *o; } KB;
 
 static tc_status kb_call(void *u) {
     KB *b = u;
-    return tc_launch(b->k, b->a, b->o);
+    return tune_wanted(b->k) ? tune_launch(b->k, b->a, b->o) : jit_launch(b->k, b->a, b->o);
 }
 
 tc_status tc_bench_kernel(tc_kernel *k, tc_args *a, const tc_launch_opts *lopts,
