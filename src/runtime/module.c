@@ -273,7 +273,7 @@ bool param_default(const Param *p, tc_value *out) {
     const Expr *e = p->deflt;
     if (!e) return false;
     bool neg = false;
-    if (e->kind == EX_UNARY && e->op && strcmp(e->op, "-") == 0 && e->lhs) { neg = true; e = e->lhs; }
+    if (e->kind == EX_UNARY && e->op == PY_USUB && e->lhs) { neg = true; e = e->lhs; }
     switch (e->kind) {
     case EX_INT:
         if (e->big || e->ival > (uint64_t)INT64_MAX + (neg ? 1u : 0u)) return false;

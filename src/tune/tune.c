@@ -388,79 +388,79 @@ static bool want_val(Eval *E, const EV *x, SrcLoc loc) {
     return evfail(E, TC_ERR_UNSUPPORTED, loc, "this expression is not a value tritonc can evaluate");
 }
 
-static bool binop(Eval *E, const char *op, tc_value a, tc_value b, SrcLoc loc, tc_value *r) {
-    if (!strcmp(op, "+") && a.kind == TC_VAL_STR && b.kind == TC_VAL_STR)
+static bool binop(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, tc_value *r) {
+    if (op == PY_ADD && a.kind == TC_VAL_STR && b.kind == TC_VAL_STR)
         return evfail(E, TC_ERR_UNSUPPORTED, loc, "string concatenation is not supported here");
     if (!is_num(&a) || !is_num(&b))
         return evfail(E, TC_ERR_ARG, loc, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
-                      op, type_name(&a), type_name(&b));
+                      py_op_str(op), type_name(&a), type_name(&b));
     bool ints = is_intlike(&a) && is_intlike(&b);
     if (ints) {
         int64_t x = as_int(&a), y = as_int(&b), z = 0;
         bool ovf = false;
-        if (!strcmp(op, "+")) ovf = __builtin_add_overflow(x, y, &z);
-        else if (!strcmp(op, "-")) ovf = __builtin_sub_overflow(x, y, &z);
-        else if (!strcmp(op, "*")) ovf = __builtin_mul_overflow(x, y, &z);
-        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+        if (op == PY_ADD) ovf = __builtin_add_overflow(x, y, &z);
+        else if (op == PY_SUB) ovf = __builtin_sub_overflow(x, y, &z);
+        else if (op == PY_MUL) ovf = __builtin_mul_overflow(x, y, &z);
+        else if (op == PY_FLOORDIV || op == PY_MOD) {
             if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: integer division or modulo by zero");
             if (x == INT64_MIN && y == -1) { ovf = true; }
             else {
                 int64_t q = x / y, m = x % y;
                 if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
-                z = !strcmp(op, "//") ? q : m;
+                z = op == PY_FLOORDIV ? q : m;
             }
-        } else if (!strcmp(op, "**")) {
+        } else if (op == PY_POW) {
             if (y < 0) { *r = tc_float(pow((double)x, (double)y)); return true; }
             z = 1;
             for (int64_t i = 0; i < y && !ovf; i++) ovf = __builtin_mul_overflow(z, x, &z);
-        } else if (!strcmp(op, "<<")) {
+        } else if (op == PY_LSHIFT) {
             if (y < 0) return evfail(E, TC_ERR_ARG, loc, "ValueError: negative shift count");
             if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) ovf = true;
             else z = (int64_t)((uint64_t)x << y);
-        } else if (!strcmp(op, ">>")) {
+        } else if (op == PY_RSHIFT) {
             if (y < 0) return evfail(E, TC_ERR_ARG, loc, "ValueError: negative shift count");
             z = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;
-        } else if (!strcmp(op, "&")) z = x & y;
-        else if (!strcmp(op, "|")) z = x | y;
-        else if (!strcmp(op, "^")) z = x ^ y;
-        else if (!strcmp(op, "/")) {
+        } else if (op == PY_BITAND) z = x & y;
+        else if (op == PY_BITOR) z = x | y;
+        else if (op == PY_BITXOR) z = x ^ y;
+        else if (op == PY_DIV) {
             if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: division by zero");
             *r = tc_float((double)x / (double)y);
             return true;
-        } else return evfail(E, TC_ERR_UNSUPPORTED, loc, "operator '%s' is not supported here", op);
-        if (ovf) return evfail(E, TC_ERR_LIMIT, loc, "integer overflow in '%s' (beyond 64 bits)", op);
-        if ((!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) && a.kind == TC_VAL_BOOL &&
+        } else return evfail(E, TC_ERR_UNSUPPORTED, loc, "operator '%s' is not supported here", py_op_str(op));
+        if (ovf) return evfail(E, TC_ERR_LIMIT, loc, "integer overflow in '%s' (beyond 64 bits)", py_op_str(op));
+        if ((op == PY_BITAND || op == PY_BITOR || op == PY_BITXOR) && a.kind == TC_VAL_BOOL &&
             b.kind == TC_VAL_BOOL) { *r = tc_bool(z != 0); return true; }
         *r = tc_int(z);
         return true;
     }
     double x = as_f(&a), y = as_f(&b);
-    if (!strcmp(op, "+")) *r = tc_float(x + y);
-    else if (!strcmp(op, "-")) *r = tc_float(x - y);
-    else if (!strcmp(op, "*")) *r = tc_float(x * y);
-    else if (!strcmp(op, "/")) {
+    if (op == PY_ADD) *r = tc_float(x + y);
+    else if (op == PY_SUB) *r = tc_float(x - y);
+    else if (op == PY_MUL) *r = tc_float(x * y);
+    else if (op == PY_DIV) {
         if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: float division by zero");
         *r = tc_float(x / y);
-    } else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+    } else if (op == PY_FLOORDIV || op == PY_MOD) {
         if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: float floor division by zero");
         double m = fmod(x, y);
         if (m != 0 && ((m < 0) != (y < 0))) m += y;
-        *r = tc_float(!strcmp(op, "%") ? m : floor(x / y));
-    } else if (!strcmp(op, "**")) *r = tc_float(pow(x, y));
+        *r = tc_float(op == PY_MOD ? m : floor(x / y));
+    } else if (op == PY_POW) *r = tc_float(pow(x, y));
     else return evfail(E, TC_ERR_ARG, loc, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
-                       op, type_name(&a), type_name(&b));
+                       py_op_str(op), type_name(&a), type_name(&b));
     return true;
 }
 
-static bool compare(Eval *E, const char *op, tc_value a, tc_value b, SrcLoc loc, bool *r) {
-    if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+static bool compare(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, bool *r) {
+    if (op == PY_EQ || op == PY_NE) {
         bool eq = value_eq(&a, &b);
-        *r = !strcmp(op, "==") ? eq : !eq;
+        *r = op == PY_EQ ? eq : !eq;
         return true;
     }
-    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+    if (op == PY_IS || op == PY_IS_NOT) {
         bool same = a.kind == b.kind && (a.kind == TC_VAL_NONE || value_eq(&a, &b));
-        *r = !strcmp(op, "is") ? same : !same;
+        *r = op == PY_IS ? same : !same;
         return true;
     }
     int c;
@@ -478,13 +478,13 @@ static bool compare(Eval *E, const char *op, tc_value a, tc_value b, SrcLoc loc,
         c = c < 0 ? -1 : c > 0;
     } else {
         return evfail(E, TC_ERR_ARG, loc, "TypeError: '%s' not supported between instances of '%s' and '%s'",
-                      op, type_name(&a), type_name(&b));
+                      py_op_str(op), type_name(&a), type_name(&b));
     }
-    if (!strcmp(op, "<")) *r = c < 0;
-    else if (!strcmp(op, "<=")) *r = c <= 0;
-    else if (!strcmp(op, ">")) *r = c > 0;
-    else if (!strcmp(op, ">=")) *r = c >= 0;
-    else return evfail(E, TC_ERR_UNSUPPORTED, loc, "comparison '%s' is not supported here", op);
+    if (op == PY_LT) *r = c < 0;
+    else if (op == PY_LE) *r = c <= 0;
+    else if (op == PY_GT) *r = c > 0;
+    else if (op == PY_GE) *r = c >= 0;
+    else return evfail(E, TC_ERR_UNSUPPORTED, loc, "comparison '%s' is not supported here", py_op_str(op));
     return true;
 }
 
@@ -565,9 +565,9 @@ static bool call(Eval *E, const Expr *e, EV *out) {
         tc_value best = av[0];
         for (int i = 1; i < na; i++) {
             bool lt;
-            if (!compare(E, "<", av[i], best, e->items[i]->loc, &lt)) return false;
+            if (!compare(E, PY_LT, av[i], best, e->items[i]->loc, &lt)) return false;
             bool gt;
-            if (!compare(E, ">", av[i], best, e->items[i]->loc, &gt)) return false;
+            if (!compare(E, PY_GT, av[i], best, e->items[i]->loc, &gt)) return false;
             if (mn ? lt : gt) best = av[i];
         }
         out->v = best;
@@ -582,8 +582,8 @@ static bool call(Eval *E, const Expr *e, EV *out) {
     if (!strcmp(p, "triton.cdiv") || !strcmp(p, "triton.language.cdiv")) {
         if (na != 2) return evfail(E, TC_ERR_ARG, e->loc, "TypeError: cdiv() takes 2 arguments (%d given)", na);
         tc_value s;
-        if (!binop(E, "+", av[0], av[1], e->loc, &s) || !binop(E, "-", s, tc_int(1), e->loc, &s) ||
-            !binop(E, "//", s, av[1], e->loc, &out->v))
+        if (!binop(E, PY_ADD, av[0], av[1], e->loc, &s) || !binop(E, PY_SUB, s, tc_int(1), e->loc, &s) ||
+            !binop(E, PY_FLOORDIV, s, av[1], e->loc, &out->v))
             return false;
         return true;
     }
@@ -737,20 +737,20 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
         EV a;
         if (!ev(E, e->lhs, &a) || !want_val(E, &a, e->lhs->loc)) { ok = false; break; }
         if (a.k == EV_TENSOR) a.v = tc_tens(a.t);
-        if (!strcmp(e->op, "not")) { out->v = tc_bool(!truthy(&a.v)); break; }
+        if (e->op == PY_NOT) { out->v = tc_bool(!truthy(&a.v)); break; }
         if (E->check) { out->v = tc_int(1); break; }
-        if (!is_num(&a.v)) { ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", e->op, type_name(&a.v)); break; }
-        if (!strcmp(e->op, "+")) out->v = a.v.kind == TC_VAL_BOOL ? tc_int(a.v.u.b) : a.v;
-        else if (!strcmp(e->op, "-")) {
+        if (!is_num(&a.v)) { ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", py_op_str(e->op), type_name(&a.v)); break; }
+        if (e->op == PY_UADD) out->v = a.v.kind == TC_VAL_BOOL ? tc_int(a.v.u.b) : a.v;
+        else if (e->op == PY_USUB) {
             if (a.v.kind == TC_VAL_FLOAT) out->v = tc_float(-a.v.u.f);
             else if (as_int(&a.v) == INT64_MIN) ok = evfail(E, TC_ERR_LIMIT, e->loc, "integer overflow");
             else out->v = tc_int(-as_int(&a.v));
-        } else if (!strcmp(e->op, "~") && is_intlike(&a.v)) out->v = tc_int(~as_int(&a.v));
-        else ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", e->op, type_name(&a.v));
+        } else if (e->op == PY_INVERT && is_intlike(&a.v)) out->v = tc_int(~as_int(&a.v));
+        else ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", py_op_str(e->op), type_name(&a.v));
         break;
     }
     case EX_BOOLOP: {
-        bool is_and = !strcmp(e->op, "and");
+        bool is_and = e->op == PY_AND;
         for (int i = 0; i < e->n; i++) {
             EV x;
             if (!ev(E, e->items[i], &x) || !want_val(E, &x, e->items[i]->loc)) { ok = false; break; }
@@ -769,8 +769,8 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
             if (!ev(E, e->items[i], &b) || !want_val(E, &b, e->items[i]->loc)) { ok = false; break; }
             if (a.k == EV_TENSOR) a.v = tc_tens(a.t);
             if (b.k == EV_TENSOR) b.v = tc_tens(b.t);
-            if (!strcmp(e->ops[i - 1], "in") || !strcmp(e->ops[i - 1], "not in")) {
-                ok = evfail(E, TC_ERR_UNSUPPORTED, e->loc, "'%s' is not supported here", e->ops[i - 1]);
+            if (e->ops[i - 1] == PY_IN || e->ops[i - 1] == PY_NOT_IN) {
+                ok = evfail(E, TC_ERR_UNSUPPORTED, e->loc, "'%s' is not supported here", py_op_str(e->ops[i - 1]));
                 break;
             }
             bool c = true;
@@ -944,7 +944,7 @@ static bool parse_config(DP *P, const Expr *e, TConfig *c) {
 }
 
 static bool collect_configs(DP *P, const Expr *e) {
-    if (e->kind == EX_BINOP && !strcmp(e->op, "+"))
+    if (e->kind == EX_BINOP && e->op == PY_ADD)
         return collect_configs(P, e->lhs) && collect_configs(P, e->rhs);
     if (e->kind != EX_LIST && e->kind != EX_TUPLE)
         return dfail(P, TC_ERR_UNSUPPORTED, e->loc, "configs must be a list of triton.Config(...) written "
