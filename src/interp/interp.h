@@ -80,7 +80,7 @@ typedef struct InterpLaunch {
                                   unknown). Check mode records and compares per element of
                                   that size and prints values with it (else per byte) */
     tc_print_fn print; void *print_user;   /* device_print output (may be NULL) */
-    int check;                 /* check mode (see interp.c): record races, hazards, reads of
+    int check;                 /* check mode (see check.h): record races, hazards, reads of
                                   never-written memory and NaN/Inf production, and compare the
                                   results with a shuffled (and, threads > 1, parallel) run */
     int threads;               /* 0/1 = sequential; >1: programs on that many threads */
