@@ -131,13 +131,4 @@ const uint8_t *check_snapshot(const Checker *k, int r);
 void *check_big_alloc(size_t n);
 void check_big_free(void *p, size_t n);
 
-/* The order used by the shuffled mode: a permutation of [0, n) from a seed: Fisher-Yates
- * (splitmix64) up to SHUFFLE_TABLE_MAX programs, never the identity; beyond, a bijection
- * without storage (affine maps and xor-shifts, cycle-walked). Free with shuffle_free. */
-#define SHUFFLE_TABLE_MAX (1ULL << 22)
-typedef struct Shuffle { uint64_t n, mask, a, b, c; int half; uint32_t *order; } Shuffle;
-void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed);
-uint64_t shuffle_at(const Shuffle *s, uint64_t i);
-void shuffle_free(Shuffle *s);
-
 #endif

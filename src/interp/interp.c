@@ -999,6 +999,72 @@ static void ctx_setup(Ctx *c) {
     setup_region(c, f->body, false);
 }
 
+/* ---- program orders ----------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed) {
+    s->order = NULL;
+    if (n > 1 && n <= SHUFFLE_TABLE_MAX) {
+        /* Fisher-Yates with splitmix64; never the identity (programs 0 and 1 swapped then) */
+        s->order = malloc(sizeof(uint32_t) * (size_t)n);
+        if (s->order) {
+            uint64_t st = seed;
+            for (uint64_t i = 0; i < n; i++) s->order[i] = (uint32_t)i;
+            for (uint64_t i = n - 1; i > 0; i--) {
+                uint64_t j = splitmix(&st) % (i + 1);
+                uint32_t t = s->order[i];
+                s->order[i] = s->order[j];
+                s->order[j] = t;
+            }
+            bool id = true;
+            for (uint64_t i = 0; i < n && id; i++) id = s->order[i] == i;
+            if (id) { s->order[0] = 1; s->order[1] = 0; }
+        }
+    }
+    int bits = 1;
+    while (bits < 63 && (1ULL << bits) < n) bits++;
+    s->n = n;
+    s->mask = (1ULL << bits) - 1;
+    s->half = bits / 2 ? bits / 2 : 1;
+    uint64_t st = seed;
+    s->a = splitmix(&st) | 1;
+    s->b = splitmix(&st);
+    s->c = splitmix(&st) | 1;
+}
+
+/* A bijection of [0, 2^bits): affine maps (odd multipliers) and xor-shifts; cycle-walked
+ * into [0, n). */
+static uint64_t perm_bits(const Shuffle *s, uint64_t x) {
+    for (int r = 0; r < 3; r++) {
+        x = (x * s->a + s->b) & s->mask;
+        x ^= x >> s->half;
+        x = (x * s->c + (s->b >> 17)) & s->mask;
+        x ^= x >> (s->half + 1 > 62 ? 1 : s->half + 1);
+    }
+    return x;
+}
+
+void shuffle_free(Shuffle *s) {
+    free(s->order);
+    s->order = NULL;
+}
+
+uint64_t shuffle_at(const Shuffle *s, uint64_t i) {
+    if (s->n <= 1) return 0;
+    if (s->order) return s->order[i];
+    uint64_t x = perm_bits(s, i);
+    while (x >= s->n) x = perm_bits(s, x);
+    return x;
+}
+
+/* ---- sequential runs ---------------------------------------------------------------- */
+
 /* Program `prog` (linear index: x outermost, then y, then z). */
 static void run_one(Ctx *c, uint64_t prog) {
     const uint32_t *g = c->l->grid;
