@@ -253,8 +253,9 @@ void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const ch
     f->text = t;
 }
 
-/* "(x, y, z)" of a linear program index. */
-static void check_pid_str(const Checker *k, uint64_t prog, char *buf, size_t n) {
+/* "(x, y, z)" of a linear program index. Out of line: inlined, it costs race() and
+ * hazard() a bigger frame on the early return they take for every repeated occurrence. */
+static __attribute__((noinline)) void check_pid_str(const Checker *k, uint64_t prog, char *buf, size_t n) {
     const uint32_t *g = k->l->grid;
     uint64_t gz = g[2] ? g[2] : 1, gy = g[1] ? g[1] : 1;
     snprintf(buf, n, "(%llu, %llu, %llu)", (unsigned long long)(prog / (gy * gz)),
@@ -616,6 +617,12 @@ void check_access(Checker *k, const Inst *in, const uint64_t *addr, const uint8_
 
 /* ---- values: NaN/Inf from finite inputs, zero divisors -------------------------------- */
 
+/* Every loaded and stored tile is scanned: vectorized as the interpreter's own loops are. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("O3")
+#endif
+
 static inline bool nonfinite_at(int dt, const void *p, int64_t i) {
     switch (dt) {
     case DT_FP16: return (((const uint16_t *)p)[i] & 0x7c00u) == 0x7c00u;
@@ -644,6 +651,10 @@ static int64_t first_nonfinite(int dt, const void *p, const uint8_t *M, int64_t 
     FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) return i;
     return -1;
 }
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
 
 #define TY(v) (f->types[(v)])
 #define V(v) (vals[(v)])
