@@ -1,7 +1,8 @@
 /* trace.h — specialization: walking a kernel's AST with its constexprs known, producing
- * tile IR. trace.c owns the walk (scopes, constexpr evaluation, control flow, calls);
- * semantic.c owns what operations mean (Triton's type promotion, broadcasting, casts and
- * every tl.* builtin), as Triton's code_generator.py and semantic.py divide the work. */
+ * tile IR. trace.c owns the walk (scopes, control flow, calls) and folds constexprs with
+ * eval.c (eval.h); semantic.c owns what operations mean (Triton's type promotion,
+ * broadcasting, casts and every tl.* builtin), as Triton's code_generator.py and semantic.py
+ * divide the work. */
 #ifndef TRACE_H
 #define TRACE_H
 
