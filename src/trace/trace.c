@@ -1,7 +1,8 @@
 /* trace.c — specialization: walks a kernel's AST with its constexprs known and builds tile
  * IR, as Triton's code_generator.py does. This file owns scopes, names, trace-time and
  * run-time control flow, and inlined @jit calls; eval.c computes on constexprs (Python
- * semantics), semantic.c owns what tensor operations and tl.* builtins mean (sem_*).
+ * semantics), semantic.c owns what tensor operations mean and builtins*.c what the tl.*
+ * builtins do (sem_*).
  *
  * Notes on choices where Triton leaves room:
  *  - `assert` statements are compiled away unless TRITON_DEBUG=1 (read once per trace), as
@@ -790,25 +791,6 @@ static bool all_const(const Val *v, int n) {
     return true;
 }
 
-static bool dtype_pred(const char *name, int dt, int elem, bool *out) {
-    bool isptr = dt == DT_PTR;
-    struct { const char *n; bool v; } tab[] = {
-        {"is_floating", dt_is_float(dt)}, {"is_int", dt_is_int(dt)},
-        {"is_int_signed", dt_is_signed(dt)}, {"is_int_unsigned", dt_is_unsigned(dt) && dt != DT_I1},
-        {"is_bool", dt == DT_I1}, {"is_int1", dt == DT_I1}, {"is_int8", dt == DT_I8},
-        {"is_int16", dt == DT_I16}, {"is_int32", dt == DT_I32}, {"is_int64", dt == DT_I64},
-        {"is_uint8", dt == DT_U8}, {"is_uint16", dt == DT_U16}, {"is_uint32", dt == DT_U32},
-        {"is_uint64", dt == DT_U64}, {"is_fp16", dt == DT_FP16}, {"is_bf16", dt == DT_BF16},
-        {"is_fp32", dt == DT_FP32}, {"is_fp64", dt == DT_FP64}, {"is_ptr", isptr},
-        {"is_standard_floating", dt_is_float(dt)}, {"is_block", false}, {"is_void", dt == DT_VOID},
-        {"is_fp8", false},
-    };
-    (void)elem;
-    for (int i = 0; i < COUNT_OF(tab); i++)
-        if (!strcmp(name, tab[i].n)) { *out = tab[i].v; return true; }
-    return false;
-}
-
 static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kwn, Val *kwv,
                         int nkw, SrcLoc loc) {
     const char *p = fnv.path;
@@ -826,7 +808,7 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
                  "%s can only be used as the iterator of a `for` loop", strrchr(p, '.') + 1);
     if (self && !strncmp(p, "dtype.", 6) && self->kind == V_CONST && nargs == 0 && nkw == 0) {
         bool r;
-        if (dtype_pred(p + 6, self->c.dtype, self->c.elem, &r)) return val_const(cv_bool(r));
+        if (sem_dtype_pred(p + 6, self->c.dtype, &r)) return val_const(cv_bool(r));
     }
     if (!strncmp(p, "builtins.", 9) && nkw == 0) {
         const char *b = p + 9;
@@ -1728,6 +1710,13 @@ static Val eval_default(Trace *t, const Param *p) {
     return v;
 }
 
+/* the default of parameter i of the @jit function ctx, as bind_args asks for it */
+static Val *jit_default(Trace *t, const void *ctx, int i) {
+    Val *v = arena_alloc(t->arena, sizeof(Val));
+    *v = eval_default(t, &((const Func *)ctx)->params[i]);
+    return v;
+}
+
 static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char **kwn,
                      Val *kwv, int nkw, SrcLoc loc) {
     TState *ts = TS(t);
@@ -1735,37 +1724,24 @@ static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char 
         err_fail(t->err, TC_ERR_LIMIT, loc,
                  "recursion between @jit functions is not supported (depth %d)", MAX_CALL_DEPTH);
     int np = fn->nparams;
-    Val *bound_v = arena_alloc(t->arena, sizeof(Val) * (size_t)(np + 1));
-    bool *set = arena_alloc(t->arena, sizeof(bool) * (size_t)(np + 1));
-    if (nargs > np)
-        err_fail(t->err, TC_ERR_COMPILE, loc, "%s() takes %d positional argument%s but %d %s given",
-                 fn->name, np, np == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
-    for (int i = 0; i < nargs; i++) { bound_v[i] = args[i]; set[i] = true; }
-    for (int k = 0; k < nkw; k++) {
-        int j = -1;
-        for (int i = 0; i < np; i++)
-            if (!strcmp(fn->params[i].name, kwn[k])) j = i;
-        if (j < 0)
-            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() got an unexpected keyword argument '%s'",
-                     fn->name, kwn[k]);
-        if (set[j])
-            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() got multiple values for argument '%s'",
-                     fn->name, kwn[k]);
-        bound_v[j] = kwv[k];
-        set[j] = true;
-    }
+    ParamSpec *ps = arena_alloc(t->arena, sizeof(ParamSpec) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
-        if (set[i]) continue;
-        if (!fn->params[i].deflt)
-            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() missing 1 required positional argument: '%s'",
-                     fn->name, fn->params[i].name);
-        bound_v[i] = eval_default(t, &fn->params[i]);
+        ps[i].name = fn->params[i].name;
+        ps[i].optional = fn->params[i].deflt != NULL;
     }
+    ParamList pl = {0};
+    pl.fname = fn->name;
+    pl.p = ps;
+    pl.n = pl.npos = np;
+    pl.dflt = jit_default;
+    pl.ctx = fn;
+    Val **bound_v = arena_alloc(t->arena, sizeof(Val *) * (size_t)(np + 1));
+    bind_args(t, loc, &pl, args, nargs, kwn, kwv, nkw, bound_v, NULL, NULL);
     Frame fr;
     memset(&fr, 0, sizeof fr);
     fr.fn = fn;
     for (int i = 0; i < np; i++) {
-        Val v = bound_v[i];
+        Val v = *bound_v[i];
         if (v.kind == V_VOID) v = val_const(cv_none());
         scope_set(t, &fr.sc, fn->params[i].name, v);
     }
