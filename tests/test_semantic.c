@@ -2,7 +2,7 @@
  * of result types, emitted ops and error messages. Expected types and messages come from
  * reference/triton-language.md (Triton 3.x semantics), not from the implementation. */
 #include "test.h"
-#include "trace/trace.h"
+#include "trace/sem.h"
 
 #include <setjmp.h>
 #include <stdlib.h>
@@ -1029,4 +1029,20 @@ TEST(sem_reduce_scan_combine_fn) {
     if (ts) tc_tensor_free(ts);
     if (m) tc_module_free(m);
     if (ctx) tc_context_free(ctx);
+}
+
+/* Every builtin has one entry in one family table, with a parameter list and a handler. */
+TEST(sem_builtin_tables) {
+    const Builtin *tabs[] = {sem_builtins_memory, sem_builtins_math, sem_builtins_reduce,
+                             sem_builtins_shape, sem_builtins_program};
+    int n = 0;
+    for (int i = 0; i < COUNT_OF(tabs); i++)
+        for (const Builtin *b = tabs[i]; b->name; b++) {
+            CHECK(b->params != NULL && b->fn != NULL);
+            n++;
+            for (int j = 0; j <= i; j++)
+                for (const Builtin *o = tabs[j]; o->name && (j < i || o < b); o++)
+                    if (strcmp(o->name, b->name) == 0) test_fail(__FILE__, __LINE__, "builtin %s twice", b->name);
+        }
+    CHECK_INT(92, n);   /* the tl.* names tritonc implements */
 }

@@ -1,7 +1,7 @@
 /* tc.h — what every stage shares: sources and locations, errors, arenas, strings, dtypes,
  * types and compile-time (constexpr) values. Each stage has its own header beside this one:
- * ast.h (lex.c, parse.c), ir.h (ir.c, opt.c, interp.c, gpu/), trace.h (trace.c, semantic.c),
- * cuda.h (cuda.c), jit.h (jit.c, api.c). */
+ * ast.h (lex.c, parse.c), ir.h (ir.c, opt.c, interp.c, gpu/), trace.h (trace.c; semantic.c
+ * and builtins*.c share sem.h too), eval.h (eval.c), cuda.h (cuda.c), jit.h (jit.c, api.c). */
 #ifndef TC_H
 #define TC_H
 

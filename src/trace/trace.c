@@ -1,7 +1,8 @@
 /* trace.c — specialization: walks a kernel's AST with its constexprs known and builds tile
- * IR, as Triton's code_generator.py does. This file owns scopes, constexpr evaluation
- * (Python semantics), trace-time and run-time control flow, and inlined @jit calls;
- * semantic.c owns what tensor operations and tl.* builtins mean (sem_*).
+ * IR, as Triton's code_generator.py does. This file owns scopes, names, trace-time and
+ * run-time control flow, and inlined @jit calls; eval.c computes on constexprs (Python
+ * semantics), semantic.c owns what tensor operations mean and builtins*.c what the tl.*
+ * builtins do (sem_*).
  *
  * Notes on choices where Triton leaves room:
  *  - `assert` statements are compiled away unless TRITON_DEBUG=1 (read once per trace), as
@@ -27,18 +28,16 @@
  *  - `and`/`or` follow the newest code generator: a constexpr operand that decides the result
  *    short-circuits, one that does not is dropped; two tensors -> sem_logical. Three or more
  *    operands are rejected (the v3.3 message).
- *  - Constexpr ints are Python ints limited to the int64/uint64 range (TC_ERR_LIMIT beyond). */
+ *  - Constexpr ints are Python ints limited to the int64/uint64 range (TC_ERR_LIMIT beyond;
+ *    eval.h). */
 #include "trace/trace.h"
+#include "trace/eval.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-/* Python ints in constexpr arithmetic: 64-bit operands (int64 or, flagged `big`, uint64) and
- * results checked against that range, computed in 128 bits (a GCC/Clang extension). */
-__extension__ typedef __int128 i128;
 
 #define MAX_DEPTH 500          /* expression/statement nesting */
 #define MAX_CALL_DEPTH 64      /* nested inlined @jit calls */
@@ -147,17 +146,7 @@ static void leave(Trace *t) { t->depth--; }
 
 static const char *kind_name(const Val *v) {
     switch (v->kind) {
-    case V_CONST:
-        switch (v->c.kind) {
-        case CV_NONE: return "NoneType";
-        case CV_BOOL: return "bool";
-        case CV_INT: return "int";
-        case CV_FLOAT: return "float";
-        case CV_STR: return "str";
-        case CV_DTYPE: return "dtype";
-        case CV_TUPLE: return "tuple";
-        }
-        return "constexpr";
+    case V_CONST: return eval_type_name(&v->c);
     case V_TENSOR: return "tensor";
     case V_TUPLE: return "tuple";
     case V_FUNC: return "JITFunction";
@@ -178,40 +167,51 @@ static void val_desc(Trace *t, const Val *v, char *buf, size_t n) {
     snprintf(buf, n, "%s", kind_name(v));
 }
 
-static bool is_num(const CVal *c) {
-    return (c->kind == CV_INT || c->kind == CV_BOOL || c->kind == CV_FLOAT);
-}
-static bool is_intlike(const CVal *c) { return c->kind == CV_INT || c->kind == CV_BOOL; }
-static i128 to_i128(const CVal *c) {
-    return c->big ? (i128)c->v.u : (i128)c->v.i;
-}
-static double to_f(const CVal *c) {
-    if (c->kind == CV_FLOAT) return c->v.f;
-    return c->big ? (double)c->v.u : (double)c->v.i;
-}
+/* ---- constexpr evaluation (eval.c), its errors raised as every tracer error is ------- */
 
-static CVal cv_from_i128(Trace *t, i128 x, SrcLoc loc) {
-    if (x >= INT64_MIN && x <= INT64_MAX) return cv_int((int64_t)x);
-    if (x > 0 && x <= (i128)UINT64_MAX) {
-        CVal c = cv_int(0);
-        c.big = true;
-        c.v.u = (uint64_t)x;
-        return c;
-    }
-    err_fail(t->err, TC_ERR_LIMIT, loc,
-             "integer constant out of range: constexpr arithmetic beyond 64 bits is not "
-             "supported");
+static EvalCtx *ecx(Trace *t, EvalCtx *cx) {
+    cx->arena = t->arena;
+    cx->err = t->err;
+    return cx;
 }
+/* The evaluator has recorded the error in t->err: unwind to trace_kernel as err_fail does. */
+TC_NORETURN static void raise_eval(Trace *t) { longjmp(*t->err->jump, 1); }
 
-static bool truthy(const CVal *c) {
-    switch (c->kind) {
-    case CV_NONE: return false;
-    case CV_BOOL: case CV_INT: return c->big ? true : c->v.i != 0;
-    case CV_FLOAT: return c->v.f != 0;
-    case CV_STR: return c->v.s[0] != 0;
-    case CV_TUPLE: return c->v.tup.n > 0;
-    default: return true;
-    }
+static CVal cbinop(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
+    EvalCtx cx;
+    CVal r;
+    if (!eval_binop(ecx(t, &cx), op, a, b, loc, &r)) raise_eval(t);
+    return r;
+}
+static CVal ccompare(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
+    EvalCtx cx;
+    CVal r;
+    if (!eval_compare(ecx(t, &cx), op, a, b, loc, &r)) raise_eval(t);
+    return r;
+}
+static int corder(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
+    EvalCtx cx;
+    int r;
+    if (!eval_order(ecx(t, &cx), op, a, b, loc, &r)) raise_eval(t);
+    return r;
+}
+static CVal cunary(Trace *t, PyOp op, const CVal *a, SrcLoc loc) {
+    EvalCtx cx;
+    CVal r;
+    if (!eval_unary(ecx(t, &cx), op, a, loc, &r)) raise_eval(t);
+    return r;
+}
+static CVal cint(Trace *t, const CVal *a, SrcLoc loc) {
+    EvalCtx cx;
+    CVal r;
+    if (!eval_int(ecx(t, &cx), a, loc, &r)) raise_eval(t);
+    return r;
+}
+static CVal cfloat(Trace *t, const CVal *a, SrcLoc loc) {
+    EvalCtx cx;
+    CVal r;
+    if (!eval_float(ecx(t, &cx), a, loc, &r)) raise_eval(t);
+    return r;
 }
 
 /* Items of a tuple value (V_TUPLE or a constexpr tuple), as Vals. */
@@ -304,220 +304,6 @@ static Val sanitize(Trace *t, Val v, SrcLoc loc) {
         }
     default: return v;
     }
-}
-
-/* ---- constexpr arithmetic (Python semantics) ----------------------------------------------- */
-
-TC_NORETURN static void type_err(Trace *t, SrcLoc loc, PyOp op, const CVal *a,
-                                 const CVal *b) {
-    Val va = val_const(*a), vb = val_const(*b);
-    err_fail(t->err, TC_ERR_COMPILE, loc,
-             "unsupported operand type(s) for %s: '%s' and '%s'", py_op_str(op), kind_name(&va),
-             kind_name(&vb));
-}
-
-static double py_floordiv_f(double vx, double wx, double *modp) {
-    double mod = fmod(vx, wx), div = (vx - mod) / wx, fd;
-    if (mod != 0) {
-        if ((wx < 0) != (mod < 0)) { mod += wx; div -= 1.0; }
-    } else {
-        mod = copysign(0.0, wx);
-    }
-    if (div != 0) {
-        fd = floor(div);
-        if (div - fd > 0.5) fd += 1.0;
-    } else {
-        fd = copysign(0.0, vx / wx);
-    }
-    if (modp) *modp = mod;
-    return fd;
-}
-
-static CVal cv_concat(Trace *t, const CVal *a, const CVal *b) {
-    CVal c = {0};
-    c.kind = CV_TUPLE;
-    int n = a->v.tup.n + b->v.tup.n;
-    c.v.tup.n = n;
-    c.v.tup.items = arena_alloc(t->arena, sizeof(CVal) * (size_t)(n ? n : 1));
-    for (int i = 0; i < a->v.tup.n; i++) c.v.tup.items[i] = a->v.tup.items[i];
-    for (int i = 0; i < b->v.tup.n; i++) c.v.tup.items[a->v.tup.n + i] = b->v.tup.items[i];
-    return c;
-}
-
-static int cv_cmp_order(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
-    if (is_num(a) && is_num(b)) {
-        if (a->kind != CV_FLOAT && b->kind != CV_FLOAT) {
-            i128 x = to_i128(a), y = to_i128(b);
-            return x < y ? -1 : x > y ? 1 : 0;
-        }
-        double x = to_f(a), y = to_f(b);
-        if (isnan(x) || isnan(y)) return 2; /* unordered */
-        return x < y ? -1 : x > y ? 1 : 0;
-    }
-    if (a->kind == CV_STR && b->kind == CV_STR) {
-        int r = strcmp(a->v.s, b->v.s);
-        return r < 0 ? -1 : r > 0;
-    }
-    if (a->kind == CV_TUPLE && b->kind == CV_TUPLE) {
-        int n = a->v.tup.n < b->v.tup.n ? a->v.tup.n : b->v.tup.n;
-        for (int i = 0; i < n; i++) {
-            if (cv_eq(&a->v.tup.items[i], &b->v.tup.items[i])) continue;
-            return cv_cmp_order(t, op, &a->v.tup.items[i], &b->v.tup.items[i], loc);
-        }
-        return a->v.tup.n < b->v.tup.n ? -1 : a->v.tup.n > b->v.tup.n;
-    }
-    Val va = val_const(*a), vb = val_const(*b);
-    err_fail(t->err, TC_ERR_COMPILE, loc,
-             "'%s' not supported between instances of '%s' and '%s'", py_op_str(op), kind_name(&va),
-             kind_name(&vb));
-}
-
-static CVal cv_compare(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
-    if (op == PY_EQ) return cv_bool(cv_eq(a, b));
-    if (op == PY_NE) return cv_bool(!cv_eq(a, b));
-    if (op == PY_IS || op == PY_IS_NOT) {
-        bool same = a->kind == b->kind && cv_eq(a, b);
-        return cv_bool(op == PY_IS_NOT ? !same : same);
-    }
-    if (op == PY_IN || op == PY_NOT_IN) {
-        bool found = false;
-        if (b->kind == CV_TUPLE) {
-            for (int i = 0; i < b->v.tup.n; i++)
-                if (cv_eq(a, &b->v.tup.items[i])) found = true;
-        } else if (b->kind == CV_STR && a->kind == CV_STR) {
-            found = strstr(b->v.s, a->v.s) != NULL;
-        } else {
-            Val vb = val_const(*b);
-            err_fail(t->err, TC_ERR_COMPILE, loc, "argument of type '%s' is not iterable",
-                     kind_name(&vb));
-        }
-        return cv_bool(op == PY_IN ? found : !found);
-    }
-    int r = cv_cmp_order(t, op, a, b, loc);
-    if (r == 2) return cv_bool(false);
-    if (op == PY_LT) return cv_bool(r < 0);
-    if (op == PY_LE) return cv_bool(r <= 0);
-    if (op == PY_GT) return cv_bool(r > 0);
-    return cv_bool(r >= 0);
-}
-
-/* The longest sequence + and * may build: strings 2^20 characters, tuples 2^16 items (each
- * item is a whole value, and static_print formats every one). */
-#define MAX_TUPLE_ITEMS ((size_t)1 << 16)
-#define MAX_CONST_STRING ((size_t)1 << 20)
-static size_t seq_limit(const CVal *seq) {
-    return seq->kind == CV_TUPLE ? MAX_TUPLE_ITEMS : MAX_CONST_STRING;
-}
-
-static CVal cv_binop(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
-    /* sequences */
-    if (a->kind == CV_TUPLE || b->kind == CV_TUPLE || a->kind == CV_STR || b->kind == CV_STR) {
-        if (op == PY_ADD && a->kind == b->kind) {
-            /* the same bound as repetition below: doubling in a static_range must not
-             * run the host out of memory */
-            size_t na = a->kind == CV_TUPLE ? (size_t)a->v.tup.n : strlen(a->v.s);
-            size_t nb = b->kind == CV_TUPLE ? (size_t)b->v.tup.n : strlen(b->v.s);
-            if (na + nb > seq_limit(a))
-                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr %s longer than %s",
-                         a->kind == CV_TUPLE ? "tuple" : "string",
-                         a->kind == CV_TUPLE ? "2^16 items" : "2^20 characters");
-            if (a->kind == CV_TUPLE) return cv_concat(t, a, b);
-            return cv_str(arena_printf(t->arena, "%s%s", a->v.s, b->v.s));
-        }
-        if (op == PY_MUL && (is_intlike(a) || is_intlike(b))) {
-            const CVal *seq = is_intlike(a) ? b : a, *k = is_intlike(a) ? a : b;
-            if (seq->kind != CV_TUPLE && seq->kind != CV_STR) type_err(t, loc, op, a, b);
-            int64_t reps = k->big ? 1 << 20 : k->v.i;
-            if (reps < 0) reps = 0;
-            size_t unit = seq->kind == CV_TUPLE ? (size_t)seq->v.tup.n : strlen(seq->v.s);
-            if (unit && (uint64_t)reps > (uint64_t)seq_limit(seq) / unit)
-                err_fail(t->err, TC_ERR_LIMIT, loc, "constexpr %s repetition longer than %s",
-                         seq->kind == CV_TUPLE ? "tuple" : "string",
-                         seq->kind == CV_TUPLE ? "2^16 items" : "2^20 characters");
-            if (unit == 0) reps = 0;  /* "" * 10**9 is "" (and must not loop 10**9 times) */
-            if (seq->kind == CV_STR) {
-                char *s = arena_alloc(t->arena, unit * (size_t)reps + 1);
-                for (int64_t i = 0; i < reps; i++) memcpy(s + unit * (size_t)i, seq->v.s, unit);
-                return cv_str(s);
-            }
-            CVal c = {0};
-            c.kind = CV_TUPLE;
-            c.v.tup.n = (int)(unit * (size_t)reps);
-            c.v.tup.items = arena_alloc(t->arena, sizeof(CVal) * (size_t)(c.v.tup.n + 1));
-            for (int i = 0; i < c.v.tup.n; i++) c.v.tup.items[i] = seq->v.tup.items[i % (int)unit];
-            return c;
-        }
-        type_err(t, loc, op, a, b);
-    }
-    if (!is_num(a) || !is_num(b)) type_err(t, loc, op, a, b);
-    bool fl = a->kind == CV_FLOAT || b->kind == CV_FLOAT;
-    bool bothbool = a->kind == CV_BOOL && b->kind == CV_BOOL;
-    if (op == PY_DIV) {
-        if (to_f(b) == 0)
-            err_fail(t->err, TC_ERR_COMPILE, loc, "ZeroDivisionError: division by zero");
-        return cv_float(to_f(a) / to_f(b));
-    }
-    if (fl) {
-        double x = to_f(a), y = to_f(b);
-        if (op == PY_ADD) return cv_float(x + y);
-        if (op == PY_SUB) return cv_float(x - y);
-        if (op == PY_MUL) return cv_float(x * y);
-        if (op == PY_FLOORDIV || op == PY_MOD) {
-            if (y == 0)
-                err_fail(t->err, TC_ERR_COMPILE, loc, "ZeroDivisionError: float %s by zero",
-                         op == PY_FLOORDIV ? "floor division" : "modulo");
-            double m, q = py_floordiv_f(x, y, &m);
-            return cv_float(op == PY_FLOORDIV ? q : m);
-        }
-        if (op == PY_POW) {
-            if (x == 0 && y < 0)
-                err_fail(t->err, TC_ERR_COMPILE, loc,
-                         "ZeroDivisionError: 0.0 cannot be raised to a negative power");
-            return cv_float(pow(x, y));
-        }
-        type_err(t, loc, op, a, b);
-    }
-    i128 x = to_i128(a), y = to_i128(b), r;
-    if (op == PY_ADD) r = x + y;
-    else if (op == PY_SUB) r = x - y;
-    else if (op == PY_MUL) {
-        if (x != 0 && (y > ((i128)1 << 100) / (x < 0 ? -x : x) ||
-                       y < -((i128)1 << 100) / (x < 0 ? -x : x)))
-            cv_from_i128(t, (i128)1 << 100, loc);
-        r = x * y;
-    } else if (op == PY_FLOORDIV || op == PY_MOD) {
-        if (y == 0)
-            err_fail(t->err, TC_ERR_COMPILE, loc,
-                     "ZeroDivisionError: integer division or modulo by zero");
-        i128 q = x / y, m = x % y;
-        if (m != 0 && ((m < 0) != (y < 0))) { q -= 1; m += y; }
-        r = op == PY_FLOORDIV ? q : m;
-    } else if (op == PY_POW) {
-        if (y < 0) {
-            if (x == 0)
-                err_fail(t->err, TC_ERR_COMPILE, loc,
-                         "ZeroDivisionError: 0.0 cannot be raised to a negative power");
-            return cv_float(pow((double)x, (double)y));
-        }
-        r = 1;
-        for (i128 i = 0; i < y; i++) {
-            if (x == 0 || x == 1) { r = (x == 0) ? 0 : 1; break; }
-            if (x == -1) { r = (y % 2) ? -1 : 1; break; }
-            r *= x;
-            if (r > ((i128)1 << 70) || r < -((i128)1 << 70)) cv_from_i128(t, r, loc);
-        }
-    } else if (op == PY_LSHIFT) {
-        if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
-        if (x != 0 && y >= 64) return cv_from_i128(t, (i128)1 << 100, loc);  /* overflow */
-        r = x == 0 ? 0 : x * ((i128)1 << (int)y);  /* Python: 0 << n == 0 for any n */
-    } else if (op == PY_RSHIFT) {
-        if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
-        r = y >= 100 ? (x < 0 ? -1 : 0) : (x >> (int)y);
-    } else if (op == PY_BITAND) { r = x & y; if (bothbool) return cv_bool(r != 0); }
-    else if (op == PY_BITOR) { r = x | y; if (bothbool) return cv_bool(r != 0); }
-    else if (op == PY_BITXOR) { r = x ^ y; if (bothbool) return cv_bool(r != 0); }
-    else type_err(t, loc, op, a, b);
-    return cv_from_i128(t, r, loc);
 }
 
 /* ---- names ------------------------------------------------------------------------------- */
@@ -656,7 +442,7 @@ static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
 static Val binop(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     if (op == PY_MATMUL)
         err_fail(t->err, TC_ERR_SYNTAX, loc, "AST binary operator 'MatMult' is not implemented");
-    if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cv_binop(t, op, &a.c, &b.c, loc));
+    if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cbinop(t, op, &a.c, &b.c, loc));
     /* tuple concatenation / repetition with non-constexpr items */
     Val *ia, *ib;
     int na, nb;
@@ -673,7 +459,7 @@ static Val binop(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
         Val k = ta ? b : a;
         Val *items = ta ? ia : ib;
         int n = ta ? na : nb;
-        if (k.kind == V_CONST && is_intlike(&k.c) && !k.c.big && k.c.v.i <= 4096) {
+        if (k.kind == V_CONST && cv_is_intlike(&k.c) && !k.c.big && k.c.v.i <= 4096) {
             int reps = k.c.v.i < 0 ? 0 : (int)k.c.v.i;
             if ((size_t)n * (size_t)reps > MAX_TUPLE_ITEMS)
                 err_fail(t->err, TC_ERR_LIMIT, loc, "tuple repetition longer than 2^16 items");
@@ -702,11 +488,11 @@ static Val compare(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     }
     if (op == PY_IN || op == PY_NOT_IN) {
         if (a.kind == V_CONST && b.kind == V_CONST)
-            return val_const(cv_compare(t, op, &a.c, &b.c, loc));
+            return val_const(ccompare(t, op, &a.c, &b.c, loc));
         err_fail(t->err, TC_ERR_SYNTAX, loc,
                  "'%s' is not supported on tensors (only on compile-time tuples)", py_op_str(op));
     }
-    if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cv_compare(t, op, &a.c, &b.c, loc));
+    if (a.kind == V_CONST && b.kind == V_CONST) return val_const(ccompare(t, op, &a.c, &b.c, loc));
     if (a.kind == V_TENSOR || b.kind == V_TENSOR) return sem_binary(t, op, a, b, loc);
     if (op == PY_EQ || op == PY_NE) {
         bool eq = val_same(&a, &b);
@@ -723,26 +509,11 @@ static Val unary(Trace *t, PyOp op, Val a, SrcLoc loc) {
         err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'",
                  py_op_str(op), kind_name(&a));
     }
-    const CVal *c = &a.c;
-    if (op == PY_NOT) return val_const(cv_bool(!truthy(c)));
-    if (!is_num(c))
-        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'",
-                 py_op_str(op), kind_name(&a));
-    if (op == PY_UADD) return c->kind == CV_BOOL ? val_const(cv_int(c->v.i)) : a;
-    if (op == PY_USUB) {
-        if (c->kind == CV_FLOAT) return val_const(cv_float(-c->v.f));
-        return val_const(cv_from_i128(t, -to_i128(c), loc));
-    }
-    if (op == PY_INVERT) {
-        if (c->kind == CV_FLOAT)
-            err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary ~: 'float'");
-        return val_const(cv_from_i128(t, ~to_i128(c), loc));
-    }
-    err_fail(t->err, TC_ERR_INTERNAL, loc, "unknown unary operator %s", py_op_str(op));
+    return val_const(cunary(t, op, &a.c, loc));
 }
 
 static int64_t const_index(Trace *t, Val v, int n, SrcLoc loc, bool clamp) {
-    if (v.kind != V_CONST || !is_intlike(&v.c) || v.c.big)
+    if (v.kind != V_CONST || !cv_is_intlike(&v.c) || v.c.big)
         err_fail(t->err, TC_ERR_COMPILE, loc, "tuple indices must be constexpr integers, not %s",
                  kind_name(&v));
     int64_t i = v.c.v.i;
@@ -786,7 +557,7 @@ static Val subscript(Trace *t, const Expr *e) {
         int64_t lo, hi, st = 1;
         if (ix->cond) {
             Val s = eval(t, ix->cond);
-            if (s.kind != V_CONST || !is_intlike(&s.c) || s.c.big)
+            if (s.kind != V_CONST || !cv_is_intlike(&s.c) || s.c.big)
                 err_fail(t->err, TC_ERR_COMPILE, ix->loc, "slice step must be a constexpr integer");
             st = s.c.v.i;
             if (st == 0) err_fail(t->err, TC_ERR_COMPILE, ix->loc, "ValueError: slice step cannot be zero");
@@ -937,10 +708,10 @@ static bool pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves
     if (a->kind == V_CONST && b->kind == V_CONST && a->c.kind == b->c.kind && cv_eq(&a->c, &b->c))
         return true;
     Region *saved = t->cur;
-    if (a->kind == V_CONST && is_num(&a->c) && b->kind == V_TENSOR) {
+    if (a->kind == V_CONST && cv_is_num(&a->c) && b->kind == V_TENSOR) {
         t->cur = ra;
         *a = sem_to_tensor(t, *a, loc);
-    } else if (b->kind == V_CONST && is_num(&b->c) && a->kind == V_TENSOR) {
+    } else if (b->kind == V_CONST && cv_is_num(&b->c) && a->kind == V_TENSOR) {
         t->cur = rb;
         *b = sem_to_tensor(t, *b, loc);
     }
@@ -964,7 +735,7 @@ static Val ifexp(Trace *t, const Expr *e) {
     Val c = eval(t, e->cond);
     if (c.kind != V_TENSOR) {
         check_cond_type(t, c, e->cond->loc);
-        return eval(t, truthy(&c.c) ? e->lhs : e->orelse);
+        return eval(t, eval_truthy(&c.c) ? e->lhs : e->orelse);
     }
     c = to_i1_scalar(t, c, "ternary", e->cond->loc);
     Region *saved = t->cur;
@@ -974,10 +745,10 @@ static Val ifexp(Trace *t, const Expr *e) {
     /* Triton: both arms go through to_tensor */
     t->cur = in->regions[0];
     Val a = eval(t, e->lhs);
-    if (a.kind == V_CONST && is_num(&a.c)) a = sem_to_tensor(t, a, e->lhs->loc);
+    if (a.kind == V_CONST && cv_is_num(&a.c)) a = sem_to_tensor(t, a, e->lhs->loc);
     t->cur = in->regions[1];
     Val b = eval(t, e->orelse);
-    if (b.kind == V_CONST && is_num(&b.c)) b = sem_to_tensor(t, b, e->orelse->loc);
+    if (b.kind == V_CONST && cv_is_num(&b.c)) b = sem_to_tensor(t, b, e->orelse->loc);
     t->cur = saved;
     if (a.kind == V_VOID && b.kind == V_VOID) {
         Leaves none = {0};
@@ -1020,70 +791,6 @@ static bool all_const(const Val *v, int n) {
     return true;
 }
 
-static CVal to_py_int(Trace *t, Val v, SrcLoc loc) {
-    const CVal *c = &v.c;
-    if (c->kind == CV_INT) return *c;
-    if (c->kind == CV_BOOL) return cv_int(c->v.i);
-    if (c->kind == CV_FLOAT) {
-        if (isnan(c->v.f) || isinf(c->v.f))
-            err_fail(t->err, TC_ERR_COMPILE, loc, "cannot convert float %s to integer",
-                     isnan(c->v.f) ? "NaN" : "infinity");
-        double tr = trunc(c->v.f);
-        if (tr >= 9.3e18 || tr <= -9.3e18)
-            err_fail(t->err, TC_ERR_LIMIT, loc, "integer constant out of 64-bit range");
-        return cv_int((int64_t)tr);
-    }
-    if (c->kind == CV_STR) {
-        char *end;
-        long long x = strtoll(c->v.s, &end, 10);
-        while (*end == ' ') end++;
-        if (*c->v.s && !*end) return cv_int(x);
-        err_fail(t->err, TC_ERR_COMPILE, loc, "invalid literal for int() with base 10: '%s'", c->v.s);
-    }
-    err_fail(t->err, TC_ERR_COMPILE, loc,
-             "int() argument must be a string or a number, not '%s'", kind_name(&v));
-}
-
-static CVal to_py_float(Trace *t, Val v, SrcLoc loc) {
-    const CVal *c = &v.c;
-    if (is_num(c)) return cv_float(to_f(c));
-    if (c->kind == CV_STR) {
-        const char *s = c->v.s;
-        while (*s == ' ') s++;
-        int sign = 1;
-        const char *p = s;
-        if (*p == '+' || *p == '-') { if (*p == '-') sign = -1; p++; }
-        if (!strcasecmp(p, "inf") || !strcasecmp(p, "infinity")) return cv_float(sign < 0 ? -INFINITY : INFINITY);
-        if (!strcasecmp(p, "nan")) return cv_float(NAN);
-        char *end;
-        double x = strtod(s, &end);
-        while (*end == ' ') end++;
-        if (*s && !*end) return cv_float(x);
-        err_fail(t->err, TC_ERR_COMPILE, loc, "could not convert string to float: '%s'", c->v.s);
-    }
-    err_fail(t->err, TC_ERR_COMPILE, loc,
-             "float() argument must be a string or a real number, not '%s'", kind_name(&v));
-}
-
-static bool dtype_pred(const char *name, int dt, int elem, bool *out) {
-    bool isptr = dt == DT_PTR;
-    struct { const char *n; bool v; } tab[] = {
-        {"is_floating", dt_is_float(dt)}, {"is_int", dt_is_int(dt)},
-        {"is_int_signed", dt_is_signed(dt)}, {"is_int_unsigned", dt_is_unsigned(dt) && dt != DT_I1},
-        {"is_bool", dt == DT_I1}, {"is_int1", dt == DT_I1}, {"is_int8", dt == DT_I8},
-        {"is_int16", dt == DT_I16}, {"is_int32", dt == DT_I32}, {"is_int64", dt == DT_I64},
-        {"is_uint8", dt == DT_U8}, {"is_uint16", dt == DT_U16}, {"is_uint32", dt == DT_U32},
-        {"is_uint64", dt == DT_U64}, {"is_fp16", dt == DT_FP16}, {"is_bf16", dt == DT_BF16},
-        {"is_fp32", dt == DT_FP32}, {"is_fp64", dt == DT_FP64}, {"is_ptr", isptr},
-        {"is_standard_floating", dt_is_float(dt)}, {"is_block", false}, {"is_void", dt == DT_VOID},
-        {"is_fp8", false},
-    };
-    (void)elem;
-    for (int i = 0; i < COUNT_OF(tab); i++)
-        if (!strcmp(name, tab[i].n)) { *out = tab[i].v; return true; }
-    return false;
-}
-
 static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kwn, Val *kwv,
                         int nkw, SrcLoc loc) {
     const char *p = fnv.path;
@@ -1101,14 +808,14 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
                  "%s can only be used as the iterator of a `for` loop", strrchr(p, '.') + 1);
     if (self && !strncmp(p, "dtype.", 6) && self->kind == V_CONST && nargs == 0 && nkw == 0) {
         bool r;
-        if (dtype_pred(p + 6, self->c.dtype, self->c.elem, &r)) return val_const(cv_bool(r));
+        if (sem_dtype_pred(p + 6, self->c.dtype, &r)) return val_const(cv_bool(r));
     }
     if (!strncmp(p, "builtins.", 9) && nkw == 0) {
         const char *b = p + 9;
         bool ac = all_const(args, nargs);
-        if (!strcmp(b, "int") && nargs == 1 && ac) return val_const(to_py_int(t, args[0], loc));
-        if (!strcmp(b, "float") && nargs == 1 && ac) return val_const(to_py_float(t, args[0], loc));
-        if (!strcmp(b, "bool") && nargs == 1 && ac) return val_const(cv_bool(truthy(&args[0].c)));
+        if (!strcmp(b, "int") && nargs == 1 && ac) return val_const(cint(t, &args[0].c, loc));
+        if (!strcmp(b, "float") && nargs == 1 && ac) return val_const(cfloat(t, &args[0].c, loc));
+        if (!strcmp(b, "bool") && nargs == 1 && ac) return val_const(cv_bool(eval_truthy(&args[0].c)));
         if (!strcmp(b, "str") && nargs == 1 && ac) {
             char buf[512];
             if (args[0].c.kind == CV_STR) return args[0];
@@ -1126,11 +833,11 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
             if (args[0].kind == V_CONST && args[0].c.kind == CV_STR)
                 return val_const(cv_int((int64_t)strlen(args[0].c.v.s)));
         }
-        if (!strcmp(b, "abs") && nargs == 1 && ac && is_num(&args[0].c)) {
+        if (!strcmp(b, "abs") && nargs == 1 && ac && cv_is_num(&args[0].c)) {
             const CVal *c = &args[0].c;
             if (c->kind == CV_FLOAT) return val_const(cv_float(fabs(c->v.f)));
-            i128 x = to_i128(c);
-            return val_const(cv_from_i128(t, x < 0 ? -x : x, loc));
+            bool neg = !c->big && c->v.i < 0;
+            return val_const(cunary(t, neg ? PY_USUB : PY_UADD, c, loc));
         }
         if ((!strcmp(b, "min") || !strcmp(b, "max")) && nargs >= 1 && ac) {
             Val *it = args; int n = nargs;
@@ -1141,7 +848,7 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
             if (all_const(it, n)) {
                 Val best = it[0];
                 for (int i = 1; i < n; i++) {
-                    int r = cv_cmp_order(t, b[1] == 'i' ? PY_LT : PY_GT, &it[i].c, &best.c, loc);
+                    int r = corder(t, b[1] == 'i' ? PY_LT : PY_GT, &it[i].c, &best.c, loc);
                     if (r != 2 && (b[1] == 'i' ? r < 0 : r > 0)) best = it[i];
                 }
                 return best;
@@ -1156,7 +863,7 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
             bool r = false;
             for (int i = 0; i < nt; i++) {
                 const char *tp = tys[i].kind == V_BUILTIN ? tys[i].path : "";
-                if (!strcmp(tp, "builtins.int")) r |= x.kind == V_CONST && is_intlike(&x.c);
+                if (!strcmp(tp, "builtins.int")) r |= x.kind == V_CONST && cv_is_intlike(&x.c);
                 else if (!strcmp(tp, "builtins.float")) r |= x.kind == V_CONST && x.c.kind == CV_FLOAT;
                 else if (!strcmp(tp, "builtins.bool")) r |= x.kind == V_CONST && x.c.kind == CV_BOOL;
                 else if (!strcmp(tp, "builtins.str")) r |= x.kind == V_CONST && x.c.kind == CV_STR;
@@ -1180,15 +887,15 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
         }
     }
     if (!strncmp(p, "math.", 5) && all_const(args, nargs) && nkw == 0 && nargs >= 1 &&
-        is_num(&args[0].c)) {
-        double x = to_f(&args[0].c);
+        cv_is_num(&args[0].c)) {
+        double x = cv_to_double(&args[0].c);
         const char *fn = p + 5;
         if (!strcmp(fn, "log2")) return val_const(cv_float(log2(x)));
         if (!strcmp(fn, "log")) return val_const(cv_float(log(x)));
         if (!strcmp(fn, "sqrt")) return val_const(cv_float(sqrt(x)));
         if (!strcmp(fn, "exp")) return val_const(cv_float(exp(x)));
-        if (!strcmp(fn, "ceil")) return val_const(to_py_int(t, val_const(cv_float(ceil(x))), loc));
-        if (!strcmp(fn, "floor")) return val_const(to_py_int(t, val_const(cv_float(floor(x))), loc));
+        if (!strcmp(fn, "ceil")) return val_const(cint(t, &(CVal){.kind = CV_FLOAT, .v.f = ceil(x)}, loc));
+        if (!strcmp(fn, "floor")) return val_const(cint(t, &(CVal){.kind = CV_FLOAT, .v.f = floor(x)}, loc));
         err_fail(t->err, TC_ERR_UNSUPPORTED, loc, "math.%s is not supported in kernels", fn);
     }
     return sem_call(t, p, self, args, nargs, kwn, kwv, nkw, loc);
@@ -1278,13 +985,13 @@ static Val eval_inner(Trace *t, const Expr *e) {
         bool is_and = e->op == PY_AND;
         Val a = eval(t, e->items[0]);
         if (a.kind != V_TENSOR) {
-            bool tv = a.kind == V_CONST ? truthy(&a.c) : a.kind != V_VOID;
+            bool tv = a.kind == V_CONST ? eval_truthy(&a.c) : a.kind != V_VOID;
             if (is_and ? !tv : tv) return a;
             return eval(t, e->items[1]);
         }
         Val b = eval(t, e->items[1]);
         if (b.kind != V_TENSOR) {
-            bool tv = b.kind == V_CONST ? truthy(&b.c) : b.kind != V_VOID;
+            bool tv = b.kind == V_CONST ? eval_truthy(&b.c) : b.kind != V_VOID;
             if (is_and ? !tv : tv) return b;
             return a;
         }
@@ -1422,13 +1129,13 @@ static void stmt_return(Trace *t, const Stmt *s) {
     }
     /* decay: constexpr numbers become tensors, None means no value */
     if (v.kind == V_CONST && v.c.kind == CV_NONE) v = val_void();
-    if (v.kind == V_CONST && is_num(&v.c)) v = sem_to_tensor(t, v, s->loc);
+    if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, s->loc);
     if (v.kind == V_TUPLE || (v.kind == V_CONST && v.c.kind == CV_TUPLE)) {
         Val *it; int n;
         tuple_items(t, v, &it, &n);
         Val *o = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
         for (int i = 0; i < n; i++)
-            o[i] = (it[i].kind == V_CONST && is_num(&it[i].c)) ? sem_to_tensor(t, it[i], s->loc)
+            o[i] = (it[i].kind == V_CONST && cv_is_num(&it[i].c)) ? sem_to_tensor(t, it[i], s->loc)
                                                                 : it[i];
         v = val_tuple(o, n);
     }
@@ -1456,7 +1163,7 @@ static void stmt_if(Trace *t, const Stmt *s) {
     Val c = eval(t, s->cond);
     if (c.kind != V_TENSOR) {
         check_cond_type(t, c, s->cond->loc);
-        walk_block(t, truthy(&c.c) ? &s->body : &s->orelse);
+        walk_block(t, eval_truthy(&c.c) ? &s->body : &s->orelse);
         return;
     }
     c = to_i1_scalar(t, c, "if", s->cond->loc);
@@ -1635,7 +1342,7 @@ static void find_carried(Trace *t, const Block *body, SrcLoc loc, Carried *cr) {
         Binding *b = scope_find(&fr->sc, names[i]);
         if (!b) continue;
         Val v = b->v;
-        if (v.kind == V_CONST && is_num(&v.c)) v = sem_to_tensor(t, v, loc);
+        if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, loc);
         Leaves l = {0};
         flatten(t, v, &l);
         if (v.kind != V_TENSOR && !(v.kind == V_TUPLE && l.n > 0)) {
@@ -1667,7 +1374,7 @@ static void body_yields(Trace *t, const Carried *cr, Leaves *out, SrcLoc loc) {
         Val v = scope_find(&fr->sc, cr->names[i])->v;
         Leaves li = {0}, lv = {0};
         flatten(t, cr->init[i], &li);
-        if (v.kind == V_CONST && is_num(&v.c)) v = sem_to_tensor(t, v, loc);
+        if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, loc);
         flatten(t, v, &lv);
         bool ok = li.n == lv.n && (v.kind == cr->init[i].kind);
         for (int j = 0; ok && j < li.n; j++)
@@ -1715,7 +1422,7 @@ static void static_for(Trace *t, const Stmt *s, Val *args_in, int nargs, const c
                  "static_range expected 1 to 3 arguments, got %d", nargs);
     int64_t v[3];
     for (int i = 0; i < nargs; i++) {
-        if (args[i].kind != V_CONST || !is_intlike(&args[i].c) || args[i].c.big) {
+        if (args[i].kind != V_CONST || !cv_is_intlike(&args[i].c) || args[i].c.big) {
             char d[128];
             val_desc(t, &args[i], d, sizeof d);
             err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
@@ -1820,7 +1527,7 @@ static void stmt_for(Trace *t, const Stmt *s) {
         if (!st.c.big && st.c.v.i < 0) {
             neg = true;
             Val tmp = lb; lb = ub; ub = tmp;
-            st = val_const(cv_from_i128(t, -to_i128(&st.c), it->loc));
+            st = val_const(cunary(t, PY_USUB, &st.c, it->loc));
         }
     }
     Type ivt = type_scalar(ivdt);
@@ -2003,6 +1710,13 @@ static Val eval_default(Trace *t, const Param *p) {
     return v;
 }
 
+/* the default of parameter i of the @jit function ctx, as bind_args asks for it */
+static Val *jit_default(Trace *t, const void *ctx, int i) {
+    Val *v = arena_alloc(t->arena, sizeof(Val));
+    *v = eval_default(t, &((const Func *)ctx)->params[i]);
+    return v;
+}
+
 static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char **kwn,
                      Val *kwv, int nkw, SrcLoc loc) {
     TState *ts = TS(t);
@@ -2010,37 +1724,24 @@ static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char 
         err_fail(t->err, TC_ERR_LIMIT, loc,
                  "recursion between @jit functions is not supported (depth %d)", MAX_CALL_DEPTH);
     int np = fn->nparams;
-    Val *bound_v = arena_alloc(t->arena, sizeof(Val) * (size_t)(np + 1));
-    bool *set = arena_alloc(t->arena, sizeof(bool) * (size_t)(np + 1));
-    if (nargs > np)
-        err_fail(t->err, TC_ERR_COMPILE, loc, "%s() takes %d positional argument%s but %d %s given",
-                 fn->name, np, np == 1 ? "" : "s", nargs, nargs == 1 ? "was" : "were");
-    for (int i = 0; i < nargs; i++) { bound_v[i] = args[i]; set[i] = true; }
-    for (int k = 0; k < nkw; k++) {
-        int j = -1;
-        for (int i = 0; i < np; i++)
-            if (!strcmp(fn->params[i].name, kwn[k])) j = i;
-        if (j < 0)
-            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() got an unexpected keyword argument '%s'",
-                     fn->name, kwn[k]);
-        if (set[j])
-            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() got multiple values for argument '%s'",
-                     fn->name, kwn[k]);
-        bound_v[j] = kwv[k];
-        set[j] = true;
-    }
+    ParamSpec *ps = arena_alloc(t->arena, sizeof(ParamSpec) * (size_t)(np + 1));
     for (int i = 0; i < np; i++) {
-        if (set[i]) continue;
-        if (!fn->params[i].deflt)
-            err_fail(t->err, TC_ERR_COMPILE, loc, "%s() missing 1 required positional argument: '%s'",
-                     fn->name, fn->params[i].name);
-        bound_v[i] = eval_default(t, &fn->params[i]);
+        ps[i].name = fn->params[i].name;
+        ps[i].optional = fn->params[i].deflt != NULL;
     }
+    ParamList pl = {0};
+    pl.fname = fn->name;
+    pl.p = ps;
+    pl.n = pl.npos = np;
+    pl.dflt = jit_default;
+    pl.ctx = fn;
+    Val **bound_v = arena_alloc(t->arena, sizeof(Val *) * (size_t)(np + 1));
+    bind_args(t, loc, &pl, args, nargs, kwn, kwv, nkw, bound_v, NULL, NULL);
     Frame fr;
     memset(&fr, 0, sizeof fr);
     fr.fn = fn;
     for (int i = 0; i < np; i++) {
-        Val v = bound_v[i];
+        Val v = *bound_v[i];
         if (v.kind == V_VOID) v = val_const(cv_none());
         scope_set(t, &fr.sc, fn->params[i].name, v);
     }

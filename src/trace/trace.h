@@ -1,7 +1,8 @@
 /* trace.h — specialization: walking a kernel's AST with its constexprs known, producing
- * tile IR. trace.c owns the walk (scopes, constexpr evaluation, control flow, calls);
- * semantic.c owns what operations mean (Triton's type promotion, broadcasting, casts and
- * every tl.* builtin), as Triton's code_generator.py and semantic.py divide the work. */
+ * tile IR. trace.c owns the walk (scopes, control flow, calls) and folds constexprs with
+ * eval.c (eval.h); semantic.c owns what operations mean (Triton's type promotion,
+ * broadcasting, casts) and builtins*.c every tl.* builtin, as Triton's code_generator.py and
+ * semantic.py divide the work. */
 #ifndef TRACE_H
 #define TRACE_H
 
@@ -75,6 +76,33 @@ Val val_void(void);
  * callee's return value (V_VOID if none). Fails with err_fail like any traced call. */
 Val trace_call_func(Trace *t, const Func *fn, Val *args, int nargs, SrcLoc loc);
 
+/* ---- builtins.c: binding a call's arguments to parameters ----------------------------- */
+
+/* One parameter: of a @jit function or of a builtin. */
+typedef struct ParamSpec { const char *name; bool optional; } ParamSpec;
+
+typedef struct ParamList {
+    const char *fname;       /* the callee, for messages */
+    const ParamSpec *p; int n;
+    int npos;                /* how many may be given by position; the rest are keyword-only */
+    bool varargs;            /* extra positionals go to *rest (a builtin's `*`) */
+    bool none_absent;        /* an optional argument given as None counts as absent (builtins) */
+    /* a value for each absent optional parameter, in order (a @jit default); NULL: left NULL */
+    Val *(*dflt)(Trace *t, const void *ctx, int i);
+    const void *ctx;
+} ParamList;
+
+/* Binds positional and keyword arguments to pl as Python does, failing with its TypeErrors
+ * ("f() takes 2 positional arguments but 3 were given", "f() got an unexpected keyword
+ * argument 'x'", "f() got multiple values for argument 'x'", "f() missing 1 required
+ * positional argument: 'x'"). out[i] (pl->n of them) points at parameter i's argument, or
+ * at pl->dflt's value, or is NULL; a varargs list's extra positionals go to *rest. */
+void bind_args(Trace *t, SrcLoc loc, const ParamList *pl, Val *pos, int npos, const char **kwn,
+               Val *kwv, int nkw, Val **out, Val **rest, int *nrest);
+
+/* dtype.is_floating(), .is_int_signed(), ...: false if name is no such predicate. */
+bool sem_dtype_pred(const char *name, int dt, bool *out);
+
 /* ---- semantic.c: the meaning of operations ------------------------------------------- */
 
 /* Emits one instruction at the current point (a thin wrapper over ir_emit). */
@@ -98,14 +126,11 @@ Val sem_unary(Trace *t, PyOp op, Val a, SrcLoc loc);
 /* Logical PY_AND / PY_OR on tensors (both int1, or error as Triton). */
 Val sem_logical(Trace *t, PyOp op, Val a, Val b, SrcLoc loc);
 
-/* Calls a builtin (V_BUILTIN path) with evaluated positional and keyword arguments.
- * Covers triton.language.* (arange, load, store, zeros, full, where, maximum, minimum, abs,
- * exp, ..., sum, max, min, argmax, argmin, reshape, trans, permute, expand_dims,
- * broadcast_to, cdiv, sigmoid, softmax, fdiv, multiple_of, max_contiguous, assume,
- * static_assert, static_print, device_print, device_assert, debug_barrier, atomic_*, dot,
- * program_id, num_programs, cast, umulhi, fma, clamp, ...), triton.cdiv /
- * triton.next_power_of_2, tensor methods ("tensor.to", "tensor.sum", ...) and the Python
- * builtins min/max/print/int/float/len/abs. Returns V_VOID for calls without a value. */
+/* Calls a builtin (V_BUILTIN path) with evaluated positional and keyword arguments
+ * (builtins.c): triton.language.* and its submodules, libdevice and tensor methods
+ * ("tensor.to", "tensor.sum") from the family tables of builtins_*.c, triton.cdiv /
+ * triton.next_power_of_2, dtype predicates and the Python builtins min/max/print/int/float/
+ * bool/len/abs. Returns V_VOID for calls without a value. */
 Val sem_call(Trace *t, const char *path, const Val *self, Val *args, int nargs,
              const char **kwnames, Val *kwvals, int nkw, SrcLoc loc);
 /* Attribute of a tensor value: dtype, shape, T, type, numel; NULL-kind V_VOID if none. */
