@@ -192,6 +192,14 @@ tc_status tc_args_set(tc_args *a, const char *name, tc_value v);
 tc_status tc_args_set_at(tc_args *a, int position, tc_value v);
 /* Reads a value back (used by grid callbacks: Triton's `lambda META: ...`). */
 tc_status tc_args_get(const tc_args *a, const char *name, tc_value *out);
+/* A launch grid written as Python, as the body of Triton's `lambda META: ...` sees it: one to
+ * three expressions, or a tuple ("cdiv(n, BLOCK)", "(cdiv(M, BM) * cdiv(N, BN), 1)"), over
+ * the launch's arguments by name (constexprs included) with + - * // % ** << >>, cdiv,
+ * next_power_of_2, min, max (also as triton.cdiv, ...). Numbers follow the tracer's
+ * constexpr rules (Python's floor division; past 64 bits an error). Fills grid (missing
+ * axes 1); TC_ERR_ARG with the reason on the kernel's context for a bad expression or a
+ * dimension outside 0..2^32-1. Call it from a tc_grid_fn. */
+tc_status tc_grid_eval(const tc_args *meta, const char *expr, uint32_t grid[3]);
 
 typedef tc_status (*tc_grid_fn)(const tc_args *meta, uint32_t grid[3], void *user);
 

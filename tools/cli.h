@@ -34,10 +34,12 @@ int cmd_cache(int argc, char **argv);
  * (autotuning with a progress line per config, --export, --tuning-db). */
 int cmd_bench(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
-/* tools/tune.c: sets o->grid_fn to evaluate EXPR (up to 3 comma-separated expressions over
- * integers, the launch's arguments and constexprs, + - * // % ( ) cdiv min max
- * next_power_of_2) at launch; 0 if EXPR does not parse. One grid per process. */
+/* tools/tune.c: sets o->grid_fn to evaluate EXPR at launch with tc_grid_eval (Python over
+ * the launch's arguments and constexprs: "cdiv(n, BLOCK)", "(cdiv(n, BLOCK), 4)"); 0 if EXPR
+ * is empty or too long. One grid per process; cli_grid_bind gives it the context whose
+ * error message it prints. */
 int cli_grid_expr(const char *expr, tc_launch_opts *o);
+void cli_grid_bind(tc_launch_opts *o, tc_context *ctx);
 /* tools/tritonc.c: reads VALUE as `run` does (numbers, DTYPE[...], DTYPE:rand(...), @F.npy);
  * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). */
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,

@@ -794,7 +794,8 @@ int cli_run(int argc, char **argv, int check) {
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
     tc_set_print(ctx, print_to_stdout, NULL);
-    for (int i = 0; i < ntdb; i++)   /* issue 5: autotuning choices recorded on a GPU */
+    cli_grid_bind(&opts, ctx);
+    for (int i = 0; i < ntdb; i++)   /* autotuning choices recorded on a GPU */
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;

@@ -96,152 +96,39 @@ static void json_str(const char *t) {
 
 /* ---- grid expressions ------------------------------------------------------------------ */
 
-typedef struct GridP {
-    const char *s;
-    const tc_args *a;
-    char err[200];
-    int depth;
-} GridP;
+/* --grid EXPR: evaluated by the library (tc_grid_eval) when the launch asks for the grid. */
+typedef struct Grid { const char *expr; char err[600]; int print; tc_context *ctx; } Grid;
 
-static void gws(GridP *g) { while (*g->s == ' ' || *g->s == '\t') g->s++; }
-
-static int g_expr(GridP *g, int64_t *v);
-
-static int g_atom(GridP *g, int64_t *v) {
-    gws(g);
-    if (++g->depth > 32) { snprintf(g->err, sizeof g->err, "nested too deep"); return 0; }
-    int ok = 1;
-    if (*g->s == '(') {
-        g->s++;
-        ok = g_expr(g, v);
-        gws(g);
-        if (ok && *g->s != ')') { snprintf(g->err, sizeof g->err, "expected ')'"); ok = 0; }
-        if (ok) g->s++;
-    } else if (*g->s == '-') {
-        g->s++;
-        ok = g_atom(g, v);
-        if (ok) *v = -*v;
-    } else if (isdigit((unsigned char)*g->s)) {
-        char *end;
-        long long x = strtoll(g->s, &end, 0);
-        g->s = end;
-        *v = x;
-    } else if (isalpha((unsigned char)*g->s) || *g->s == '_') {
-        char name[128];
-        size_t n = 0;
-        while ((isalnum((unsigned char)*g->s) || *g->s == '_' || *g->s == '.') && n + 1 < sizeof name)
-            name[n++] = *g->s++;
-        name[n] = 0;
-        gws(g);
-        if (*g->s == '(') {
-            const char *fn = strrchr(name, '.') ? strrchr(name, '.') + 1 : name;
-            g->s++;
-            int64_t x, y = 0;
-            ok = g_expr(g, &x);
-            gws(g);
-            int two = strcmp(fn, "cdiv") == 0 || strcmp(fn, "min") == 0 || strcmp(fn, "max") == 0;
-            if (ok && two) {
-                if (*g->s != ',') { snprintf(g->err, sizeof g->err, "%s() takes two arguments", fn); ok = 0; }
-                else { g->s++; ok = g_expr(g, &y); gws(g); }
-            }
-            if (ok && *g->s != ')') { snprintf(g->err, sizeof g->err, "expected ')'"); ok = 0; }
-            if (ok) g->s++;
-            if (ok) {
-                if (!strcmp(fn, "cdiv")) {
-                    if (y == 0) { snprintf(g->err, sizeof g->err, "cdiv by zero"); ok = 0; }
-                    else *v = (x + y - 1) / y;
-                } else if (!strcmp(fn, "min")) *v = x < y ? x : y;
-                else if (!strcmp(fn, "max")) *v = x > y ? x : y;
-                else if (!strcmp(fn, "next_power_of_2")) {
-                    uint64_t p = (uint64_t)x - 1;
-                    p |= p >> 1; p |= p >> 2; p |= p >> 4; p |= p >> 8; p |= p >> 16; p |= p >> 32;
-                    *v = (int64_t)(p + 1);
-                } else { snprintf(g->err, sizeof g->err, "unknown function '%s' (cdiv, min, max, next_power_of_2)", fn); ok = 0; }
-            }
-        } else {
-            tc_value x;
-            if (tc_args_get(g->a, name, &x) != TC_OK) {
-                snprintf(g->err, sizeof g->err, "'%s' is not an argument of the launch", name);
-                ok = 0;
-            } else if (x.kind == TC_VAL_INT) *v = x.u.i;
-            else if (x.kind == TC_VAL_BOOL) *v = x.u.b;
-            else { snprintf(g->err, sizeof g->err, "'%s' is not an integer", name); ok = 0; }
-        }
-    } else {
-        snprintf(g->err, sizeof g->err, "unexpected '%.10s'", *g->s ? g->s : "end");
-        ok = 0;
-    }
-    g->depth--;
-    return ok;
-}
-
-static int g_term(GridP *g, int64_t *v) {
-    if (!g_atom(g, v)) return 0;
-    while (1) {
-        gws(g);
-        int op = 0;
-        if (g->s[0] == '/' && g->s[1] == '/') { op = 'd'; g->s += 2; }
-        else if (*g->s == '*' || *g->s == '%') op = *g->s++;
-        else return 1;
-        int64_t r;
-        if (!g_atom(g, &r)) return 0;
-        if (op == '*') *v *= r;
-        else if (r == 0) { snprintf(g->err, sizeof g->err, "division by zero"); return 0; }
-        else if (op == 'd') *v /= r;
-        else *v %= r;
-    }
-}
-
-static int g_expr(GridP *g, int64_t *v) {
-    if (!g_term(g, v)) return 0;
-    while (1) {
-        gws(g);
-        if (*g->s != '+' && *g->s != '-') return 1;
-        char op = *g->s++;
-        int64_t r;
-        if (!g_term(g, &r)) return 0;
-        *v = op == '+' ? *v + r : *v - r;
-    }
-}
-
-typedef struct Grid { const char *expr; char err[200]; int print; } Grid;
-
-static tc_status grid_eval(const tc_args *meta, uint32_t grid[3], Grid *gr);
 static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     Grid *gr = user;
-    tc_status rc = grid_eval(meta, grid, gr);
-    if (rc && gr->print) cli_error("error: %s", gr->err);
+    tc_status rc = tc_grid_eval(meta, gr->expr, grid);
+    if (rc) {
+        snprintf(gr->err, sizeof gr->err, "--grid %s: %s", gr->expr,
+                 gr->ctx ? tc_errmsg(gr->ctx) : tc_status_name(rc));
+        if (gr->print) cli_error("error: %s", gr->err);
+    }
     return rc;
 }
 
-static tc_status grid_eval(const tc_args *meta, uint32_t grid[3], Grid *gr) {
-    GridP g = {gr->expr, meta, "", 0};
-    for (int i = 0; i < 3; i++) {
-        int64_t v;
-        if (!g_expr(&g, &v)) { snprintf(gr->err, sizeof gr->err, "--grid %s: %s", gr->expr, g.err); return TC_ERR_ARG; }
-        if (v < 0 || v > 0xffffffffll) { snprintf(gr->err, sizeof gr->err, "--grid %s: %lld is out of range", gr->expr, (long long)v); return TC_ERR_ARG; }
-        grid[i] = (uint32_t)v;
-        gws(&g);
-        if (!*g.s) return TC_OK;
-        if (*g.s != ',' || i == 2) { snprintf(gr->err, sizeof gr->err, "--grid %s: unexpected '%s'", gr->expr, g.s); return TC_ERR_ARG; }
-        g.s++;
-    }
-    return TC_OK;
-}
-
 /* For `tritonc run --grid EXPR` (tools/tritonc.c): the characters are checked here, the
- * expression when the launch evaluates it (a failure is printed then). */
+ * expression when the launch asks for the grid (a failure is printed then); cli_grid_bind
+ * names the context whose error message says why. */
 int cli_grid_expr(const char *expr, tc_launch_opts *o) {
     static Grid g;
     if (!expr || !*expr || strlen(expr) > 1000) return 0;
+    /* characters no grid expression has are a usage error now, not at the launch */
     for (const char *c = expr; *c; c++)
-        if (!(isalnum((unsigned char)*c) || strchr(" \t_.,+-*/%()", *c))) return 0;
+        if (!(isalnum((unsigned char)*c) || strchr(" \t_.,+-*/%()<>&|^~", *c))) return 0;
     memset(&g, 0, sizeof g);
     g.expr = expr;
     g.print = 1;
     o->grid_fn = grid_fn;
     o->grid_user = &g;
     return 1;
+}
+
+void cli_grid_bind(tc_launch_opts *o, tc_context *ctx) {
+    if (o->grid_fn == grid_fn) ((Grid *)o->grid_user)->ctx = ctx;
 }
 
 /* ---- shared setup ------------------------------------------------------------------------- */
@@ -304,6 +191,7 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
     }
     if (s->grid) {
         s->g.expr = s->grid;
+        s->g.ctx = s->ctx;
         o->grid_fn = grid_fn;
         o->grid_user = &s->g;
     }

@@ -6,6 +6,7 @@
  * TC_ERR_UNSUPPORTED at the expression, never guessed. One unit on purpose: it is to be
  * replaced by the tracer's constexpr evaluator. */
 #include "tune/tuneint.h"
+#include "trace/eval.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -83,6 +84,7 @@ typedef struct Eval {
     bool check;              /* static check only: args[...] is an unknown number */
     const char *what;        /* "triton.Config value" for messages */
     const char *heur;        /* or the heuristics value's name: "heuristics value 'BLOCK'" */
+    bool bare_args;          /* a grid: bare names are the launch's arguments (tc_grid_eval) */
 } Eval;
 
 /* "a.b.c" for a name/attribute chain, the first part through the file's import aliases. */
@@ -164,68 +166,50 @@ static bool want_val(Eval *E, const EV *x, SrcLoc loc) {
     return evfail(E, TC_ERR_UNSUPPORTED, loc, "this expression is not a value tritonc can evaluate");
 }
 
+/* Arithmetic and ordering go through the tracer's evaluator (trace/eval.h), so a heuristic,
+ * a config value and a grid compute exactly what the same expression computes as a constexpr
+ * in a kernel: Python's floor division, errors for 0 ** -1 and for results beyond 64 bits. */
+static CVal to_cval(const tc_value *v) {
+    if (v->kind == TC_VAL_BOOL) return cv_bool(v->u.b);
+    if (v->kind == TC_VAL_FLOAT) return cv_float(v->u.f);
+    if (v->kind == TC_VAL_STR) return cv_str(v->u.s);
+    if (v->kind == TC_VAL_NONE) return cv_none();
+    return cv_int(v->u.i);
+}
+
+/* a op b (b NULL: op a), or the comparison a op b when cmp is set. */
+static bool num_op(Eval *E, PyOp op, const tc_value *a, const tc_value *b, bool cmp, SrcLoc loc,
+                   tc_value *r) {
+    Err ee = {0};
+    Arena ar;
+    arena_init(&ar, &ee);
+    EvalCtx cx = {&ar, &ee};
+    CVal x = to_cval(a), y = b ? to_cval(b) : cv_none(), z;
+    /* no location: the message comes back bare, and evfail adds this expression's */
+    bool ok = cmp ? eval_compare(&cx, op, &x, &y, (SrcLoc){0}, &z)
+              : b ? eval_binop(&cx, op, &x, &y, (SrcLoc){0}, &z)
+                  : eval_unary(&cx, op, &x, (SrcLoc){0}, &z);
+    arena_free(&ar);   /* numbers never allocate: z holds no pointer into it */
+    /* Python's errors in host code are errors in what the launch was given */
+    if (!ok) return evfail(E, ee.code == TC_ERR_COMPILE ? TC_ERR_ARG : ee.code, loc, "%s", ee.msg);
+    if (z.kind == CV_BOOL) *r = tc_bool(z.v.i != 0);
+    else if (z.kind == CV_FLOAT) *r = tc_float(z.v.f);
+    else if (z.kind == CV_INT && !z.big) *r = tc_int(z.v.i);
+    else if (z.kind == CV_INT)
+        return evfail(E, TC_ERR_LIMIT, loc, "%llu is beyond the 64-bit signed range of a launch "
+                      "value", (unsigned long long)z.v.u);
+    else return evfail(E, TC_ERR_INTERNAL, loc, "internal error: '%s' gave a %s", py_op_str(op),
+                       eval_type_name(&z));
+    return true;
+}
+
 static bool binop(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, tc_value *r) {
     if (op == PY_ADD && a.kind == TC_VAL_STR && b.kind == TC_VAL_STR)
         return evfail(E, TC_ERR_UNSUPPORTED, loc, "string concatenation is not supported here");
     if (!is_num(&a) || !is_num(&b))
         return evfail(E, TC_ERR_ARG, loc, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
                       py_op_str(op), type_name(&a), type_name(&b));
-    bool ints = is_intlike(&a) && is_intlike(&b);
-    if (ints) {
-        int64_t x = as_int(&a), y = as_int(&b), z = 0;
-        bool ovf = false;
-        if (op == PY_ADD) ovf = __builtin_add_overflow(x, y, &z);
-        else if (op == PY_SUB) ovf = __builtin_sub_overflow(x, y, &z);
-        else if (op == PY_MUL) ovf = __builtin_mul_overflow(x, y, &z);
-        else if (op == PY_FLOORDIV || op == PY_MOD) {
-            if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: integer division or modulo by zero");
-            if (x == INT64_MIN && y == -1) { ovf = true; }
-            else {
-                int64_t q = x / y, m = x % y;
-                if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
-                z = op == PY_FLOORDIV ? q : m;
-            }
-        } else if (op == PY_POW) {
-            if (y < 0) { *r = tc_float(pow((double)x, (double)y)); return true; }
-            z = 1;
-            for (int64_t i = 0; i < y && !ovf; i++) ovf = __builtin_mul_overflow(z, x, &z);
-        } else if (op == PY_LSHIFT) {
-            if (y < 0) return evfail(E, TC_ERR_ARG, loc, "ValueError: negative shift count");
-            if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) ovf = true;
-            else z = (int64_t)((uint64_t)x << y);
-        } else if (op == PY_RSHIFT) {
-            if (y < 0) return evfail(E, TC_ERR_ARG, loc, "ValueError: negative shift count");
-            z = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;
-        } else if (op == PY_BITAND) z = x & y;
-        else if (op == PY_BITOR) z = x | y;
-        else if (op == PY_BITXOR) z = x ^ y;
-        else if (op == PY_DIV) {
-            if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: division by zero");
-            *r = tc_float((double)x / (double)y);
-            return true;
-        } else return evfail(E, TC_ERR_UNSUPPORTED, loc, "operator '%s' is not supported here", py_op_str(op));
-        if (ovf) return evfail(E, TC_ERR_LIMIT, loc, "integer overflow in '%s' (beyond 64 bits)", py_op_str(op));
-        if ((op == PY_BITAND || op == PY_BITOR || op == PY_BITXOR) && a.kind == TC_VAL_BOOL &&
-            b.kind == TC_VAL_BOOL) { *r = tc_bool(z != 0); return true; }
-        *r = tc_int(z);
-        return true;
-    }
-    double x = as_f(&a), y = as_f(&b);
-    if (op == PY_ADD) *r = tc_float(x + y);
-    else if (op == PY_SUB) *r = tc_float(x - y);
-    else if (op == PY_MUL) *r = tc_float(x * y);
-    else if (op == PY_DIV) {
-        if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: float division by zero");
-        *r = tc_float(x / y);
-    } else if (op == PY_FLOORDIV || op == PY_MOD) {
-        if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: float floor division by zero");
-        double m = fmod(x, y);
-        if (m != 0 && ((m < 0) != (y < 0))) m += y;
-        *r = tc_float(op == PY_MOD ? m : floor(x / y));
-    } else if (op == PY_POW) *r = tc_float(pow(x, y));
-    else return evfail(E, TC_ERR_ARG, loc, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
-                       py_op_str(op), type_name(&a), type_name(&b));
-    return true;
+    return num_op(E, op, &a, &b, false, loc, r);
 }
 
 static bool compare(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, bool *r) {
@@ -239,28 +223,14 @@ static bool compare(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, bool *
         *r = op == PY_IS ? same : !same;
         return true;
     }
-    int c;
-    if (is_num(&a) && is_num(&b)) {
-        if (is_intlike(&a) && is_intlike(&b)) {
-            int64_t x = as_int(&a), y = as_int(&b);
-            c = x < y ? -1 : x > y;
-        } else {
-            double x = as_f(&a), y = as_f(&b);
-            if (isnan(x) || isnan(y)) { *r = false; return true; }
-            c = x < y ? -1 : x > y;
-        }
-    } else if (a.kind == TC_VAL_STR && b.kind == TC_VAL_STR) {
-        c = strcmp(a.u.s, b.u.s);
-        c = c < 0 ? -1 : c > 0;
-    } else {
+    if (op != PY_LT && op != PY_LE && op != PY_GT && op != PY_GE)
+        return evfail(E, TC_ERR_UNSUPPORTED, loc, "comparison '%s' is not supported here", py_op_str(op));
+    if (!(is_num(&a) && is_num(&b)) && !(a.kind == TC_VAL_STR && b.kind == TC_VAL_STR))
         return evfail(E, TC_ERR_ARG, loc, "TypeError: '%s' not supported between instances of '%s' and '%s'",
                       py_op_str(op), type_name(&a), type_name(&b));
-    }
-    if (op == PY_LT) *r = c < 0;
-    else if (op == PY_LE) *r = c <= 0;
-    else if (op == PY_GT) *r = c > 0;
-    else if (op == PY_GE) *r = c >= 0;
-    else return evfail(E, TC_ERR_UNSUPPORTED, loc, "comparison '%s' is not supported here", py_op_str(op));
+    tc_value v;
+    if (!num_op(E, op, &a, &b, true, loc, &v)) return false;
+    *r = v.u.b;
     return true;
 }
 
@@ -417,6 +387,21 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
     case EX_NONE: out->v = tc_none(); break;
     case EX_NAME: {
         if (E->param && !strcmp(e->name, E->param)) { out->k = EV_ARGS; break; }
+        if (E->bare_args) {
+            if (!strcmp(e->name, "cdiv") || !strcmp(e->name, "next_power_of_2")) {
+                out->k = EV_FUNC;
+                out->name = e->name[0] == 'c' ? "triton.cdiv" : "triton.next_power_of_2";
+                break;
+            }
+            bool is_param = false;
+            for (int i = 0; i < E->k->fn->nparams && !is_param; i++)
+                is_param = !strcmp(E->k->fn->params[i].name, e->name);
+            if (is_param) { ok = arg_lookup(E, e->name, e->loc, out); break; }
+            if (!builtin_path(e->name)) {
+                ok = evfail(E, TC_ERR_ARG, e->loc, "'%s' is not an argument of the launch", e->name);
+                break;
+            }
+        }
         bool found;
         if (!eval_global(E, e->name, e->loc, out, &found)) { ok = false; break; }
         if (found) break;
@@ -516,13 +501,7 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
         if (e->op == PY_NOT) { out->v = tc_bool(!truthy(&a.v)); break; }
         if (E->check) { out->v = tc_int(1); break; }
         if (!is_num(&a.v)) { ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", py_op_str(e->op), type_name(&a.v)); break; }
-        if (e->op == PY_UADD) out->v = a.v.kind == TC_VAL_BOOL ? tc_int(a.v.u.b) : a.v;
-        else if (e->op == PY_USUB) {
-            if (a.v.kind == TC_VAL_FLOAT) out->v = tc_float(-a.v.u.f);
-            else if (as_int(&a.v) == INT64_MIN) ok = evfail(E, TC_ERR_LIMIT, e->loc, "integer overflow");
-            else out->v = tc_int(-as_int(&a.v));
-        } else if (e->op == PY_INVERT && is_intlike(&a.v)) out->v = tc_int(~as_int(&a.v));
-        else ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", py_op_str(e->op), type_name(&a.v));
+        ok = num_op(E, e->op, &a.v, NULL, false, e->loc, &out->v);
         break;
     }
     case EX_BOOLOP: {
@@ -614,4 +593,62 @@ bool heval_heuristic(const Module *m, const tc_kernel *k, const char *param, con
     }
     *out = x.v;
     return true;
+}
+
+/* ---- launch grids ------------------------------------------------------------------------------ */
+
+/* The bare message of an error recorded with a location ("file:l:c: error: MSG\n..."). */
+static const char *bare_msg(const Err *e, char *buf, size_t n) {
+    const char *m = strstr(e->msg, "error: ");
+    m = m ? m + 7 : e->msg;
+    size_t len = strcspn(m, "\n");
+    snprintf(buf, n, "%.*s", (int)(len < n ? len : n - 1), m);
+    return buf;
+}
+
+tc_status tc_grid_eval(const tc_args *meta, const char *expr, uint32_t grid[3]) {
+    if (!meta) return TC_ERR_ARG;
+    tc_context *ctx = meta->k->m->ctx;
+    if (!expr || !grid) return ctx_fail(ctx, TC_ERR_ARG, "tc_grid_eval: NULL argument");
+    if (!*expr || strlen(expr) > 1000 || strpbrk(expr, "\n\r"))
+        return ctx_fail(ctx, TC_ERR_ARG, "a grid is one line of at most 1000 characters");
+    /* parsed as a module whose one constexpr global is (EXPR): "4, 2" and "(cdiv(n, B),)"
+     * are tuples */
+    char text[1100], msg[600];
+    int len = snprintf(text, sizeof text, "import triton.language as tl\n"
+                       "__grid__: tl.constexpr = (%s)\n", expr);
+    Source *src = source_new("<grid>", text, (size_t)len);
+    if (!src) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    Err e = {0};
+    Module *m = parse_module(src, &e);
+    const Expr *g = m && m->nglobals == 1 && !strcmp(m->globals[0].name, "__grid__")
+                    ? m->globals[0].value : NULL;
+    tc_status rc = TC_OK;
+    if (!m) rc = ctx_fail(ctx, TC_ERR_ARG, "%s", bare_msg(&e, msg, sizeof msg));
+    else if (!g) rc = ctx_fail(ctx, TC_ERR_ARG, "invalid syntax (one to three expressions expected)");
+    int n = 0;
+    const Expr *const *items = g && g->kind == EX_TUPLE ? (const Expr *const *)g->items : &g;
+    int nitems = g && g->kind == EX_TUPLE ? g->n : 1;
+    if (!rc && (nitems < 1 || nitems > 3))
+        rc = ctx_fail(ctx, TC_ERR_ARG, "a grid has 1 to 3 dimensions, not %d", nitems);
+    Eval E = {.m = m, .k = meta->k, .args = meta, .err = &e, .bare_args = true};
+    for (; !rc && n < nitems; n++) {
+        EV x;
+        if (!ev(&E, items[n], &x)) { rc = ctx_fail(ctx, TC_ERR_ARG, "%s", bare_msg(&e, msg, sizeof msg)); break; }
+        if (x.k != EV_VAL || (x.v.kind != TC_VAL_INT && x.v.kind != TC_VAL_BOOL)) {
+            rc = ctx_fail(ctx, TC_ERR_ARG, "grid dimension %d is not an integer", n);
+            break;
+        }
+        int64_t v = as_int(&x.v);
+        if (v < 0 || v > (int64_t)UINT32_MAX) {
+            rc = ctx_fail(ctx, TC_ERR_ARG, "grid dimension %d is %lld, outside 0..%u", n,
+                          (long long)v, UINT32_MAX);
+            break;
+        }
+        grid[n] = (uint32_t)v;
+    }
+    for (int i = nitems; !rc && i < 3; i++) grid[i] = 1;
+    if (m) module_free(m);
+    source_free(src);
+    return rc;
 }
