@@ -6,10 +6,15 @@
 #include "test.h"
 #include "tune/tune.h"
 
+#include <fcntl.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *KFILE = "tests/kernels/autotune.py";
@@ -1075,4 +1080,233 @@ TEST(tune_decorator_order) {
     tc_tensor_free(t);
     tc_module_free(m);
     tc_context_free(ctx);
+}
+
+/* ---- the tuning database's files: symlinks, threads, FIFOs, size, ownership ------------------- */
+
+/* A database of n entries with distinct keys (about 80 bytes each). */
+static char *db_of(int n) {
+    size_t cap = (size_t)n * 100 + 100, o = 0;
+    char *s = malloc(cap);
+    o += (size_t)snprintf(s + o, cap - o, "{\"format\": \"tritonc-tuning-db\", \"version\": 1, \"entries\": [");
+    for (int i = 0; i < n; i++)
+        o += (size_t)snprintf(s + o, cap - o, "%s{\"kernel\":\"k\",\"device\":\"d\",\"measured_at\":\"t\",\"key\":\"(%d,)\",\"best\":{}}",
+                              i ? ",\n" : "", i);
+    snprintf(s + o, cap - o, "]}\n");
+    return s;
+}
+
+/* A regular file's text (the first 64 KiB); NULL for anything else, never blocking. */
+static char *slurp(const char *path, size_t *n) {
+    int fd = open(path, O_RDONLY | O_NONBLOCK);
+    struct stat st;
+    if (fd < 0) return NULL;
+    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) { close(fd); return NULL; }
+    static char buf[1 << 16];
+    ssize_t got = read(fd, buf, sizeof buf - 1);
+    close(fd);
+    if (got < 0) return NULL;
+    buf[got] = 0;
+    if (n) *n = (size_t)got;
+    return buf;
+}
+
+/* Saving never writes through a symlink planted where the temporary file would go (the old
+ * name was PATH.tmp.PID) nor at the path itself: the victim is untouched. */
+TEST(tune_db_save_symlinks) {
+    char dir[700], db[800], out[800], victim[800], link[900];
+    snprintf(dir, sizeof dir, "%s/symlinks", scratch());
+    char cmd[2000], o[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    test_run(cmd, o, sizeof o);
+    snprintf(db, sizeof db, "%s/hand.json", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    snprintf(victim, sizeof victim, "%s/victim", dir);
+    write_text(db, DB_HAND);
+    write_text(victim, "precious\n");
+    snprintf(link, sizeof link, "%s.tmp.%ld", out, (long)getpid());
+    CHECK(symlink("victim", link) == 0);   /* relative to the link's folder */
+    tc_context *ctx = interp_ctx();
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, db));
+    if (tc_tuning_db_save(ctx, out) != TC_OK) fprintf(stderr, "%s\n", tc_errmsg(ctx));
+    CHECK_STR("precious\n", slurp(victim, NULL));
+    struct stat st;
+    CHECK(lstat(out, &st) == 0 && S_ISREG(st.st_mode));
+    CHECK(lstat(link, &st) == 0 && S_ISLNK(st.st_mode));   /* left alone, not used */
+    /* a symlink at the path itself is replaced, not followed */
+    unlink(out);
+    CHECK(symlink("victim", out) == 0);
+    CHECK_INT(TC_OK, tc_tuning_db_save(ctx, out));
+    CHECK_STR("precious\n", slurp(victim, NULL));
+    CHECK(lstat(out, &st) == 0 && S_ISREG(st.st_mode));
+    size_t n = 0;
+    char msg[512];
+    const char *text = slurp(out, &n);
+    CHECK_INT(4, tune_db_check(out, text, n, msg, sizeof msg));
+    tc_context_free(ctx);
+}
+
+typedef struct Saver { const char *path; tc_context *ctx; int fails; } Saver;
+
+static void *saver(void *u) {
+    Saver *s = u;
+    for (int i = 0; i < 60; i++) s->fails += tc_tuning_db_save(s->ctx, s->path) != TC_OK;
+    return NULL;
+}
+
+/* Two threads of one process save to one path while a third loads it: every save succeeds
+ * and every load sees a whole database (the old scheme shared PATH.tmp.PID between them). */
+TEST(tune_db_save_threads) {
+    char dir[700], db[800], out[800];
+    snprintf(dir, sizeof dir, "%s/threads", scratch());
+    char cmd[2000], o[256];
+    snprintf(cmd, sizeof cmd, "rm -rf %s && mkdir -p %s", dir, dir);
+    test_run(cmd, o, sizeof o);
+    snprintf(db, sizeof db, "%s/in.json", dir);
+    snprintf(out, sizeof out, "%s/out.json", dir);
+    char *text = db_of(2000);
+    write_text(db, text);
+    write_text(out, text);
+    free(text);
+    Saver s[2] = {{out, interp_ctx(), 0}, {out, interp_ctx(), 0}};
+    CHECK_INT(TC_OK, tc_tuning_db_load(s[0].ctx, db));
+    CHECK_INT(TC_OK, tc_tuning_db_load(s[1].ctx, db));
+    pthread_t th[2];
+    for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, saver, &s[i]);
+    tc_context *rd = interp_ctx();
+    int loads = 0, bad = 0;
+    char why[300] = "";
+    for (int i = 0; i < 60; i++, loads++)
+        if (tc_tuning_db_load(rd, out) != TC_OK && !bad++) snprintf(why, sizeof why, "%s", tc_errmsg(rd));
+    for (int i = 0; i < 2; i++) pthread_join(th[i], NULL);
+    CHECK_INT(0, s[0].fails + s[1].fails);
+    CHECK_STR("", why);
+    CHECK_INT(0, bad);
+    CHECK_INT(TC_OK, tc_tuning_db_load(rd, out));
+    /* no temporary file left behind */
+    snprintf(cmd, sizeof cmd, "ls -a %s | grep -c tmp", dir);
+    test_run(cmd, o, sizeof o);
+    CHECK_STR("0\n", o);
+    tc_context_free(s[0].ctx);
+    tc_context_free(s[1].ctx);
+    tc_context_free(rd);
+}
+
+/* A FIFO where a database is read: refused at once, never waited on. The load runs in a
+ * child with an alarm so that a hang fails the test instead of stopping the suite. */
+TEST(tune_db_fifo) {
+    char fifo[800];
+    snprintf(fifo, sizeof fifo, "%s/fifo.json", scratch());
+    unlink(fifo);
+    CHECK(mkfifo(fifo, 0600) == 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        alarm(10);
+        tc_context *ctx = interp_ctx();
+        tc_status s = tc_tuning_db_load(ctx, fifo);
+        bool ok = s == TC_ERR_IO && strstr(tc_errmsg(ctx), "fifo.json: not a regular file (a FIFO)");
+        if (!ok) fprintf(stderr, "tc_tuning_db_load of a FIFO: %d: %s\n", s, tc_errmsg(ctx));
+        _exit(ok ? 0 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st));   /* not killed by the alarm */
+    CHECK_INT(0, WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    unlink(fifo);
+}
+
+/* Loading is linear: 100000 entries (the most a database may hold) in well under the 10 s
+ * allowed here (a bound on a complexity bug, quadratic took a minute; not a benchmark). The
+ * time is this process's CPU time, so that other work on the machine cannot fail it. */
+TEST(tune_db_load_large) {
+    char path[800];
+    snprintf(path, sizeof path, "%s/large.json", scratch());
+    char *text = db_of(100000);
+    write_text(path, text);
+    free(text);
+    tc_context *ctx = interp_ctx();
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));
+    CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));   /* again: every entry replaces its twin */
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t1);
+    double s = (double)(t1.tv_sec - t0.tv_sec) + (t1.tv_nsec - t0.tv_nsec) / 1e9;
+    CHECK(s < 10.0);
+    if (s >= 10.0) fprintf(stderr, "loading 100000 entries twice took %.1f s of CPU\n", s);
+    char out[800];
+    snprintf(out, sizeof out, "%s/large-out.json", tdir);
+    CHECK_INT(TC_OK, tc_tuning_db_save(ctx, out));
+    tc_context_free(ctx);
+    FILE *f = fopen(out, "rb");
+    int entries = 0, c, prev = 0;
+    while (f && (c = fgetc(f)) != EOF) { entries += prev == '{' && c == '\n'; prev = c; }
+    if (f) fclose(f);
+    CHECK_INT(100000 + 1, entries);   /* the top-level object and one per entry, none twice */
+}
+
+static char senv[2000], sdir[900];   /* the fake GPU's environment, the tuning cache folder */
+#define TUNE_ADD "tune %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)'"
+
+/* Runs sh in the tuning cache folder; then a tuning benchmarks again (and says note, when
+ * not NULL), and the one after reads back what it saved. */
+static void spoiled_then_retuned(const char *sh, const char *note) {
+    char cmd[4000], o[4096];
+    snprintf(cmd, sizeof cmd, "cd %s && %s", sdir, sh);
+    test_run(cmd, o, sizeof o);
+    CHECK_INT(0, tcmd(senv, TUNE_ADD, KFILE));
+    CHECK_CONTAINS(cout, "benchmarked on NVIDIA H200");
+    if (note) CHECK_CONTAINS(cout, note);
+    CHECK_INT(0, tcmd(senv, TUNE_ADD, KFILE));
+    CHECK_CONTAINS(cout, "from the disk cache");
+}
+
+/* The on-disk tuning cache on the fake GPU: a FIFO, a symlink, a file or folder others may
+ * write or another user owns are never read (the tuning is benchmarked again and a note
+ * says why); the folder is created 0700. Runs under timeout: a hang ends with 124. */
+TEST(tune_cache_files_safety) {
+    char fake[700];
+    snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
+    if (access(fake, R_OK) != 0) return;
+    scratch();
+    char cmd[4000], o[4096], cache[800], victim[900];
+    snprintf(cache, sizeof cache, "%s/scache", tdir);
+    snprintf(sdir, sizeof sdir, "%s/tune", cache);
+    snprintf(victim, sizeof victim, "%s/victim", tdir);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", cache);
+    test_run(cmd, o, sizeof o);
+    snprintf(senv, sizeof senv, "TRITONC_LIBCUDA_PATH=%s FAKE_CUDA_LAUNCH=ok TRITONC_BENCH_FLUSH_BYTES=4096 "
+             "TRITONC_CACHE_DIR=%s timeout 60", fake, cache);
+    spoiled_then_retuned("true", NULL);
+    struct stat st;
+    CHECK(stat(sdir, &st) == 0 && (st.st_mode & 0777) == 0700);
+    spoiled_then_retuned("for f in *.json; do rm $f && mkfifo $f; done", "not a regular file (a FIFO)");
+    /* a symlink to a good entry elsewhere: not followed but replaced, its target untouched */
+    spoiled_then_retuned("for f in *.json; do mv $f ../../victim && printf ' \\n \\n' >> ../../victim && "
+                         "ln -s ../../victim $f; done", "a symbolic link (not followed)");
+    const char *v = slurp(victim, NULL);
+    CHECK_CONTAINS(v, "\"format\": \"tritonc-tuning-db\"");
+    CHECK(v && strlen(v) > 4 && !strcmp(v + strlen(v) - 4, " \n \n"));   /* as it was left */
+    spoiled_then_retuned("chmod 0666 *.json", "writable by others (mode 0666)");
+    if (geteuid() == 0) spoiled_then_retuned("chown 65534 *.json", "not owned by this user");
+    /* a folder others may write or another user owns: neither read nor written */
+    for (int i = 0; i < 2 + (geteuid() == 0); i++) {
+        if (i < 2) chmod(sdir, i ? 0770 : 0707);
+        else CHECK(chown(sdir, 65534, (gid_t)-1) == 0);
+        CHECK_INT(0, tcmd(senv, TUNE_ADD, KFILE));
+        CHECK_CONTAINS(cout, "benchmarked on NVIDIA H200");
+        CHECK_CONTAINS(cout, i < 2 ? (i ? "not used: writable by others (mode 0770)" : "writable by others (mode 0707)")
+                                   : "not used: not owned by this user");
+        CHECK_CONTAINS(cout, "saved to (no tuning cache directory)");
+        if (i == 2) CHECK(chown(sdir, geteuid(), (gid_t)-1) == 0);
+        chmod(sdir, 0700);
+        CHECK_INT(0, tcmd(senv, TUNE_ADD, KFILE));
+        CHECK_CONTAINS(cout, "from the disk cache");
+    }
+    /* the launch report's note says it too */
+    chmod(sdir, 0777);
+    CHECK_INT(0, tcmd(senv, "run %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --verbose", KFILE));
+    CHECK_CONTAINS(cout, "note: autotune: benchmarked 3 configs");
+    CHECK_CONTAINS(cout, "maxnreg: None; tuning cache ");
+    chmod(sdir, 0700);
 }

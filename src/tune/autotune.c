@@ -309,8 +309,10 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     if (cuda_device_props(ctx->device, &props, &e)) return ctx_take(ctx, &e);
     char path[4400] = "";
     const char *tcache = getenv("TRITONC_TUNING_CACHE");   /* 0: no on-disk tuning cache */
+    char unsafe[600] = "";   /* why the tuning cache was not trusted: told, and in the note */
     bool have_path = !(tcache && !strcmp(tcache, "0")) &&
-                     tdb_disk_path(k, t, props.name, props.major, props.minor, key, path, sizeof path);
+                     tdb_disk_path(k, t, props.name, props.major, props.minor, key, path, sizeof path) &&
+                     tdb_disk_usable(unsafe, sizeof unsafe);
     char sh[32];
     src_hash_hex(k, sh, sizeof sh);
     if (!(flags & TC_TUNE_FORCE)) {
@@ -326,7 +328,8 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         }
         DbEntry de;
         int bi = -1;
-        if (have_path && tdb_disk_lookup(path, k, t, props.name, props.major, props.minor, key, &de, &bi)) {
+        if (have_path && tdb_disk_lookup(path, k, t, props.name, props.major, props.minor, key, &de, &bi,
+                                         unsafe, sizeof unsafe)) {
             *best_out = bi;
             db_note(note, nnote, &t->cfg[bi], de.device, de.ccM, de.ccm, de.at, "tuning cache", path);
             memo_add(t, key, bi, TC_TUNE_DISK, de.device, de.ccM, de.ccm, de.at, path, de.tune_s);
@@ -339,6 +342,11 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
             return TC_OK;
         }
         /* none, damaged or stale: tune again and overwrite */
+    }
+    if (unsafe[0]) {
+        char line[700];
+        snprintf(line, sizeof line, "tritonc: note: %s\n", unsafe);
+        ctx_deliver(ctx, line);
     }
 
     /* benchmark: compile every config first, then time each */
@@ -450,8 +458,8 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     if (!tc || !tdb_add(tc, &d)) tdb_entry_free(&d);
     int nskip = 0;
     for (int i = 0; i < t->ncfg; i++) nskip += res[i].status != 0;
-    tfmt(note, nnote, "autotune: benchmarked %d configs (%d skipped) on %s in %.2fs; best %s",
-             t->ncfg, nskip, props.name, tune_s, t->cfg[best].str);
+    tfmt(note, nnote, "autotune: benchmarked %d configs (%d skipped) on %s in %.2fs; best %s%s%s",
+             t->ncfg, nskip, props.name, tune_s, t->cfg[best].str, unsafe[0] ? "; " : "", unsafe);
     if (print) {
         char line[1400];
         snprintf(line, sizeof line, "Triton autotuning for function %s,\nwith key as %s,\nfinished after "

@@ -2,10 +2,15 @@
  * device, the kernel's source hash) kept on the context, looked up by kernel and key,
  * loaded from and saved to JSON files (tc_tuning_db_load/save, `tune --export`), and the
  * on-disk tuning cache: one file per tuning under $TRITONC_CACHE_DIR/tune, read back only
- * when it matches the device, tritonc version, source, key and configs exactly. */
+ * when it matches the device, tritonc version, source, key and configs exactly, and only
+ * from a regular file and folder of this user's that no one else may write (another user
+ * could otherwise choose the configs this user runs). Files are written atomically
+ * (write_file_atomic) and read without ever blocking on a FIFO. */
 #include "tune/tuneint.h"
+#include "base/fileio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,6 +35,7 @@ void tune_context_free(tc_context *ctx) {
     TuneContext *t = ctx->tune;
     for (int i = 0; i < t->ndb; i++) tdb_entry_free(&t->db[i]);
     free(t->db);
+    free(t->slot);
     free(t->last_res);
     free(t);
     ctx->tune = NULL;
@@ -282,36 +288,66 @@ int tune_db_check(const char *name, const char *text, size_t len, char *msg, siz
     return c;
 }
 
+/* A file the user named is read through symlinks; a FIFO or device is refused, never
+ * waited on. */
 char *tdb_read(const char *path, size_t *len, char *msg, size_t n) {
-    FILE *f = fopen(path, "rb");
-    if (!f) { snprintf(msg, n, "%s: %s", path, strerror(errno)); return NULL; }
-    Buf b = {0};
-    char tmp[65536];
-    size_t r;
-    while ((r = fread(tmp, 1, sizeof tmp, f)) > 0) {
-        buf_putn(&b, tmp, r);
-        if (b.len > JSON_MAX_BYTES) break;
-    }
-    bool err = ferror(f);
-    fclose(f);
-    if (err || b.oom) { snprintf(msg, n, "%s: read error", path); buf_free(&b); return NULL; }
-    if (!b.s) buf_putn(&b, "", 0);
-    *len = b.len;
-    return b.s;
+    int fd = open_regular(AT_FDCWD, path, false, NULL, msg, n);
+    if (fd < 0) return NULL;
+    char *s = read_fd(fd, JSON_MAX_BYTES, len);
+    close(fd);
+    if (!s) snprintf(msg, n, "%s: read error", path);
+    return s;
+}
+
+/* The same (kernel, source, device, key, configs) replaces an older entry; the entries are
+ * found through a hash index, as a linear search per entry made loading quadratic. */
+static bool same_entry(const DbEntry *o, const DbEntry *d) {
+    return !strcmp(o->kernel, d->kernel) && !strcmp(o->device, d->device) && !strcmp(o->key, d->key) &&
+           o->ccM == d->ccM && o->ccm == d->ccm &&
+           !strcmp(o->source_hash ? o->source_hash : "", d->source_hash ? d->source_hash : "") &&
+           o->has_cfg_hash == d->has_cfg_hash && o->cfg_hash == d->cfg_hash;
+}
+
+static uint64_t entry_hash(const DbEntry *d) {
+    const char *sh = d->source_hash ? d->source_hash : "";
+    uint64_t h = hash_bytes(d->kernel, strlen(d->kernel) + 1, 0x746462);
+    h = hash_bytes(d->device, strlen(d->device) + 1, h);
+    h = hash_bytes(d->key, strlen(d->key) + 1, h);
+    h = hash_bytes(sh, strlen(sh) + 1, h);
+    int cc[3] = {d->ccM, d->ccm, d->has_cfg_hash};
+    h = hash_bytes(cc, sizeof cc, h);
+    return hash_bytes(&d->cfg_hash, sizeof d->cfg_hash, h);
+}
+
+/* The slot of d's twin in the index, or the empty slot where d goes. */
+static size_t index_slot(const TuneContext *t, const DbEntry *d) {
+    size_t mask = t->nslot - 1, i = (size_t)entry_hash(d) & mask;
+    while (t->slot[i] && !same_entry(&t->db[t->slot[i] - 1], d)) i = (i + 1) & mask;
+    return i;
+}
+
+/* Keeps the index at most half full; false when out of memory. */
+static bool index_reserve(TuneContext *t, int n) {
+    if ((size_t)n * 2 <= t->nslot) return true;
+    size_t ns = t->nslot ? t->nslot : 64;
+    while ((size_t)n * 2 > ns) ns *= 2;
+    unsigned *old = t->slot;
+    t->slot = calloc(ns, sizeof *t->slot);
+    if (!t->slot) { t->slot = old; return false; }
+    free(old);
+    t->nslot = ns;
+    for (int i = 0; i < t->ndb; i++) t->slot[index_slot(t, &t->db[i])] = (unsigned)i + 1;
+    return true;
 }
 
 bool tdb_add(TuneContext *t, DbEntry *d) {
-    /* the same (kernel, source, device, key, configs) replaces an older entry */
-    for (int i = 0; i < t->ndb; i++) {
-        DbEntry *o = &t->db[i];
-        if (!strcmp(o->kernel, d->kernel) && !strcmp(o->device, d->device) && !strcmp(o->key, d->key) &&
-            o->ccM == d->ccM && o->ccm == d->ccm &&
-            !strcmp(o->source_hash ? o->source_hash : "", d->source_hash ? d->source_hash : "") &&
-            o->has_cfg_hash == d->has_cfg_hash && o->cfg_hash == d->cfg_hash) {
-            tdb_entry_free(o);
-            *o = *d;
-            return true;
-        }
+    if (!index_reserve(t, t->ndb + 1)) return false;
+    size_t s = index_slot(t, d);
+    if (t->slot[s]) {
+        DbEntry *o = &t->db[t->slot[s] - 1];
+        tdb_entry_free(o);
+        *o = *d;
+        return true;
     }
     if (t->ndb == t->capdb) {
         int nc = t->capdb ? t->capdb * 2 : 8;
@@ -321,6 +357,7 @@ bool tdb_add(TuneContext *t, DbEntry *d) {
         t->capdb = nc;
     }
     t->db[t->ndb++] = *d;
+    t->slot[s] = (unsigned)t->ndb;
     return true;
 }
 
@@ -350,22 +387,6 @@ tc_status tc_tuning_db_load(tc_context *ctx, const char *path) {
     return TC_OK;
 }
 
-bool tdb_write(const char *path, const char *text, char *msg, size_t n) {
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp.%ld", path, (long)getpid());
-    FILE *f = fopen(tmp, "wb");
-    if (!f) { tfmt(msg, n, "%s: %s", tmp, strerror(errno)); return false; }
-    size_t len = strlen(text);
-    bool ok = fwrite(text, 1, len, f) == len;
-    ok = (fclose(f) == 0) && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(msg, n, "%s: %s", path, strerror(errno));
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
-
 tc_status tc_tuning_db_save(tc_context *ctx, const char *path) {
     if (!ctx) return TC_ERR_ARG;
     if (!path) return ctx_fail(ctx, TC_ERR_ARG, "tc_tuning_db_save: NULL path");
@@ -374,7 +395,8 @@ tc_status tc_tuning_db_save(tc_context *ctx, const char *path) {
     char *s = tdb_json(t->db, t->ndb);
     if (!s) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
     char msg[1024];
-    bool ok = tdb_write(path, s, msg, sizeof msg);
+    /* an export is the user's file: the mode fopen would give it */
+    bool ok = write_file_atomic(path, s, strlen(s), 0666, true, msg, sizeof msg);
     free(s);
     if (!ok) return ctx_fail(ctx, TC_ERR_IO, "cannot write the tuning database %s", msg);
     return TC_OK;
@@ -388,16 +410,17 @@ tc_status tc_tuning_cache_dir(char *buf, size_t n) {
     return TC_OK;
 }
 
+/* Folders it creates are the user's alone (0700): the tuning cache is read back. */
 static void mkdirs(const char *path) {
     char tmp[4096];
     snprintf(tmp, sizeof tmp, "%s", path);
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/') continue;
         *p = 0;
-        mkdir(tmp, 0755);
+        mkdir(tmp, 0700);
         *p = '/';
     }
-    mkdir(tmp, 0755);
+    mkdir(tmp, 0700);
 }
 
 /* ---- the on-disk tuning cache: one file per tuning ------------------------------------------- */
@@ -420,12 +443,53 @@ bool tdb_disk_path(const tc_kernel *k, const TuneKernel *t, const char *device, 
     return (size_t)snprintf(buf, n, "%s/%s-%016llx.json", dir, name, (unsigned long long)h) < n;
 }
 
+/* Why a file or folder of the tuning cache must not be trusted, or NULL: another user's (or
+ * a group's) write access would let them choose this user's configs. */
+static const char *untrusted(const struct stat *st, char *buf, size_t n) {
+    if (st->st_uid != geteuid()) {
+        snprintf(buf, n, "not owned by this user (uid %ld, owner %ld)", (long)geteuid(), (long)st->st_uid);
+        return buf;
+    }
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+        snprintf(buf, n, "writable by others (mode %04o)", (unsigned)(st->st_mode & 07777));
+        return buf;
+    }
+    return NULL;
+}
+
+bool tdb_disk_usable(char *why, size_t nwhy) {
+    char dir[4096], r[100];
+    if (tc_tuning_cache_dir(dir, sizeof dir) != TC_OK) return false;
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0) {
+        if (errno == ENOENT) return true;
+        tfmt(why, nwhy, "tuning cache %s not used: %s", dir,
+             errno == ELOOP || errno == ENOTDIR ? "not a folder (or a symbolic link)" : strerror(errno));
+        return false;
+    }
+    struct stat st;
+    bool ok = fstat(fd, &st) == 0;
+    close(fd);
+    const char *bad = ok ? untrusted(&st, r, sizeof r) : "cannot stat it";
+    if (bad) tfmt(why, nwhy, "tuning cache %s not used: %s", dir, bad);
+    return !bad;
+}
+
 bool tdb_disk_lookup(const char *path, const tc_kernel *k, const TuneKernel *t, const char *device,
-                     int ccM, int ccm, const char *key, DbEntry *out, int *best) {
-    char msg[512], sh[32];
+                     int ccM, int ccm, const char *key, DbEntry *out, int *best, char *why, size_t nwhy) {
+    char msg[512], sh[32], r[100];
     size_t len;
     src_hash_hex(k, sh, sizeof sh);
-    char *text = tdb_read(path, &len, msg, sizeof msg);
+    struct stat st;
+    int fd = open_regular(AT_FDCWD, path, true, &st, msg, sizeof msg);
+    if (fd < 0) {
+        if (errno != ENOENT) tfmt(why, nwhy, "tuning cache file ignored: %s", msg);
+        return false;
+    }
+    const char *bad = untrusted(&st, r, sizeof r);
+    char *text = bad ? NULL : read_fd(fd, JSON_MAX_BYTES, &len);
+    close(fd);
+    if (bad) tfmt(why, nwhy, "tuning cache file %s ignored: %s", path, bad);
     if (!text) return false;
     DbEntry *de = NULL;
     int n = tdb_parse(path, text, len, &de, msg, sizeof msg, NULL);
@@ -452,7 +516,7 @@ bool tdb_disk_store(const char *path, const DbEntry *d) {
     bool ok = false;
     if (s && tc_tuning_cache_dir(dir, sizeof dir) == TC_OK) {
         mkdirs(dir);
-        ok = tdb_write(path, s, msg, sizeof msg);
+        ok = write_file_atomic(path, s, strlen(s), 0600, false, msg, sizeof msg);
     }
     free(s);
     return ok;

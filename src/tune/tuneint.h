@@ -70,6 +70,7 @@ typedef struct DbEntry {
 
 typedef struct TuneContext {
     DbEntry *db; int ndb, capdb;
+    unsigned *slot; size_t nslot;   /* index of db by entry_hash: i + 1 for db[i], 0 empty */
     tc_tune_report last;
     tc_tune_result *last_res;
     bool has_last;
@@ -156,16 +157,19 @@ char *tdb_json(const DbEntry *e, int n);             /* malloc'd; NULL: out of m
 int tdb_parse(const char *name, const char *text, size_t len, DbEntry **out, char *msg, size_t n,
               tc_status *code);
 char *tdb_read(const char *path, size_t *len, char *msg, size_t n);
-bool tdb_write(const char *path, const char *text, char *msg, size_t n);
 bool tdb_add(TuneContext *t, DbEntry *d);            /* takes d's contents */
 const DbEntry *tdb_find(tc_context *ctx, const tc_kernel *k, const TuneKernel *t, const char *key,
                         const char *device, int ccM, int ccm, int *best, char *why, size_t nwhy);
 bool tdb_disk_path(const tc_kernel *k, const TuneKernel *t, const char *device, int ccM, int ccm,
                    const char *key, char *buf, size_t n);
+/* Whether the tuning cache folder may be used (missing is fine: it is created 0700 when
+ * written); false with why when it is not a folder of this user's that only they can write. */
+bool tdb_disk_usable(char *why, size_t nwhy);
 /* The tuning cache file at path, when it holds exactly this tuning: true with the entry in
- * *out and its config's index in *best. */
+ * *out and its config's index in *best. A file refused as unsafe (not a regular file, not
+ * this user's, writable by others) is not read, and why says so. */
 bool tdb_disk_lookup(const char *path, const tc_kernel *k, const TuneKernel *t, const char *device,
-                     int ccM, int ccm, const char *key, DbEntry *out, int *best);
+                     int ccM, int ccm, const char *key, DbEntry *out, int *best, char *why, size_t nwhy);
 /* Writes one entry to the tuning cache file at path; false when it could not. */
 bool tdb_disk_store(const char *path, const DbEntry *d);
 
