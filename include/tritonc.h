@@ -59,8 +59,8 @@ typedef struct tc_args tc_args;
 
 TC_API const char *tc_status_name(tc_status s);   /* "TC_ERR_SYNTAX" */
 TC_API const char *tc_dtype_name(tc_dtype t);      /* "fp32"; NULL if invalid */
-/* Accepts fp32, float32, i32, int32, ...; 1 if known. */
-TC_API int tc_dtype_from_name(const char *name, tc_dtype *out);
+/* Accepts fp32, float32, i32, int32, ...; TC_ERR_ARG for an unknown name or NULL. */
+TC_API tc_status tc_dtype_from_name(const char *name, tc_dtype *out);
 TC_API size_t tc_dtype_size(tc_dtype t);           /* bytes per element (i1 is stored as 1 byte) */
 
 /* ---- context -------------------------------------------------------------------- */

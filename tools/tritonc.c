@@ -441,7 +441,7 @@ static int parse_literal(const char *dtname, const char *body, HostArr *h, char 
     p.s = body;
     p.rank = -1;
     for (int i = 0; i < TC_MAX_RANK; i++) p.shape[i] = -1;
-    if (!tc_dtype_from_name(dtname, &p.dt)) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
+    if (tc_dtype_from_name(dtname, &p.dt) != TC_OK) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
     if (!lit_list(&p, 0)) { snprintf(err, errn, "bad tensor literal: %s", p.err); return 0; }
     lit_ws(&p);
     if (*p.s) { snprintf(err, errn, "bad tensor literal: text after the closing ']'"); return 0; }
@@ -476,7 +476,7 @@ static int parse_factory(const char *s, HostArr *h, int *kind_out, char *err, si
     if (dl == 0 || dl >= sizeof dtname) { snprintf(err, errn, "bad dtype in '%s'", s); return 0; }
     memcpy(dtname, s, dl);
     dtname[dl] = 0;
-    if (!tc_dtype_from_name(dtname, &h->dt)) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
+    if (tc_dtype_from_name(dtname, &h->dt) != TC_OK) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
     const char *fn = colon + 1, *lp = strchr(fn, '(');
     if (!lp) { snprintf(err, errn, "expected DTYPE:fn(dims) in '%s'", s); return 0; }
     char fname[16];

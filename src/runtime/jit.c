@@ -605,7 +605,7 @@ static bool parse_sig(const char *s, KeyArg *ka) {
     }
     tc_dtype dt;
     if (strcmp(name, "u1") == 0) dt = TC_I1;
-    else if (!tc_dtype_from_name(name, &dt)) return false;
+    else if (tc_dtype_from_name(name, &dt) != TC_OK) return false;
     if (ptr) { ka->dt = DT_PTR; ka->elem = (uint8_t)dt; }
     else ka->dt = (uint8_t)dt;
     if (!ptr && !dt_is_int(ka->dt) && ka->div16) return false;
