@@ -7,6 +7,26 @@
  * Conventions: every function that can fail returns a tc_status; TC_OK is 0. The
  * message of the last failure on a context is tc_errmsg(ctx); it names the kernel
  * file, line and column where there is one. The library never exits and never prints.
+ *
+ * ABI policy. The shared library is libtritonc.so.MAJOR.MINOR.PATCH (TRITONC_VERSION) with
+ * the SONAME libtritonc.so.MAJOR; a program linked against it keeps working with every
+ * later library of the same SONAME.
+ *  - Exported are exactly the functions declared here with TC_API (all named tc_*); every
+ *    other symbol is hidden in libtritonc.so and local in libtritonc.a.
+ *  - Functions are only added (MINOR goes up). Enum values are only appended.
+ *  - Structs that grow carry or pass their size and only gain fields at their end, where a
+ *    field's 0 keeps the older behaviour:
+ *      tc_launch_opts (read by the library): its first field, size, is set by
+ *        tc_launch_defaults(), the way to initialise one; the library reads the fields that
+ *        fit within size and takes defaults for the rest; a size below 0.1's is TC_ERR_ARG.
+ *      tc_launch_report, tc_stats (written by the library): the caller passes sizeof its
+ *        struct; the library fills that many bytes, zeros for fields it does not know.
+ *    tc_compiled is only reached through the library's pointer and may also grow at its end.
+ *    Every other struct is frozen: its size and fields stay as they are within a SONAME.
+ *  - The opaque handles (tc_context, tc_module, ...) change freely.
+ *  - The SONAME changes (MAJOR goes up) when a function is removed or its parameters,
+ *    result or meaning change, when a struct field's type, offset or meaning changes, when
+ *    a frozen struct changes, or when an enum value changes.
  */
 #ifndef TRITONC_H
 #define TRITONC_H
@@ -200,6 +220,7 @@ TC_API tc_status tc_args_get(const tc_args *a, const char *name, tc_value *out);
 typedef tc_status (*tc_grid_fn)(const tc_args *meta, uint32_t grid[3], void *user);
 
 typedef struct tc_launch_opts {
+    size_t size;            /* sizeof(tc_launch_opts) of the caller: set by tc_launch_defaults */
     uint32_t grid[3];       /* unused axes are 0 or 1 */
     tc_grid_fn grid_fn;     /* if set, called to fill grid */
     void *grid_user;
@@ -218,7 +239,15 @@ typedef struct tc_launch_opts {
                                the shuffled comparison run (0: a fixed default, reported) */
 } tc_launch_opts;
 
-TC_API tc_launch_opts tc_launch_defaults(void);
+/* Fills size bytes of *o: the defaults (grid (1,1,1), num_warps 4, num_stages 3, the rest 0)
+ * with o->size = size. Use tc_launch_defaults(). */
+TC_API void tc_launch_opts_init(tc_launch_opts *o, size_t size);
+/* Inline, so that the size is the program's: a newer library never writes past it. */
+static inline tc_launch_opts tc_launch_defaults(void) {
+    tc_launch_opts o;
+    tc_launch_opts_init(&o, sizeof o);
+    return o;
+}
 
 TC_API tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
 
@@ -239,10 +268,11 @@ typedef struct tc_launch_report {
     uint64_t check_seed;             /* check mode: the shuffle seed compared with (0: none) */
     int threads;                     /* interpreter threads used for the (plain) run */
 } tc_launch_report;
-TC_API void tc_last_launch(const tc_context *ctx, tc_launch_report *out);
+/* size: sizeof *out (the ABI policy above). */
+TC_API void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size);
 
 typedef struct tc_stats { int specializations; int hits; int launches; } tc_stats;
-TC_API void tc_kernel_stats(const tc_kernel *k, tc_stats *out);
+TC_API void tc_kernel_stats(const tc_kernel *k, tc_stats *out, size_t size); /* size: sizeof *out */
 
 /* Output of device_print/print/static_print goes to this callback (default: none, the
  * text is kept and can be read with tc_take_output). */

@@ -168,10 +168,16 @@ char *tc_take_output(tc_context *ctx) {
     return s;
 }
 
-void tc_last_launch(const tc_context *ctx, tc_launch_report *out) {
+/* An output struct the caller declared with size bytes: what the library has, then zeros
+ * (src NULL: all zeros). */
+static void fill_out(void *out, size_t size, const void *src, size_t have) {
     if (!out) return;
-    if (!ctx) { memset(out, 0, sizeof *out); return; }
-    *out = ctx->last;
+    memset(out, 0, size);
+    if (src) memcpy(out, src, size < have ? size : have);
+}
+
+void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size) {
+    fill_out(out, size, ctx ? &ctx->last : NULL, sizeof ctx->last);
 }
 
 void tc_free(void *p) { free(p); }
@@ -344,10 +350,8 @@ const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr) {
     return k->fn->params[i].name;
 }
 
-void tc_kernel_stats(const tc_kernel *k, tc_stats *out) {
-    if (!out) return;
-    if (!k) { memset(out, 0, sizeof *out); return; }
-    *out = k->stats;
+void tc_kernel_stats(const tc_kernel *k, tc_stats *out, size_t size) {
+    fill_out(out, size, k ? &k->stats : NULL, sizeof k->stats);
 }
 
 /* ---- tensors ------------------------------------------------------------------------ */

@@ -1,7 +1,8 @@
 /* test_abi.c — the library boundary: libtritonc.so and libtritonc.a export exactly the TC_API
  * functions of tritonc.h (all tc_*), the shared library's SONAME and file names follow
  * TRITONC_VERSION, a program with its own buf_puts, lex and sha256 links against either
- * library and keeps both its functions and the library's. */
+ * library and keeps both its functions and the library's, and the structs that grow are read
+ * and filled only up to the caller's size (the ABI policy at the top of tritonc.h). */
 #include "test.h"
 #include "tritonc.h"
 
@@ -131,7 +132,8 @@ TEST(abi_exports_only_tc_api) {
     Names decl = {0}, inl = {0}, so = {0}, ar = {0};
     CHECK(header_names(&decl, &inl));
     CHECK(decl.n > 80);  /* the API as of 0.1 has 88 functions */
-    CHECK(names_has(&decl, "tc_launch") && names_has(&decl, "tc_launch_defaults"));
+    CHECK(names_has(&decl, "tc_launch") && names_has(&decl, "tc_launch_opts_init"));
+    CHECK(names_has(&inl, "tc_launch_defaults") && !names_has(&decl, "tc_launch_defaults"));
 
     char cmd[1200];
     snprintf(cmd, sizeof cmd, "nm -D --defined-only %s/libtritonc.so", b);
@@ -268,4 +270,109 @@ TEST(abi_program_names_do_not_clash) {
                  TRITONC_VERSION);
         CHECK_CONTAINS(out, want);
     }
+}
+
+/* ---- structs read and filled up to the caller's size --------------------------------- */
+
+static const char *KSRC =
+    "import triton\n"
+    "import triton.language as tl\n"
+    "@triton.jit\n"
+    "def inc(x, n, BLOCK: tl.constexpr):\n"
+    "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
+    "    tl.store(x + offs, tl.load(x + offs, mask=offs < n) + 1.0, mask=offs < n)\n";
+
+static int all_bytes(const void *p, size_t n, unsigned char v) {
+    const unsigned char *b = p;
+    for (size_t i = 0; i < n; i++)
+        if (b[i] != v) return 0;
+    return 1;
+}
+
+TEST(abi_launch_opts_size) {
+    /* tc_launch_opts_init writes exactly size bytes */
+    union { tc_launch_opts o; unsigned char b[sizeof(tc_launch_opts) + 32]; } u;
+    memset(&u, 0xAB, sizeof u);
+    size_t small = offsetof(tc_launch_opts, grid) + sizeof(uint32_t);
+    tc_launch_opts_init(&u.o, small);
+    CHECK_INT(small, u.o.size);
+    CHECK_INT(1, u.o.grid[0]);
+    CHECK(all_bytes(u.b + small, sizeof u - small, 0xAB));
+    /* a newer program's larger struct: the fields this library does not know are zeroed */
+    memset(&u, 0xAB, sizeof u);
+    tc_launch_opts_init(&u.o, sizeof u);
+    CHECK_INT(sizeof u, u.o.size);
+    CHECK(all_bytes(u.b + sizeof(tc_launch_opts), 32, 0));
+    tc_launch_opts d = tc_launch_defaults();
+    CHECK_INT(sizeof d, d.size);
+    CHECK(d.grid[0] == 1 && d.grid[1] == 1 && d.grid[2] == 1);
+    CHECK_INT(4, d.num_warps);
+    CHECK_INT(3, d.num_stages);
+    CHECK(d.grid_fn == NULL && d.stream == NULL && d.check == 0 && d.threads == 0 &&
+          d.shuffle_seed == 0);
+
+    tc_context *ctx;
+    tc_module *m;
+    tc_kernel *k;
+    tc_args *a;
+    tc_tensor *x;
+    tc_context_new(&ctx);
+    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    CHECK_INT(TC_OK, tc_module_load_string(ctx, "inc.py", KSRC, &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "inc", &k));
+    int64_t n = 8;
+    float h[8] = {0}, r[8];
+    tc_tensor_from_host(ctx, TC_FP32, 1, &n, h, &x);
+    tc_args_new(k, &a);
+    tc_args_set(a, "x", tc_tens(x));
+    tc_args_set(a, "n", tc_int(8));
+    tc_args_set(a, "BLOCK", tc_int(4));
+
+    /* a size below 0.1's: not initialised by tc_launch_defaults */
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 2;
+    o.size = 0;
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, &o));
+    CHECK_CONTAINS(tc_errmsg(ctx), "tc_launch_defaults");
+    o.size = offsetof(tc_launch_opts, shuffle_seed);
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, &o));
+    /* 0.1's size: every field it has is read (grid 2: both halves) */
+    o.size = offsetof(tc_launch_opts, shuffle_seed) + sizeof(uint64_t);
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    /* a newer program's opts: the library reads its own part */
+    u.o.grid[0] = 2;
+    CHECK_INT(TC_OK, tc_launch(k, a, &u.o));
+    tc_tensor_to_host(x, r, sizeof r);
+    for (int i = 0; i < 8; i++) CHECK(r[i] == 2.0f);
+
+    /* tc_last_launch and tc_kernel_stats fill the caller's size: no more, zeros past theirs */
+    union { tc_launch_report r; unsigned char b[sizeof(tc_launch_report) + 16]; } lr;
+    memset(&lr, 0xAB, sizeof lr);
+    tc_last_launch(ctx, &lr.r, offsetof(tc_launch_report, num_warps));
+    CHECK_INT(TC_BACKEND_INTERPRET, lr.r.backend);
+    CHECK(all_bytes(lr.b + offsetof(tc_launch_report, num_warps),
+                    sizeof lr - offsetof(tc_launch_report, num_warps), 0xAB));
+    tc_last_launch(ctx, &lr.r, sizeof lr);
+    CHECK_INT(0, lr.r.compiled);
+    CHECK_INT(4, lr.r.num_warps);
+    CHECK(all_bytes(lr.b + sizeof(tc_launch_report), 16, 0));
+    memset(&lr, 0xAB, sizeof lr);
+    tc_last_launch(NULL, &lr.r, sizeof lr.r);
+    CHECK(all_bytes(lr.b, sizeof lr.r, 0) && all_bytes(lr.b + sizeof lr.r, 16, 0xAB));
+    tc_last_launch(ctx, NULL, sizeof lr.r);  /* no crash */
+
+    union { tc_stats s; unsigned char b[sizeof(tc_stats) + 8]; } st;
+    memset(&st, 0xAB, sizeof st);
+    tc_kernel_stats(k, &st.s, sizeof(int));
+    CHECK_INT(1, st.s.specializations);
+    CHECK(all_bytes(st.b + sizeof(int), sizeof st - sizeof(int), 0xAB));
+    tc_kernel_stats(k, &st.s, sizeof st);
+    CHECK_INT(2, st.s.launches);
+    CHECK_INT(1, st.s.hits);
+    CHECK(all_bytes(st.b + sizeof(tc_stats), 8, 0));
+
+    tc_args_free(a);
+    tc_tensor_free(x);
+    tc_module_free(m);
+    tc_context_free(ctx);
 }

@@ -854,12 +854,12 @@ int cli_run(int argc, char **argv, int check) {
     if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
     if (check) {
         tc_launch_report r;
-        tc_last_launch(ctx, &r);
+        tc_last_launch(ctx, &r, sizeof r);
         if (r.check_findings > 0) rc = EXIT_CHECK;
     }
     if (verbose) {
         tc_launch_report r;
-        tc_last_launch(ctx, &r);
+        tc_last_launch(ctx, &r, sizeof r);
         fprintf(stderr, "launch: %s(%s) on the %s, grid (%u, %u, %u), num_warps=%d, num_stages=%d\n",
                 pos[1], r.specialization, r.backend == TC_BACKEND_CUDA ? "GPU (cuda)" : "interpreter",
                 opts.grid[0], opts.grid[1] ? opts.grid[1] : 1, opts.grid[2] ? opts.grid[2] : 1,
@@ -918,7 +918,7 @@ int cli_run(int argc, char **argv, int check) {
     }
     if (stats) {
         tc_stats st;
-        tc_kernel_stats(k, &st);
+        tc_kernel_stats(k, &st, sizeof st);
         printf("specializations: %d, hits: %d, launches: %d\n", st.specializations, st.hits,
                st.launches);
     }
