@@ -100,6 +100,7 @@ $(B)/fake/libcuda.so.1: tests/fake_libcuda.c
 	$(CC) -std=c11 -O1 -g -fPIC -shared -o $@ $<
 
 test: all $(B)/run_tests $(B)/fake/libcuda.so.1
+	sh scripts/check-layers.sh $(B)
 	TRITONC_BUILD=$(B) CC="$(CC)" ./$(B)/run_tests
 
 install: all

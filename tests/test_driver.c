@@ -8,7 +8,7 @@
  * child's assertion counts to ours. drvchild_* tests do nothing in the parent. The CLI
  * tests run <build>/tritonc info. */
 #include "test.h"
-#include "runtime/api.h"
+#include "base/context.h"
 #include "driver/cuda.h"
 
 #include <pthread.h>

@@ -31,13 +31,13 @@ static void dump_expr(Buf *b, const Expr *x) {
     case EX_NONE: buf_puts(b, "None"); break;
     case EX_ELLIPSIS: buf_puts(b, "..."); break;
     case EX_BINOP: case EX_UNARY:
-        buf_printf(b, "(%s ", x->op);
+        buf_printf(b, "(%s ", py_op_str(x->op));
         dump_expr(b, x->lhs);
         if (x->kind == EX_BINOP) { buf_puts(b, " "); dump_expr(b, x->rhs); }
         buf_puts(b, ")");
         break;
     case EX_BOOLOP:
-        buf_printf(b, "(%s", x->op);
+        buf_printf(b, "(%s", py_op_str(x->op));
         dump_list(b, x->items, x->n);
         buf_puts(b, ")");
         break;
@@ -45,7 +45,7 @@ static void dump_expr(Buf *b, const Expr *x) {
         buf_puts(b, "(cmp ");
         dump_expr(b, x->items[0]);
         for (int i = 1; i < x->n; i++) {
-            buf_printf(b, " %s ", x->ops[i - 1]);
+            buf_printf(b, " %s ", py_op_str(x->ops[i - 1]));
             dump_expr(b, x->items[i]);
         }
         buf_puts(b, ")");
@@ -122,7 +122,7 @@ static void dump_stmt(Buf *b, const Stmt *s) {
         buf_puts(b, " "); dump_expr(b, s->value); buf_puts(b, ")");
         break;
     case ST_AUGASSIGN:
-        buf_printf(b, "(%s= ", s->op); dump_expr(b, s->target); buf_puts(b, " ");
+        buf_printf(b, "(%s= ", py_op_str(s->op)); dump_expr(b, s->target); buf_puts(b, " ");
         dump_expr(b, s->value); buf_puts(b, ")");
         break;
     case ST_IF:
@@ -472,8 +472,8 @@ TEST(parse_compare_structure) {
     Expr *x = m->funcs[0]->body.stmts[0]->value;
     CHECK_INT(EX_COMPARE, x->kind);
     CHECK_INT(3, x->n);
-    CHECK_STR("<", x->ops[0]);
-    CHECK_STR("<", x->ops[1]);
+    CHECK_STR("<", py_op_str(x->ops[0]));
+    CHECK_STR("<", py_op_str(x->ops[1]));
     CHECK_STR("c", x->items[2]->name);
     CHECK_INT(4, x->loc.line);
     CHECK_INT(5, x->loc.col);

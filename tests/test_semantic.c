@@ -119,7 +119,10 @@ static Val call(TT *x, const char *path, int n, Val *args) {
 static Val callkw(TT *x, const char *path, int n, Val *args, int nkw, const char **kwn, Val *kwv) {
     return sem_call(&x->t, path, NULL, args, n, kwn, kwv, nkw, (SrcLoc){0});
 }
-static Val bin(TT *x, const char *op, Val a, Val b) { return sem_binary(&x->t, op, a, b, (SrcLoc){0}); }
+static Val bin(TT *x, const char *op, Val a, Val b) {
+    PyOp o = py_op_find(op, strlen(op), PYOP_BINARY | PYOP_COMPARE);
+    return sem_binary(&x->t, o, a, b, (SrcLoc){0});
+}
 
 TEST(sem_weak_scalars) {
     TT *x = tt_new();
@@ -232,15 +235,15 @@ TEST(sem_arith_rules) {
     CHECK_INT(1, last_inst(x)->attr.kind);   /* signed: arithmetic */
     OK(x, r, bin(x, ">>", u, Ki(3)));
     CHECK_INT(0, last_inst(x)->attr.kind);   /* unsigned: logical */
-    OK(x, r, sem_unary(&x->t, "-", h, (SrcLoc){0}));
+    OK(x, r, sem_unary(&x->t, PY_USUB, h, (SrcLoc){0}));
     CHECK_STR("<16xfp16>", ts(r.type));
     CHECK_INT(OP_SUB, last_op(x));           /* 0 - x */
-    OK(x, r, sem_unary(&x->t, "~", a, (SrcLoc){0}));
+    OK(x, r, sem_unary(&x->t, PY_INVERT, a, (SrcLoc){0}));
     CHECK_INT(OP_NOT, last_op(x));
-    FAILS(x, sem_unary(&x->t, "~", f, (SrcLoc){0}), "wrong type argument to unary invert");
-    FAILS(x, sem_unary(&x->t, "not", a, (SrcLoc){0}), "Cannot bitcast data-type of size 32 to data-type of size 1");
+    FAILS(x, sem_unary(&x->t, PY_INVERT, f, (SrcLoc){0}), "wrong type argument to unary invert");
+    FAILS(x, sem_unary(&x->t, PY_NOT, a, (SrcLoc){0}), "Cannot bitcast data-type of size 32 to data-type of size 1");
     Val m1 = blk(x, DT_I1, 1, 16, 0, 0), m2 = blk(x, DT_I1, 1, 16, 0, 0);
-    OK(x, r, sem_logical(&x->t, "and", m1, m2, (SrcLoc){0}));
+    OK(x, r, sem_logical(&x->t, PY_AND, m1, m2, (SrcLoc){0}));
     CHECK_STR("<16xi1>", ts(r.type));
     FAILS(x, bin(x, "@", f, f), "MatMult");
     tt_free(x);
@@ -696,7 +699,7 @@ TEST(sem_misc_semantics) {
     TT *x = tt_new();
     Val r;
     Val m1 = blk(x, DT_I1, 1, 8, 0, 0);
-    OK(x, r, sem_logical(&x->t, "or", m1, param(x, type_scalar(DT_I1)), (SrcLoc){0}));
+    OK(x, r, sem_logical(&x->t, PY_OR, m1, param(x, type_scalar(DT_I1)), (SrcLoc){0}));
     CHECK_STR("<8xi1>", ts(r.type));
     CHECK_INT(OP_OR, last_op(x));
     Val p = param(x, type_ptr(DT_FP32)), q = param(x, type_ptr(DT_FP32));
@@ -735,7 +738,7 @@ TEST(sem_misc_semantics) {
     CHECK_STR("*i8", ts(x->t.f->types[last_inst(x)->args[0]]));
     CHECK_STR("i8", ts(x->t.f->types[last_inst(x)->args[1]]));
     FAILS(x, bin(x, "-", p, q), "invalid operands of type");
-    FAILS(x, sem_unary(&x->t, "-", p, (SrcLoc){0}), "wrong type argument to unary minus");
+    FAILS(x, sem_unary(&x->t, PY_USUB, p, (SrcLoc){0}), "wrong type argument to unary minus");
     FAILS(x, call(x, "triton.language.load", 1, (Val[]){K(cv_none())}), "cannot convert None");
     FAILS(x, call(x, "triton.language.arange", 2, (Val[]){Ki(0), param(x, type_scalar(DT_I32))}),
           "arange's arguments must be of type tl.constexpr");

@@ -41,7 +41,7 @@ TEST(types_literal_dtype) {
 
 static int pr(int a, int b, const char *op) {
     char msg[512];
-    return promote_dtypes(a, b, op, msg, sizeof msg);
+    return promote_dtypes(a, b, py_op_find(op, strlen(op), PYOP_BINARY | PYOP_COMPARE), msg, sizeof msg);
 }
 
 TEST(types_promote_float) {
@@ -85,22 +85,22 @@ TEST(types_promote_int) {
 
 TEST(types_promote_errors) {
     char msg[512];
-    CHECK_INT(DT_VOID, promote_dtypes(DT_I32, DT_U32, "/", msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_I32, DT_U32, PY_DIV, msg, sizeof msg));
     CHECK_STR("Cannot use /, #, or % with triton.language.int32 and triton.language.uint32 because "
               "they have different signedness;this is unlikely to result in a useful answer. Cast them "
               "to the same signedness.", msg);
-    CHECK_INT(DT_VOID, promote_dtypes(DT_U8, DT_I8, "//", msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_U8, DT_I8, PY_FLOORDIV, msg, sizeof msg));
     CHECK_CONTAINS(msg, "different signedness");
-    CHECK_INT(DT_VOID, promote_dtypes(DT_I64, DT_U64, "%", msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_I64, DT_U64, PY_MOD, msg, sizeof msg));
     CHECK_CONTAINS(msg, "different signedness");
-    CHECK_INT(DT_VOID, promote_dtypes(DT_I1, DT_I8, "/", msg, sizeof msg)); /* int1 is unsigned */
-    CHECK_INT(DT_VOID, promote_dtypes(DT_FP32, DT_FP32, "//", msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_I1, DT_I8, PY_DIV, msg, sizeof msg)); /* int1 is unsigned */
+    CHECK_INT(DT_VOID, promote_dtypes(DT_FP32, DT_FP32, PY_FLOORDIV, msg, sizeof msg));
     CHECK_STR("unexpected type fp32", msg);
-    CHECK_INT(DT_VOID, promote_dtypes(DT_I32, DT_FP16, "//", msg, sizeof msg));
-    CHECK_INT(DT_VOID, promote_dtypes(DT_FP32, DT_I32, "&", msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_I32, DT_FP16, PY_FLOORDIV, msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_FP32, DT_I32, PY_BITAND, msg, sizeof msg));
     CHECK_CONTAINS(msg, "invalid operands of type");
-    CHECK_INT(DT_VOID, promote_dtypes(DT_FP16, DT_FP16, "^", msg, sizeof msg));
-    CHECK_INT(DT_VOID, promote_dtypes(DT_FP32, DT_I32, ">>", msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_FP16, DT_FP16, PY_BITXOR, msg, sizeof msg));
+    CHECK_INT(DT_VOID, promote_dtypes(DT_FP32, DT_I32, PY_RSHIFT, msg, sizeof msg));
 }
 
 static bool bc(int ra, const int32_t *sa, int rb, const int32_t *sb, int *rank, int32_t *out, char *msg) {

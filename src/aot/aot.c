@@ -1,7 +1,6 @@
 /* aot.c — ahead of time: compiling a kernel for a named target with no device present
  * (tc_compile, through the disk cache), ptxas (tc_compiled_assemble), the generated C pair
- * (tc_emit_c), and the small loader the generated code calls (tc_binary_*). Also the disk
- * cache step of the JIT's launch path (aot_jit_module). */
+ * (tc_emit_c), and the small loader the generated code calls (tc_binary_*). */
 #include "aot/aot.h"
 #include "gpu/gpu.h"
 #include "trace/trace.h"
@@ -211,7 +210,7 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
             tc_value v;
             bool have = false;
             if (constexprs && constexprs->slots[i].set) { v = constexprs->slots[i].v; have = true; }
-            else have = api_param_default(p, &v);
+            else have = param_default(p, &v);
             if (!have) {
                 if (!p->deflt) {
                     rc = ctx_fail(ctx, TC_ERR_ARG, "%s: missing constexpr '%s'", k->signature, p->name);
@@ -281,7 +280,7 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         IrFunc *f = trace_kernel(k->m->mod, k->fn, sa, &arena, &te, &text);
         if (text.s) {
             if (ctx->print) ctx->print(text.s, ctx->print_user);
-            else api_keep_output(text.s, ctx);
+            else ctx_keep_output(text.s, ctx);
         }
         buf_free(&text);
         if (!f) {
@@ -327,165 +326,6 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
     return TC_OK;
 fail:
     tc_compiled_free(c);
-    return rc;
-}
-
-/* ---- the JIT's disk cache step -------------------------------------------------------- */
-
-/* The cubin the driver makes of our PTX, through its linker (cuLinkCreate/AddData/Complete),
- * so that the disk cache can keep it and a warm start loads it with no PTX JIT. The entry
- * points come from the library cuda.c opened (dlopen RTLD_NOLOAD: the same handle). Any
- * failure just means no cubin: the PTX is loaded as before. */
-typedef int (*LinkCreateFn)(unsigned, int *, void **, void **);
-typedef int (*LinkAddDataFn)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
-typedef int (*LinkCompleteFn)(void *, void **, size_t *);
-typedef int (*LinkDestroyFn)(void *);
-static struct {
-    LinkCreateFn create;
-    LinkAddDataFn add;
-    LinkCompleteFn complete;
-    LinkDestroyFn destroy;
-} lk;
-static pthread_once_t lk_once = PTHREAD_ONCE_INIT;
-
-static void lk_init(void) {
-    const char *lib = NULL;
-    int ver = 0;
-    Err e = {0};
-    if (cuda_driver_version(&lib, &ver, &e) || !lib) return;
-    void *h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
-    if (!h) return;
-    lk.create = (LinkCreateFn)dlsym(h, "cuLinkCreate_v2");
-    lk.add = (LinkAddDataFn)dlsym(h, "cuLinkAddData_v2");
-    lk.complete = (LinkCompleteFn)dlsym(h, "cuLinkComplete");
-    lk.destroy = (LinkDestroyFn)dlsym(h, "cuLinkDestroy");
-    if (!lk.create || !lk.add || !lk.complete || !lk.destroy) memset(&lk, 0, sizeof lk);
-}
-
-static int driver_cubin(const char *ptx, void **cubin, size_t *n) {
-    const char *off = getenv("TRITONC_CACHE_CUBIN");
-    if (off && strcmp(off, "0") == 0) return -1;
-    pthread_once(&lk_once, lk_init);
-    if (!lk.create) return -1;
-    void *st = NULL, *img = NULL;
-    size_t sz = 0;
-    int rc = -1;
-    if (lk.create(0, NULL, NULL, &st) != 0) return -1;
-    if (lk.add(st, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, strlen(ptx) + 1, "kernel.ptx", 0, NULL, NULL) == 0 &&
-        lk.complete(st, &img, &sz) == 0 && img && sz > 0 && sz < CACHE_MAX_FILE &&
-        (*cubin = malloc(sz))) {
-        memcpy(*cubin, img, sz);
-        *n = sz;
-        rc = 0;
-    }
-    lk.destroy(st);
-    return rc;
-}
-
-tc_status aot_jit_module(tc_kernel *k, const IrFunc *f, const char *spec, const tc_target *t,
-                         int num_warps, int num_stages, int max_shared, CuModule **out,
-                         int *threads, int *shared_bytes, int *cache_event, char *note,
-                         size_t noten, Err *e) {
-    if (note && noten) note[0] = 0;
-    *cache_event = TC_CACHE_UNUSED;
-    CacheKey key;
-    /* a truncated specialization string ("...") cannot be a key */
-    size_t sl = strlen(spec);
-    bool use = !(sl >= 3 && strcmp(spec + sl - 3, "...") == 0) &&
-               cache_key_make(&key, k->m->src->text, k->m->src->len, k->fn->name, spec,
-                              num_warps, num_stages, t);
-    CacheResult cr = CACHE_OFF;
-    if (use) {
-        CacheEntry ent;
-        void *mem = NULL;
-        cr = cache_lookup(&key, &ent, &mem, note, noten);
-        bool ok = cr == CACHE_HIT && ent.meta.nparams == f->nparams;
-        for (int j = 0; ok && j < f->nparams; j++) {
-            const IrParam *p = &f->params[j];
-            bool ptr = p->type.dt == DT_PTR;
-            int dt = ptr ? p->type.elem : p->type.dt;
-            if (!!(ent.meta.params[j].flags & CACHE_PARAM_PTR) != ptr || ent.meta.params[j].dtype != dt)
-                ok = false;
-        }
-        if (cr == CACHE_HIT && !ok) {
-            snprintf(note, noten, "disk cache entry %s.tcc does not match the kernel's "
-                     "parameters: recompiled", key.hex);
-            cr = CACHE_CORRUPT;
-        }
-        if (cr == CACHE_HIT) {
-            tc_status rc = TC_ERR_DRIVER;
-            if (ent.cubin_len) {
-                rc = cuda_module_load_cubin(ent.cubin, ent.cubin_len, ent.meta.kernel,
-                                            ent.meta.shared_bytes, out, e);
-            } else {
-                /* PTX only (stored by `tritonc compile`): have the driver make the cubin once
-                 * and keep it in the entry, so that later processes skip the PTX JIT */
-                void *cub = NULL;
-                size_t cubn = 0;
-                if (driver_cubin(ent.ptx, &cub, &cubn) == 0) {
-                    Err le = {0};
-                    rc = cuda_module_load_cubin(cub, cubn, ent.meta.kernel, ent.meta.shared_bytes, out, &le);
-                    char why[256];
-                    if (rc == TC_OK)
-                        cache_store(&key, &ent.meta, ent.ptx, cub, cubn, why, sizeof why);
-                    free(cub);
-                }
-            }
-            if (rc) rc = cuda_module_load(ent.ptx, ent.meta.kernel, ent.meta.shared_bytes, out, e);
-            *threads = ent.meta.threads;
-            *shared_bytes = ent.meta.shared_bytes;
-            free(mem);
-            if (rc == TC_OK) *cache_event = TC_CACHE_HIT;
-            return rc;
-        }
-        free(mem);
-    }
-    GpuKernel gk;
-    memset(&gk, 0, sizeof gk);
-    tc_status rc = gpu_compile(f, t, num_warps, num_stages, max_shared, &gk, e);
-    if (rc) { gpu_kernel_free(&gk); return rc; }
-    /* one more program per SM where the registers allow it; the cache keeps that PTX */
-    char *occ = cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes);
-    if (occ) { free(gk.ptx); gk.ptx = occ; }
-    *threads = gk.threads > 0 ? gk.threads : num_warps * 32;
-    *shared_bytes = gk.shared_bytes;
-    void *cub = NULL;
-    size_t cubn = 0;
-    rc = TC_ERR_NOT_FOUND;
-    if (use && cr != CACHE_OFF && driver_cubin(gk.ptx, &cub, &cubn) == 0) {
-        Err le = {0};
-        rc = cuda_module_load_cubin(cub, cubn, gk.name, gk.shared_bytes, out, &le);
-        if (rc) { free(cub); cub = NULL; cubn = 0; }
-    }
-    if (rc) rc = cuda_module_load(gk.ptx, gk.name, gk.shared_bytes, out, e);
-    if (rc == TC_OK && use && cr != CACHE_OFF) {
-        CacheMeta m;
-        memset(&m, 0, sizeof m);
-        snprintf(m.kernel, sizeof m.kernel, "%s", gk.name);
-        cache_target_name(t, m.target, sizeof m.target);
-        m.threads = *threads;
-        m.shared_bytes = gk.shared_bytes;
-        m.num_regs = cuda_module_num_regs(*out);
-        if (m.num_regs < 0 || m.num_regs > 255) m.num_regs = 0;
-        m.num_warps = num_warps;
-        m.num_stages = num_stages;
-        m.nparams = f->nparams <= CACHE_MAX_PARAMS ? f->nparams : 0;
-        for (int j = 0; j < m.nparams; j++) {
-            const IrParam *p = &f->params[j];
-            bool ptr = p->type.dt == DT_PTR;
-            m.params[j].index = (uint16_t)j;
-            m.params[j].dtype = (uint8_t)(ptr ? p->type.elem : p->type.dt);
-            m.params[j].flags = (uint8_t)((ptr ? CACHE_PARAM_PTR : 0) | (p->div16 ? CACHE_PARAM_DIV16 : 0));
-        }
-        char why[256];
-        if (f->nparams <= CACHE_MAX_PARAMS &&
-            cache_store(&key, &m, gk.ptx, cub, cubn, why, sizeof why) != 0 && note && !note[0])
-            snprintf(note, noten, "not stored in the disk cache: %.200s", why);
-        *cache_event = cr == CACHE_CORRUPT ? TC_CACHE_CORRUPT
-                       : cr == CACHE_BYPASS ? TC_CACHE_BYPASSED : TC_CACHE_MISS;
-    }
-    free(cub);
-    gpu_kernel_free(&gk);
     return rc;
 }
 
@@ -756,22 +596,6 @@ void tc_binary_free(tc_binary *b) {
     if (!b) return;
     if (b->mod) cuda_module_unload(b->mod);
     free(b);
-}
-
-tc_status tc_synchronize(tc_context *ctx) {
-    if (!ctx) return TC_ERR_ARG;
-    tc_backend b;
-    tc_status rc = tc_context_backend(ctx, &b);
-    if (rc) return rc;
-    if (b != TC_BACKEND_CUDA) return TC_OK;  /* the interpreter runs synchronously */
-    Err e = {0};
-    if (cuda_sync(&e)) return ctx_take(ctx, &e);
-    return TC_OK;
-}
-
-uint64_t tc_tensor_address(const tc_tensor *t) {
-    if (!t) return 0;
-    return t->backend == TC_BACKEND_CUDA ? t->dev : (uint64_t)(uintptr_t)t->host;
 }
 
 /* ---- the generated C ---------------------------------------------------------------------- */
@@ -1133,4 +957,16 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
     buf_free(&h);
     buf_free(&c);
     return rc;
+}
+
+tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
+                         int nsig, tc_args *constexprs, int num_warps, char **ptx_out) {
+    if (!k) return TC_ERR_ARG;
+    tc_context *ctx = k->m->ctx;
+    if (!target || !ptx_out || (nsig > 0 && !sig))
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_compile_ptx: NULL argument");
+    *ptx_out = NULL;
+    if (constexprs && constexprs->k != k)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_compile_ptx: the argument list belongs to another kernel");
+    return jit_compile_ptx(k, target, sig, nsig, constexprs, num_warps, ptx_out);
 }

@@ -804,3 +804,51 @@ void cuda_event_free(CuEvent *ev) {
     if (ev->ev && cu.cuEventDestroy_v2) cu.cuEventDestroy_v2(ev->ev);
     free(ev);
 }
+
+/* ---- the driver's linker --------------------------------------------------------------- */
+
+/* The entry points of cuLinkCreate/AddData/Complete come from the library opened above
+ * (dlopen RTLD_NOLOAD: the same handle), looked up on first use. */
+typedef int (*LinkCreateFn)(unsigned, int *, void **, void **);
+typedef int (*LinkAddDataFn)(void *, int, void *, size_t, const char *, unsigned, int *, void **);
+typedef int (*LinkCompleteFn)(void *, void **, size_t *);
+typedef int (*LinkDestroyFn)(void *);
+static struct {
+    LinkCreateFn create;
+    LinkAddDataFn add;
+    LinkCompleteFn complete;
+    LinkDestroyFn destroy;
+} lk;
+static pthread_once_t lk_once = PTHREAD_ONCE_INIT;
+
+static void lk_init(void) {
+    const char *lib = NULL;
+    int ver = 0;
+    Err e = {0};
+    if (cuda_driver_version(&lib, &ver, &e) || !lib) return;
+    void *h = dlopen(lib, RTLD_NOW | RTLD_NOLOAD);
+    if (!h) return;
+    lk.create = (LinkCreateFn)dlsym(h, "cuLinkCreate_v2");
+    lk.add = (LinkAddDataFn)dlsym(h, "cuLinkAddData_v2");
+    lk.complete = (LinkCompleteFn)dlsym(h, "cuLinkComplete");
+    lk.destroy = (LinkDestroyFn)dlsym(h, "cuLinkDestroy");
+    if (!lk.create || !lk.add || !lk.complete || !lk.destroy) memset(&lk, 0, sizeof lk);
+}
+
+int cuda_ptx_to_cubin(const char *ptx, void **cubin, size_t *n) {
+    pthread_once(&lk_once, lk_init);
+    if (!lk.create) return -1;
+    void *st = NULL, *img = NULL;
+    size_t sz = 0;
+    int rc = -1;
+    if (lk.create(0, NULL, NULL, &st) != 0) return -1;
+    if (lk.add(st, 1 /* CU_JIT_INPUT_PTX */, (void *)ptx, strlen(ptx) + 1, "kernel.ptx", 0, NULL, NULL) == 0 &&
+        lk.complete(st, &img, &sz) == 0 && img && sz > 0 && sz < CUDA_MAX_CUBIN &&
+        (*cubin = malloc(sz))) {
+        memcpy(*cubin, img, sz);
+        *n = sz;
+        rc = 0;
+    }
+    lk.destroy(st);
+    return rc;
+}

@@ -4,7 +4,7 @@
 #ifndef CUDA_H
 #define CUDA_H
 
-#include "base/tc.h"
+#include "base/context.h"
 
 typedef uint64_t CuDevPtr;   /* CUdeviceptr */
 
@@ -69,11 +69,19 @@ tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shar
                       void *stream, void **params, Err *e);
 tc_status cuda_sync(Err *e);
 
+/* The cubin the driver makes of PTX through its linker (cuLinkCreate/AddData/Complete), at
+ * most CUDA_MAX_CUBIN bytes, malloc'd into *cubin. -1 on any failure (then load the PTX). */
+#define CUDA_MAX_CUBIN (512u << 20)
+int cuda_ptx_to_cubin(const char *ptx, void **cubin, size_t *n);
 /* Events for timing (do_bench). */
 typedef struct CuEvent CuEvent;
 tc_status cuda_event_new(CuEvent **out, Err *e);
 tc_status cuda_event_record(CuEvent *ev, void *stream, Err *e);
 tc_status cuda_event_elapsed_ms(CuEvent *start, CuEvent *end, float *ms, Err *e);
 void cuda_event_free(CuEvent *ev);
+
+/* The context's backend: AUTO resolves to the interpreter under TRITON_INTERPRET, else to
+ * the active driver (device.c), once per context. */
+tc_status ctx_backend(tc_context *ctx, tc_backend *out);
 
 #endif

@@ -1,7 +1,7 @@
-/* device.c — the public hardware API (the chapter's three questions): which driver is
- * active, which target, which device properties. A thin layer over cuda.c that puts the
+/* device.c — the public hardware API: which driver is active, which target, which device
+ * properties, and which backend a context runs on. A thin layer over cuda.c that puts the
  * answers and errors on the context. */
-#include "runtime/api.h"
+#include "base/context.h"
 #include "driver/cuda.h"
 
 #include <ctype.h>
@@ -113,3 +113,52 @@ tc_status tc_set_device(tc_context *ctx, int device) {
 }
 
 int tc_current_device(const tc_context *ctx) { return ctx ? ctx->device : 0; }
+
+/* ---- the context's backend ----------------------------------------------------------- */
+
+tc_status tc_context_set_backend(tc_context *ctx, tc_backend b) {
+    if (!ctx) return TC_ERR_ARG;
+    if (b != TC_BACKEND_AUTO && b != TC_BACKEND_INTERPRET && b != TC_BACKEND_CUDA)
+        return ctx_fail(ctx, TC_ERR_ARG, "unknown backend %d", (int)b);
+    ctx->backend = b;
+    ctx->backend_resolved = false;
+    return TC_OK;
+}
+
+/* TRITON_INTERPRET: true for 1/y/yes/on/true (case-insensitive), as Triton's knobs. */
+static bool env_interpret(void) {
+    const char *v = getenv("TRITON_INTERPRET");
+    if (!v) return false;
+    static const char *const yes[] = {"1", "y", "yes", "on", "true"};
+    for (int i = 0; i < COUNT_OF(yes); i++)
+        if (strcasecmp(v, yes[i]) == 0) return true;
+    return false;
+}
+
+tc_status ctx_backend(tc_context *ctx, tc_backend *out) {
+    if (ctx->backend_resolved) { *out = ctx->resolved; return TC_OK; }
+    tc_backend b = ctx->backend;
+    if (b == TC_BACKEND_AUTO) {
+        if (env_interpret()) {
+            b = TC_BACKEND_INTERPRET;
+        } else {
+            const char *name = NULL;
+            Err e = {0};
+            if (driver_active(&name, &e) != TC_OK) return ctx_take(ctx, &e);
+            b = TC_BACKEND_CUDA;
+        }
+    }
+    if (b == TC_BACKEND_CUDA) {
+        Err e = {0};
+        if (cuda_init(&e) != TC_OK) return ctx_take(ctx, &e);
+    }
+    ctx->resolved = b;
+    ctx->backend_resolved = true;
+    *out = b;
+    return TC_OK;
+}
+
+tc_status tc_context_backend(tc_context *ctx, tc_backend *out) {
+    if (!ctx || !out) return TC_ERR_ARG;
+    return ctx_backend(ctx, out);
+}

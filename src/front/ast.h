@@ -39,13 +39,43 @@ typedef struct Token {
 Token *lex(const Source *src, Arena *a, Err *e, int *ntok);
 bool tok_is(const Token *t, const char *text);  /* same kind NAME/OP and exact text */
 
+/* ---- operators ---------------------------------------------------------------------- */
+
+/* Python's operators as the AST holds them. Unary + and - are their own members (Python's
+ * UAdd/USub), so that an operator says what it does without its node kind. */
+typedef enum PyOp {
+    PY_NOOP = 0,
+    PY_ADD, PY_SUB, PY_MUL, PY_DIV, PY_FLOORDIV, PY_MOD, PY_POW, PY_MATMUL,     /* binary */
+    PY_LSHIFT, PY_RSHIFT, PY_BITAND, PY_BITXOR, PY_BITOR,
+    PY_UADD, PY_USUB, PY_INVERT, PY_NOT,                                        /* unary */
+    PY_AND, PY_OR,                                                              /* boolean */
+    PY_EQ, PY_NE, PY_LT, PY_LE, PY_GT, PY_GE, PY_IS, PY_IS_NOT, PY_IN, PY_NOT_IN, /* compare */
+    PY_OP_COUNT
+} PyOp;
+
+enum { PYOP_BINARY = 1, PYOP_UNARY = 2, PYOP_BOOL = 4, PYOP_COMPARE = 8 };
+
+/* Python's precedence levels, loosest first: what the parser climbs. */
+enum {
+    PREC_OR = 1, PREC_AND, PREC_NOT, PREC_COMPARE, PREC_BITOR, PREC_BITXOR, PREC_BITAND,
+    PREC_SHIFT, PREC_ARITH, PREC_TERM, PREC_FACTOR, PREC_POWER
+};
+
+/* The one table of operators (parse.c): spelling as Python writes it (and as messages print
+ * it), kind (PYOP_*) and precedence (PREC_*). Indexed by PyOp. */
+typedef struct PyOpInfo { const char *text; uint8_t kind, prec; } PyOpInfo;
+extern const PyOpInfo py_ops[PY_OP_COUNT];
+static inline const char *py_op_str(PyOp op) { return py_ops[op].text; }
+/* The operator of one of `kinds` spelled by text[0..len); PY_NOOP if none. */
+PyOp py_op_find(const char *text, size_t len, unsigned kinds);
+
 /* ---- expressions -------------------------------------------------------------------- */
 
 typedef enum ExprKind {
     EX_NAME, EX_INT, EX_FLOAT, EX_STR, EX_TRUE, EX_FALSE, EX_NONE, EX_ELLIPSIS,
     EX_BINOP,     /* lhs op rhs */
-    EX_UNARY,     /* op operand: "-", "+", "~", "not" */
-    EX_BOOLOP,    /* "and"/"or" over items (n >= 2) */
+    EX_UNARY,     /* op operand: -x, +x, ~x, not x */
+    EX_BOOLOP,    /* and/or over items (n >= 2) */
     EX_COMPARE,   /* items[0] ops[0] items[1] ops[1] items[2] ...; n-1 operators */
     EX_IFEXP,     /* body if cond else orelse */
     EX_CALL,      /* func(args..., kw=...) */
@@ -67,10 +97,8 @@ struct Expr {
     uint8_t kind;          /* ExprKind */
     SrcLoc loc;            /* first token of the expression */
     const char *name;      /* EX_NAME, EX_ATTR attribute, EX_OTHER node name */
-    const char *op;        /* EX_BINOP/EX_UNARY: "+", "-", "*", "/", "//", "%", "**", "<<", ">>",
-                              "&", "|", "^", "@", "~", "not"; EX_BOOLOP: "and"/"or" */
-    const char **ops;      /* EX_COMPARE: "<", "<=", ">", ">=", "==", "!=", "is", "is not",
-                              "in", "not in" */
+    PyOp op;               /* EX_BINOP binary, EX_UNARY unary, EX_BOOLOP PY_AND/PY_OR */
+    PyOp *ops;             /* EX_COMPARE: the n-1 comparison operators */
     Expr *lhs, *rhs;       /* EX_BINOP; EX_ATTR/EX_SUBSCRIPT/EX_STARRED value in lhs;
                               EX_UNARY operand in lhs; EX_CALL callee in lhs;
                               EX_LAMBDA body in lhs */
@@ -93,7 +121,7 @@ typedef enum StmtKind {
     ST_EXPR,        /* value */
     ST_ASSIGN,      /* target = value  (target: NAME, TUPLE of names, SUBSCRIPT, ATTR) */
     ST_ANNASSIGN,   /* target: annotation = value (value may be NULL) */
-    ST_AUGASSIGN,   /* target op= value; op is the binary operator ("+", "<<", ...) */
+    ST_AUGASSIGN,   /* target op= value; op is the binary operator (PY_ADD, PY_LSHIFT, ...) */
     ST_IF,          /* if cond: body else: orelse (elif = an ST_IF alone in orelse) */
     ST_FOR,         /* for target in value: body  (orelse non-NULL for for-else) */
     ST_WHILE,       /* while cond: body  (orelse non-NULL for while-else) */
@@ -113,7 +141,7 @@ struct Stmt {
     uint8_t kind;        /* StmtKind */
     SrcLoc loc;
     const char *name;    /* ST_UNSUPPORTED: node name */
-    const char *op;      /* ST_AUGASSIGN */
+    PyOp op;             /* ST_AUGASSIGN: the binary operator */
     Expr *target;        /* ST_ASSIGN/ANNASSIGN/AUGASSIGN/FOR target */
     Expr *value;         /* assigned value, ST_EXPR expr, ST_FOR iterable, ST_RETURN value,
                             ST_ASSERT message */

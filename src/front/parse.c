@@ -63,6 +63,43 @@ static bool consume(Parser *P, const char *s) {
     return true;
 }
 
+/* ---- operators -------------------------------------------------------------------- */
+
+const PyOpInfo py_ops[PY_OP_COUNT] = {
+    [PY_NOOP] = {"?", 0, 0},
+    [PY_ADD] = {"+", PYOP_BINARY, PREC_ARITH},         [PY_SUB] = {"-", PYOP_BINARY, PREC_ARITH},
+    [PY_MUL] = {"*", PYOP_BINARY, PREC_TERM},          [PY_DIV] = {"/", PYOP_BINARY, PREC_TERM},
+    [PY_FLOORDIV] = {"//", PYOP_BINARY, PREC_TERM},    [PY_MOD] = {"%", PYOP_BINARY, PREC_TERM},
+    [PY_MATMUL] = {"@", PYOP_BINARY, PREC_TERM},       [PY_POW] = {"**", PYOP_BINARY, PREC_POWER},
+    [PY_LSHIFT] = {"<<", PYOP_BINARY, PREC_SHIFT},     [PY_RSHIFT] = {">>", PYOP_BINARY, PREC_SHIFT},
+    [PY_BITAND] = {"&", PYOP_BINARY, PREC_BITAND},     [PY_BITXOR] = {"^", PYOP_BINARY, PREC_BITXOR},
+    [PY_BITOR] = {"|", PYOP_BINARY, PREC_BITOR},
+    [PY_UADD] = {"+", PYOP_UNARY, PREC_FACTOR},        [PY_USUB] = {"-", PYOP_UNARY, PREC_FACTOR},
+    [PY_INVERT] = {"~", PYOP_UNARY, PREC_FACTOR},      [PY_NOT] = {"not", PYOP_UNARY, PREC_NOT},
+    [PY_AND] = {"and", PYOP_BOOL, PREC_AND},           [PY_OR] = {"or", PYOP_BOOL, PREC_OR},
+    [PY_EQ] = {"==", PYOP_COMPARE, PREC_COMPARE},      [PY_NE] = {"!=", PYOP_COMPARE, PREC_COMPARE},
+    [PY_LT] = {"<", PYOP_COMPARE, PREC_COMPARE},       [PY_LE] = {"<=", PYOP_COMPARE, PREC_COMPARE},
+    [PY_GT] = {">", PYOP_COMPARE, PREC_COMPARE},       [PY_GE] = {">=", PYOP_COMPARE, PREC_COMPARE},
+    [PY_IS] = {"is", PYOP_COMPARE, PREC_COMPARE},      [PY_IS_NOT] = {"is not", PYOP_COMPARE, PREC_COMPARE},
+    [PY_IN] = {"in", PYOP_COMPARE, PREC_COMPARE},      [PY_NOT_IN] = {"not in", PYOP_COMPARE, PREC_COMPARE},
+};
+
+PyOp py_op_find(const char *text, size_t len, unsigned kinds) {
+    for (int i = 1; i < PY_OP_COUNT; i++)
+        if ((py_ops[i].kind & kinds) && len && py_ops[i].text[0] == text[0] &&
+            strlen(py_ops[i].text) == len &&
+            memcmp(py_ops[i].text, text, len) == 0)
+            return (PyOp)i;
+    return PY_NOOP;
+}
+
+/* The operator of one of `kinds` at precedence prec that the current token spells. */
+static PyOp op_here(Parser *P, unsigned kinds, int prec) {
+    if (P->t->kind != TK_OP && P->t->kind != TK_NAME) return PY_NOOP;
+    PyOp op = py_op_find(P->t->s, (size_t)P->t->len, kinds);
+    return py_ops[op].prec == prec ? op : PY_NOOP;
+}
+
 static void expect(Parser *P, const char *s) {
     if (consume(P, s)) return;
     if (strcmp(s, ":") == 0) fail_at(P, P->t, "expected ':'");
@@ -514,11 +551,11 @@ static Expr *expr_power(Parser *P) {
     } else {
         x = expr_primary(P);
     }
-    if (is(P, "**")) {
+    if (op_here(P, PYOP_BINARY, PREC_POWER)) {
         enter(P);
         advance(P);
         Expr *b = new_expr(P, EX_BINOP, x->loc);
-        b->op = "**";
+        b->op = PY_POW;
         b->lhs = x;
         b->rhs = expr_factor(P);
         x = b;
@@ -529,10 +566,11 @@ static Expr *expr_power(Parser *P) {
 
 // factor = ("+" | "-" | "~") factor | power
 static Expr *expr_factor(Parser *P) {
-    if (is(P, "+") || is(P, "-") || is(P, "~")) {
+    PyOp op = op_here(P, PYOP_UNARY, PREC_FACTOR);
+    if (op) {
         enter(P);
         Expr *x = new_expr(P, EX_UNARY, P->t->loc);
-        x->op = is(P, "+") ? "+" : is(P, "-") ? "-" : "~";
+        x->op = op;
         advance(P);
         x->lhs = expr_factor(P);
         leave(P);
@@ -541,76 +579,46 @@ static Expr *expr_factor(Parser *P) {
     return expr_power(P);
 }
 
-/* One level of left-associative binary operators. */
-static Expr *binary(Parser *P, Expr *(*sub)(Parser *), const char *const *ops) {
-    Expr *x = sub(P);
-    for (;;) {
-        const char *op = NULL;
-        for (int i = 0; ops[i]; i++)
-            if (is(P, ops[i])) op = ops[i];
-        if (!op) return x;
+/* Left-associative binary operators from precedence prec (PREC_BITOR: bitor = bitxor ("|"
+ * bitxor)*) up to PREC_TERM (term = factor (("*" | "/" | "//" | "%" | "@") factor)*). */
+static Expr *expr_binary(Parser *P, int prec) {
+    if (prec > PREC_TERM) return expr_factor(P);
+    Expr *x = expr_binary(P, prec + 1);
+    for (PyOp op; (op = op_here(P, PYOP_BINARY, prec));) {
         advance(P);
         Expr *b = new_expr(P, EX_BINOP, x->loc);
         b->op = op;
         b->lhs = x;
-        b->rhs = sub(P);
+        b->rhs = expr_binary(P, prec + 1);
         x = b;
     }
+    return x;
 }
 
-// term = factor (("*" | "/" | "//" | "%" | "@") factor)*
-static Expr *expr_term(Parser *P) {
-    static const char *const ops[] = {"*", "/", "//", "%", "@", NULL};
-    return binary(P, expr_factor, ops);
-}
-// arith = term (("+" | "-") term)*
-static Expr *expr_arith(Parser *P) {
-    static const char *const ops[] = {"+", "-", NULL};
-    return binary(P, expr_term, ops);
-}
-// shift = arith (("<<" | ">>") arith)*
-static Expr *expr_shift(Parser *P) {
-    static const char *const ops[] = {"<<", ">>", NULL};
-    return binary(P, expr_arith, ops);
-}
-// bitand = shift ("&" shift)*
-static Expr *expr_bitand(Parser *P) {
-    static const char *const ops[] = {"&", NULL};
-    return binary(P, expr_shift, ops);
-}
-// bitxor = bitand ("^" bitand)*
-static Expr *expr_bitxor(Parser *P) {
-    static const char *const ops[] = {"^", NULL};
-    return binary(P, expr_bitand, ops);
-}
-// bitor = bitxor ("|" bitxor)*
-static Expr *expr_bitor(Parser *P) {
-    static const char *const ops[] = {"|", NULL};
-    return binary(P, expr_bitxor, ops);
-}
+static Expr *expr_bitor(Parser *P) { return expr_binary(P, PREC_BITOR); }
 
-/* A comparison operator at the current token (consumed), else NULL. */
-static const char *comp_op(Parser *P) {
-    static const char *const ops[] = {"<", "<=", ">", ">=", "==", "!=", "in", NULL};
-    for (int i = 0; ops[i]; i++)
-        if (consume(P, ops[i])) return ops[i];
+/* A comparison operator at the current token (consumed), else PY_NOOP. */
+static PyOp comp_op(Parser *P) {
     if (is(P, "not") && peek_is(P, 1, "in")) {
         advance(P);
         advance(P);
-        return "not in";
+        return PY_NOT_IN;
     }
-    if (consume(P, "is")) return consume(P, "not") ? "is not" : "is";
-    return NULL;
+    PyOp op = op_here(P, PYOP_COMPARE, PREC_COMPARE);
+    if (!op) return PY_NOOP;
+    advance(P);
+    if (op == PY_IS && consume(P, "not")) return PY_IS_NOT;
+    return op;
 }
 
 // comparison = bitor (comp_op bitor)*   (a chain is one EX_COMPARE)
 static Expr *expr_comparison(Parser *P) {
     Expr *x = expr_bitor(P);
-    const char *op = comp_op(P);
+    PyOp op = comp_op(P);
     if (!op) return x;
     Expr *c = new_expr(P, EX_COMPARE, x->loc);
     EList items = {0};
-    const char **ops = NULL;
+    PyOp *ops = NULL;
     int nops = 0, cap = 0;
     elist_push(P, &items, x);
     for (; op; op = comp_op(P)) {
@@ -625,10 +633,10 @@ static Expr *expr_comparison(Parser *P) {
 
 // not_test = "not" not_test | comparison
 static Expr *expr_not(Parser *P) {
-    if (!is(P, "not")) return expr_comparison(P);
+    if (!op_here(P, PYOP_UNARY, PREC_NOT)) return expr_comparison(P);
     enter(P);
     Expr *x = new_expr(P, EX_UNARY, P->t->loc);
-    x->op = "not";
+    x->op = PY_NOT;
     advance(P);
     x->lhs = expr_not(P);
     leave(P);
@@ -636,23 +644,23 @@ static Expr *expr_not(Parser *P) {
 }
 
 /* and_test / or_test: a BOOLOP over all operands of one operator. */
-static Expr *boolop(Parser *P, const char *op, Expr *(*sub)(Parser *)) {
+static Expr *boolop(Parser *P, PyOp op, Expr *(*sub)(Parser *)) {
     Expr *x = sub(P);
-    if (!is(P, op)) return x;
+    if (!is(P, py_op_str(op))) return x;
     Expr *b = new_expr(P, EX_BOOLOP, x->loc);
     b->op = op;
     EList l = {0};
     elist_push(P, &l, x);
-    while (consume(P, op)) elist_push(P, &l, sub(P));
+    while (consume(P, py_op_str(op))) elist_push(P, &l, sub(P));
     b->items = l.v;
     b->n = l.n;
     return b;
 }
 
 // and_test = not_test ("and" not_test)*
-static Expr *expr_and(Parser *P) { return boolop(P, "and", expr_not); }
+static Expr *expr_and(Parser *P) { return boolop(P, PY_AND, expr_not); }
 // or_test = and_test ("or" and_test)*
-static Expr *expr_or(Parser *P) { return boolop(P, "or", expr_and); }
+static Expr *expr_or(Parser *P) { return boolop(P, PY_OR, expr_and); }
 
 // test = or_test ["if" or_test "else" test] | lambda
 static Expr *expr_test(Parser *P) {
@@ -759,8 +767,12 @@ static void check_target(Parser *P, Expr *x, const char *assign_kind) {
     err_fail(P->e, TC_ERR_SYNTAX, x->loc, "cannot %s %s here", assign_kind, what);
 }
 
-static const char *augops[] = {"+=", "-=", "*=", "/=", "//=", "%=", "**=", "<<=", ">>=",
-                               "&=", "|=", "^=", "@="};
+/* The binary operator of an augmented assignment token ("+=" -> PY_ADD), else PY_NOOP. */
+static PyOp augassign_op(Parser *P) {
+    const Token *t = P->t;
+    if (t->kind != TK_OP || t->len < 2 || t->s[t->len - 1] != '=') return PY_NOOP;
+    return py_op_find(t->s, (size_t)t->len - 1, PYOP_BINARY);
+}
 
 static Expr *rhs_value(Parser *P) {
     if (is(P, "yield")) return expr_yield(P);
@@ -771,15 +783,15 @@ static Expr *rhs_value(Parser *P) {
 static Stmt *expr_stmt(Parser *P) {
     SrcLoc loc = P->t->loc;
     Expr *lhs = is(P, "yield") ? expr_yield(P) : exprlist(P, star_or_test);
-    for (int i = 0; i < COUNT_OF(augops); i++) {
-        if (!is(P, augops[i])) continue;
+    PyOp aug = augassign_op(P);
+    if (aug) {
         if (lhs->kind != EX_NAME && lhs->kind != EX_ATTR && lhs->kind != EX_SUBSCRIPT)
             err_fail(P->e, TC_ERR_SYNTAX, lhs->loc,
                      "'%s' is an illegal expression for augmented assignment",
                      lhs->kind == EX_TUPLE ? "tuple" : "expression");
         advance(P);
         Stmt *s = new_stmt(P, ST_AUGASSIGN, loc);
-        s->op = arena_strndup(P->a, augops[i], strlen(augops[i]) - 1);
+        s->op = aug;
         s->target = lhs;
         s->value = rhs_value(P);
         return s;

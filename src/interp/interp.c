@@ -2,8 +2,9 @@
  *
  * Every SSA value has a static type, so each value gets one buffer per launch (numel *
  * dt_size bytes; 0-d values one element), reused by every program and loop iteration.
- * Ops are tight loops over whole tiles with the dtype switch outside the loop.
- * Storage: i1 as uint8 0/1, fp16/bf16 as uint16 bit patterns, pointers as uint64 host
+ * Ops are tight loops over whole tiles with the dtype switch outside the loop; the
+ * element-wise ones are ir_eval's (ir/eval.c), which constant folding runs too. Storage
+ * (ir/elem.h): i1 as uint8 0/1, fp16/bf16 as uint16 bit patterns, pointers as uint64 host
  * addresses. EXPAND_DIMS, RESHAPE and BITCAST alias their operand's buffer (SSA values
  * never change while visible, so sharing storage is safe); CONST and ARANGE are filled once
  * per launch.
@@ -14,12 +15,11 @@
  * compare-and-swap loops on __atomic builtins; the lines of one device_print stay together
  * under a lock; a failure reports the failing program with the lowest index).
  *
- * Numerics (documented choices):
- *  - integer ops wrap at the type width; // and % truncate like C; INT_MIN / -1 wraps;
- *    integer division (and remainder) by zero is unspecified on GPUs: tritonc gives 0, with
+ * Numerics (documented choices; the element-wise ones at the top of ir/eval.c):
+ *  - integer division (and remainder) by zero is unspecified on GPUs: tritonc gives 0, with
  *    no error (lanes a mask drops later often divide by zero); check mode notes it.
- *  - fp16/bf16 element-wise ops are computed in float (fma in double) and rounded back to
- *    16 bits per op (round to nearest even); exact since float has >= 2p+2 bits.
+ *  - fp16/bf16 ops are computed in float and rounded back to 16 bits per op (round to
+ *    nearest even); exact since float has >= 2p+2 bits.
  *  - REDUCE sums sequentially in index order, in the element type (fp16 rounds per step).
  *  - DOT: per output element a sequential fp32 FMA chain over k = 0..K-1 (fp64 for fp64,
  *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype. tf32:
@@ -27,8 +27,6 @@
  *    cvt.rna.tf32.f32); tf32x3 is computed as ieee.
  *  - a store (or atomic) whose lanes hit the same address: lanes apply in lane order, so
  *    the last lane wins.
- *  - UMULHI is the high half of the unsigned product of the bit patterns.
- *  - int64/uint64 -> bf16/fp16 goes through double (exact below 2^53).
  *
  * Every memory access of a LOAD/STORE/ATOMIC goes through mem_check() first (the hook for
  * the later checker); nothing is written by an instruction unless all of its lanes pass.
@@ -82,6 +80,7 @@
 #pragma GCC optimize("O3")
 #endif
 
+#include "ir/elem.h" /* after the pragma: its helpers run in the tile loops */
 #include <math.h>
 #include <pthread.h>
 #include <stdio.h>
@@ -118,126 +117,6 @@ typedef struct Ctx {
     const void *store_vals; /* check mode: the values of the store being checked */
 } Ctx;
 
-/* ---- 16-bit floats -------------------------------------------------------------------- */
-
-static inline float h2f(uint16_t h) {
-    uint32_t s = (uint32_t)(h & 0x8000u) << 16, e = (h >> 10) & 0x1f, m = h & 0x3ffu, b;
-    if (e == 0x1f) b = s | 0x7f800000u | (m << 13);
-    else if (e) b = s | ((e + 112) << 23) | (m << 13);
-    else {
-        float f = (float)m * 0x1p-24f;
-        return s ? -f : f;
-    }
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-static inline float bf2f(uint16_t h) {
-    uint32_t b = (uint32_t)h << 16;
-    float f;
-    memcpy(&f, &b, 4);
-    return f;
-}
-
-/* double -> a small binary float with mb mantissa and eb exponent bits; RTNE or RTZ. */
-static uint16_t f64_to_small(double d, int mb, int eb, int rtz) {
-    uint64_t b;
-    memcpy(&b, &d, 8);
-    uint32_t sign = (uint32_t)(b >> 63) << 15;
-    int ex = (int)((b >> 52) & 0x7ff);
-    uint64_t man = b & 0xfffffffffffffULL;
-    int bias = (1 << (eb - 1)) - 1, emin = 1 - bias;
-    uint32_t inf = ((1u << eb) - 1) << mb;
-    if (ex == 0x7ff) return (uint16_t)(sign | inf | (man ? 1u << (mb - 1) : 0));
-    if (ex == 0) return (uint16_t)sign;
-    int e = ex - 1023;
-    if (e > bias) return (uint16_t)(sign | (rtz ? inf - 1 : inf));
-    uint64_t sig = man | (1ULL << 52);
-    int shift = 52 - mb;
-    if (e < emin) shift += emin - e;
-    if (shift >= 54) return (uint16_t)sign;
-    uint64_t q = sig >> shift, rem = sig & ((1ULL << shift) - 1), half = 1ULL << (shift - 1);
-    if (!rtz && (rem > half || (rem == half && (q & 1)))) q++;
-    uint32_t h = e >= emin ? ((uint32_t)(e + bias - 1) << mb) + (uint32_t)q : (uint32_t)q;
-    return (uint16_t)(sign | h);
-}
-
-static inline uint16_t f2h(float f) { return f64_to_small((double)f, 10, 5, 0); }
-static inline uint16_t f2bf(float f) { return f64_to_small((double)f, 7, 8, 0); }
-
-static float f64_to_f32_rtz(double d) {
-    float f = (float)d;
-    if (isnan(d) || isinf(d)) return f;
-    if (fabs((double)f) > fabs(d)) f = nextafterf(f, 0.0f);
-    return f;
-}
-
-/* ---- generic element access (slow paths) ------------------------------------------- */
-
-static inline double rdf(int dt, const void *p, int64_t i) {
-    switch (dt) {
-    case DT_FP16: return h2f(((const uint16_t *)p)[i]);
-    case DT_BF16: return bf2f(((const uint16_t *)p)[i]);
-    case DT_FP32: return ((const float *)p)[i];
-    case DT_FP64: return ((const double *)p)[i];
-    default: return 0;
-    }
-}
-
-/* Integers and pointers as int64: signed sign-extended, unsigned zero-extended. */
-static inline int64_t rdi(int dt, const void *p, int64_t i) {
-    switch (dt) {
-    case DT_I1: return ((const uint8_t *)p)[i] != 0;
-    case DT_I8: return ((const int8_t *)p)[i];
-    case DT_I16: return ((const int16_t *)p)[i];
-    case DT_I32: return ((const int32_t *)p)[i];
-    case DT_I64: return ((const int64_t *)p)[i];
-    case DT_U8: return ((const uint8_t *)p)[i];
-    case DT_U16: return ((const uint16_t *)p)[i];
-    case DT_U32: return ((const uint32_t *)p)[i];
-    case DT_U64: case DT_PTR: return (int64_t)((const uint64_t *)p)[i];
-    default: return 0;
-    }
-}
-
-static inline void wri(int dt, void *p, int64_t i, uint64_t v) {
-    switch (dt) {
-    case DT_I1: ((uint8_t *)p)[i] = v != 0; break;
-    case DT_I8: case DT_U8: ((uint8_t *)p)[i] = (uint8_t)v; break;
-    case DT_I16: case DT_U16: ((uint16_t *)p)[i] = (uint16_t)v; break;
-    case DT_I32: case DT_U32: ((uint32_t *)p)[i] = (uint32_t)v; break;
-    default: ((uint64_t *)p)[i] = v; break;
-    }
-}
-
-static inline void wrf(int dt, void *p, int64_t i, double v, int rtz) {
-    switch (dt) {
-    case DT_FP16: ((uint16_t *)p)[i] = f64_to_small(v, 10, 5, rtz); break;
-    case DT_BF16: ((uint16_t *)p)[i] = f64_to_small(v, 7, 8, rtz); break;
-    case DT_FP32: ((float *)p)[i] = rtz ? f64_to_f32_rtz(v) : (float)v; break;
-    case DT_FP64: ((double *)p)[i] = v; break;
-    default: break;
-    }
-}
-
-/* float -> int, truncating toward zero, NaN -> 0, saturating at the type's range. */
-static uint64_t f2i_sat(double v, int dt) {
-    if (isnan(v)) return 0;
-    int bits = dt_bits(dt);
-    if (dt_is_signed(dt)) {
-        double lim = ldexp(1.0, bits - 1);
-        if (v >= lim) return (uint64_t)(bits == 64 ? INT64_MAX : (int64_t)lim - 1);
-        if (v <= -lim) return (uint64_t)(bits == 64 ? INT64_MIN : -(int64_t)lim);
-        return (uint64_t)(int64_t)v;
-    }
-    if (dt == DT_I1) return v != 0;
-    double lim = ldexp(1.0, bits);
-    if (v <= 0) return 0;
-    if (v >= lim) return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    return (uint64_t)v;
-}
-
 static void program_str(const Ctx *c, char *buf, size_t n) {
     snprintf(buf, n, "(%u, %u, %u)", c->pid[0], c->pid[1], c->pid[2]);
 }
@@ -258,7 +137,7 @@ static void *scratch(Ctx *c, size_t n) {
     return c->scratch;
 }
 
-/* ---- element-wise binary ------------------------------------------------------------ */
+/* ---- element-wise ------------------------------------------------------------------- */
 
 #define FOR_N for (int64_t i = 0; i < n; i++)
 
@@ -276,283 +155,17 @@ static void div_zero(Ctx *c, const Inst *in, int64_t lane) {
     check_add(c->chk, CK_NOTE_DIV0, in->loc, z, 0, text);
 }
 
-#define INT_BIN(DT, T, UT, MT, BITS, S) \
-    case DT: { \
-        T *R = r; const T *A = a, *B = b; \
-        switch (op) { \
-        case OP_ADD: FOR_N R[i] = (T)((UT)A[i] + (UT)B[i]); break; \
-        case OP_SUB: FOR_N R[i] = (T)((UT)A[i] - (UT)B[i]); break; \
-        case OP_MUL: FOR_N R[i] = (T)((MT)(UT)A[i] * (MT)(UT)B[i]); break; \
-        case OP_AND: FOR_N R[i] = (T)(A[i] & B[i]); break; \
-        case OP_OR: FOR_N R[i] = (T)(A[i] | B[i]); break; \
-        case OP_XOR: FOR_N R[i] = (T)(A[i] ^ B[i]); break; \
-        case OP_MAX: FOR_N R[i] = A[i] > B[i] ? A[i] : B[i]; break; \
-        case OP_MIN: FOR_N R[i] = A[i] < B[i] ? A[i] : B[i]; break; \
-        case OP_DIV: case OP_REM: { \
-            if (c->chk) { /* only check mode notes a zero divisor */ \
-                int64_t z = -1; \
-                FOR_N if (B[i] == 0) { z = i; break; } \
-                if (z >= 0) div_zero(c, in, z); \
-            } \
-            T mn = S ? (T)((UT)1 << (BITS - 1)) : 0; \
-            if (op == OP_DIV) { \
-                FOR_N R[i] = B[i] == 0 ? 0 : (S && A[i] == mn && B[i] == (T)-1) ? mn : (T)(A[i] / B[i]); \
-            } else { \
-                FOR_N R[i] = (B[i] == 0 || (S && B[i] == (T)-1)) ? 0 : (T)(A[i] % B[i]); \
-            } \
-            break; \
-        } \
-        case OP_SHL: FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
-            R[i] = s >= BITS ? 0 : (T)((uint64_t)(UT)A[i] << s); } break; \
-        case OP_SHR: \
-            if (in->attr.kind == 1) { \
-                FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
-                    int64_t x = (int64_t)(uint64_t)(UT)A[i]; \
-                    if (BITS < 64) x = (int64_t)((uint64_t)(UT)A[i] << (64 - BITS)) >> (64 - BITS); \
-                    R[i] = (T)(s >= BITS ? (x < 0 ? -1 : 0) : (x >> s)); } \
-            } else { \
-                FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
-                    R[i] = s >= BITS ? 0 : (T)((uint64_t)(UT)A[i] >> s); } \
-            } \
-            break; \
-        case OP_UMULHI: \
-            if (BITS == 64) { \
-                FOR_N R[i] = (T)(uint64_t)(((unsigned __int128)(uint64_t)(UT)A[i] * (uint64_t)(UT)B[i]) >> 64); \
-            } else { \
-                FOR_N R[i] = (T)(((uint64_t)(UT)A[i] * (uint64_t)(UT)B[i]) >> (BITS & 63)); \
-            } \
-            break; \
-        default: BAD(c, in); \
-        } \
-        break; \
+/* Element-wise ops: ir_eval has their semantics (shared with constant folding). */
+static void ex_elementwise(Ctx *c, const Inst *in) {
+    int v = in->res[0], dt = TY(c, v).dt;
+    int64_t n = type_numel(TY(c, v));
+    const void *a[3] = {NULL, NULL, NULL};
+    for (int k = 0; k < in->nargs && k < 3; k++) a[k] = V(c, in->args[k]);
+    if (c->chk && (in->op == OP_DIV || in->op == OP_REM) && dt_is_int(dt)) {
+        /* only check mode notes a zero divisor */
+        FOR_N if (rdi(dt, a[1], i) == 0) { div_zero(c, in, i); break; }
     }
-
-#define FLT_BIN(DT, T, FMOD, FMAX, FMIN) \
-    case DT: { \
-        T *R = r; const T *A = a, *B = b; \
-        switch (op) { \
-        case OP_ADD: FOR_N R[i] = A[i] + B[i]; break; \
-        case OP_SUB: FOR_N R[i] = A[i] - B[i]; break; \
-        case OP_MUL: FOR_N R[i] = A[i] * B[i]; break; \
-        case OP_DIV: FOR_N R[i] = A[i] / B[i]; break; \
-        case OP_REM: FOR_N R[i] = FMOD(A[i], B[i]); break; \
-        case OP_MAX: \
-            if (in->attr.kind == 1) { FOR_N R[i] = (isnan(A[i]) || isnan(B[i])) ? A[i] + B[i] : FMAX(A[i], B[i]); } \
-            else { FOR_N R[i] = FMAX(A[i], B[i]); } \
-            break; \
-        case OP_MIN: \
-            if (in->attr.kind == 1) { FOR_N R[i] = (isnan(A[i]) || isnan(B[i])) ? A[i] + B[i] : FMIN(A[i], B[i]); } \
-            else { FOR_N R[i] = FMIN(A[i], B[i]); } \
-            break; \
-        default: BAD(c, in); \
-        } \
-        break; \
-    }
-
-#define H_BIN(DT, TOF, FROMF) \
-    case DT: { \
-        uint16_t *R = r; const uint16_t *A = a, *B = b; \
-        switch (op) { \
-        case OP_ADD: FOR_N R[i] = FROMF(TOF(A[i]) + TOF(B[i])); break; \
-        case OP_SUB: FOR_N R[i] = FROMF(TOF(A[i]) - TOF(B[i])); break; \
-        case OP_MUL: FOR_N R[i] = FROMF(TOF(A[i]) * TOF(B[i])); break; \
-        case OP_DIV: FOR_N R[i] = FROMF(TOF(A[i]) / TOF(B[i])); break; \
-        case OP_REM: FOR_N R[i] = FROMF(fmodf(TOF(A[i]), TOF(B[i]))); break; \
-        case OP_MAX: FOR_N { float x = TOF(A[i]), y = TOF(B[i]); \
-            R[i] = FROMF((in->attr.kind == 1 && (isnan(x) || isnan(y))) ? x + y : fmaxf(x, y)); } break; \
-        case OP_MIN: FOR_N { float x = TOF(A[i]), y = TOF(B[i]); \
-            R[i] = FROMF((in->attr.kind == 1 && (isnan(x) || isnan(y))) ? x + y : fminf(x, y)); } break; \
-        default: BAD(c, in); \
-        } \
-        break; \
-    }
-
-static void ex_binary(Ctx *c, const Inst *in) {
-    int op = in->op;
-    Type t = TY(c, in->res[0]);
-    int64_t n = type_numel(t);
-    void *r = V(c, in->res[0]);
-    const void *a = V(c, in->args[0]), *b = V(c, in->args[1]);
-    switch (t.dt) {
-    INT_BIN(DT_I8, int8_t, uint8_t, uint32_t, 8, 1)
-    INT_BIN(DT_I16, int16_t, uint16_t, uint32_t, 16, 1)
-    INT_BIN(DT_I32, int32_t, uint32_t, uint32_t, 32, 1)
-    INT_BIN(DT_I64, int64_t, uint64_t, uint64_t, 64, 1)
-    INT_BIN(DT_U8, uint8_t, uint8_t, uint32_t, 8, 0)
-    INT_BIN(DT_U16, uint16_t, uint16_t, uint32_t, 16, 0)
-    INT_BIN(DT_U32, uint32_t, uint32_t, uint32_t, 32, 0)
-    INT_BIN(DT_U64, uint64_t, uint64_t, uint64_t, 64, 0)
-    INT_BIN(DT_I1, uint8_t, uint8_t, uint32_t, 1, 0)
-    FLT_BIN(DT_FP32, float, fmodf, fmaxf, fminf)
-    FLT_BIN(DT_FP64, double, fmod, fmax, fmin)
-    H_BIN(DT_FP16, h2f, f2h)
-    H_BIN(DT_BF16, bf2f, f2bf)
-    default: BAD(c, in);
-    }
-    if (t.dt == DT_I1) {
-        uint8_t *R = r;
-        FOR_N R[i] &= 1;
-    }
-}
-
-/* CMP: result i1 of the operands' shape. */
-#define CMP_LOOP(T, LD) \
-    do { const T *A = a, *B = b; \
-        switch (in->attr.kind) { \
-        case CMP_EQ: FOR_N R[i] = LD(A[i]) == LD(B[i]); break; \
-        case CMP_NE: FOR_N R[i] = LD(A[i]) != LD(B[i]); break; \
-        case CMP_LT: FOR_N R[i] = LD(A[i]) < LD(B[i]); break; \
-        case CMP_LE: FOR_N R[i] = LD(A[i]) <= LD(B[i]); break; \
-        case CMP_GT: FOR_N R[i] = LD(A[i]) > LD(B[i]); break; \
-        case CMP_GE: FOR_N R[i] = LD(A[i]) >= LD(B[i]); break; \
-        default: BAD(c, in); \
-        } } while (0)
-#define ID(x) (x)
-
-static void ex_cmp(Ctx *c, const Inst *in) {
-    Type t = TY(c, in->args[0]);
-    int64_t n = type_numel(t);
-    uint8_t *R = V(c, in->res[0]);
-    const void *a = V(c, in->args[0]), *b = V(c, in->args[1]);
-    switch (t.dt) {
-    case DT_I1: case DT_U8: CMP_LOOP(uint8_t, ID); break;
-    case DT_I8: CMP_LOOP(int8_t, ID); break;
-    case DT_I16: CMP_LOOP(int16_t, ID); break;
-    case DT_U16: CMP_LOOP(uint16_t, ID); break;
-    case DT_I32: CMP_LOOP(int32_t, ID); break;
-    case DT_U32: CMP_LOOP(uint32_t, ID); break;
-    case DT_I64: CMP_LOOP(int64_t, ID); break;
-    case DT_U64: case DT_PTR: CMP_LOOP(uint64_t, ID); break;
-    case DT_FP32: CMP_LOOP(float, ID); break;
-    case DT_FP64: CMP_LOOP(double, ID); break;
-    case DT_FP16: CMP_LOOP(uint16_t, h2f); break;
-    case DT_BF16: CMP_LOOP(uint16_t, bf2f); break;
-    default: BAD(c, in);
-    }
-}
-
-/* ---- element-wise unary ------------------------------------------------------------- */
-
-#define INT_UN(DT, T, UT, S) \
-    case DT: { T *R = r; const T *A = a; \
-        switch (in->op) { \
-        case OP_NEG: FOR_N R[i] = (T)((UT)0 - (UT)A[i]); break; \
-        case OP_NOT: FOR_N R[i] = (T)~A[i]; break; \
-        case OP_ABS: FOR_N R[i] = (S && (UT)A[i] >> (sizeof(T) * 8 - 1)) ? (T)((UT)0 - (UT)A[i]) : A[i]; break; \
-        default: BAD(c, in); \
-        } break; }
-
-#define FLT_UN(DT, T, SFX) \
-    case DT: { T *R = r; const T *A = a; \
-        switch (in->op) { \
-        case OP_NEG: FOR_N R[i] = -A[i]; break; \
-        case OP_ABS: FOR_N R[i] = fabs##SFX(A[i]); break; \
-        case OP_EXP: FOR_N R[i] = exp##SFX(A[i]); break; \
-        case OP_EXP2: FOR_N R[i] = exp2##SFX(A[i]); break; \
-        case OP_LOG: FOR_N R[i] = log##SFX(A[i]); break; \
-        case OP_LOG2: FOR_N R[i] = log2##SFX(A[i]); break; \
-        case OP_SQRT: FOR_N R[i] = sqrt##SFX(A[i]); break; \
-        case OP_RSQRT: FOR_N R[i] = (T)1 / sqrt##SFX(A[i]); break; \
-        case OP_SIN: FOR_N R[i] = sin##SFX(A[i]); break; \
-        case OP_COS: FOR_N R[i] = cos##SFX(A[i]); break; \
-        case OP_FLOOR: FOR_N R[i] = floor##SFX(A[i]); break; \
-        case OP_CEIL: FOR_N R[i] = ceil##SFX(A[i]); break; \
-        case OP_ERF: FOR_N R[i] = erf##SFX(A[i]); break; \
-        case OP_TANH: FOR_N R[i] = tanh##SFX(A[i]); break; \
-        default: BAD(c, in); \
-        } break; }
-
-static float un_f(int op, float x) {
-    switch (op) {
-    case OP_NEG: return -x;
-    case OP_ABS: return fabsf(x);
-    case OP_EXP: return expf(x);
-    case OP_EXP2: return exp2f(x);
-    case OP_LOG: return logf(x);
-    case OP_LOG2: return log2f(x);
-    case OP_SQRT: return sqrtf(x);
-    case OP_RSQRT: return 1.0f / sqrtf(x);
-    case OP_SIN: return sinf(x);
-    case OP_COS: return cosf(x);
-    case OP_FLOOR: return floorf(x);
-    case OP_CEIL: return ceilf(x);
-    case OP_ERF: return erff(x);
-    case OP_TANH: return tanhf(x);
-    default: return x;
-    }
-}
-
-static void ex_unary(Ctx *c, const Inst *in) {
-    Type t = TY(c, in->res[0]);
-    int64_t n = type_numel(t);
-    void *r = V(c, in->res[0]);
-    const void *a = V(c, in->args[0]);
-    if ((t.dt == DT_FP16 || t.dt == DT_BF16) && in->op == OP_NOT) BAD(c, in);
-    switch (t.dt) {
-    INT_UN(DT_I8, int8_t, uint8_t, 1)
-    INT_UN(DT_I16, int16_t, uint16_t, 1)
-    INT_UN(DT_I32, int32_t, uint32_t, 1)
-    INT_UN(DT_I64, int64_t, uint64_t, 1)
-    INT_UN(DT_U8, uint8_t, uint8_t, 0)
-    INT_UN(DT_U16, uint16_t, uint16_t, 0)
-    INT_UN(DT_U32, uint32_t, uint32_t, 0)
-    INT_UN(DT_U64, uint64_t, uint64_t, 0)
-    INT_UN(DT_I1, uint8_t, uint8_t, 0)
-    FLT_UN(DT_FP32, float, f)
-    FLT_UN(DT_FP64, double, )
-    case DT_FP16: {
-        uint16_t *R = r; const uint16_t *A = a;
-        if (in->op == OP_NEG) { FOR_N R[i] = A[i] ^ 0x8000u; }
-        else if (in->op == OP_ABS) { FOR_N R[i] = A[i] & 0x7fffu; }
-        else { FOR_N R[i] = f2h(un_f(in->op, h2f(A[i]))); }
-        break;
-    }
-    case DT_BF16: {
-        uint16_t *R = r; const uint16_t *A = a;
-        if (in->op == OP_NEG) { FOR_N R[i] = A[i] ^ 0x8000u; }
-        else if (in->op == OP_ABS) { FOR_N R[i] = A[i] & 0x7fffu; }
-        else { FOR_N R[i] = f2bf(un_f(in->op, bf2f(A[i]))); }
-        break;
-    }
-    default: BAD(c, in);
-    }
-    if (t.dt == DT_I1) {
-        uint8_t *R = r;
-        FOR_N R[i] &= 1;
-    }
-}
-
-static void ex_fma(Ctx *c, const Inst *in) {
-    Type t = TY(c, in->res[0]);
-    int64_t n = type_numel(t);
-    void *r = V(c, in->res[0]);
-    const void *a = V(c, in->args[0]), *b = V(c, in->args[1]), *d = V(c, in->args[2]);
-    switch (t.dt) {
-    case DT_FP32: { float *R = r; const float *A = a, *B = b, *D = d; FOR_N R[i] = fmaf(A[i], B[i], D[i]); break; }
-    case DT_FP64: { double *R = r; const double *A = a, *B = b, *D = d; FOR_N R[i] = fma(A[i], B[i], D[i]); break; }
-    case DT_FP16: case DT_BF16:
-        FOR_N wrf(t.dt, r, i, fma(rdf(t.dt, a, i), rdf(t.dt, b, i), rdf(t.dt, d, i)), 0);
-        break;
-    default:
-        if (!dt_is_int(t.dt)) BAD(c, in);
-        FOR_N wri(t.dt, r, i, (uint64_t)rdi(t.dt, a, i) * (uint64_t)rdi(t.dt, b, i) + (uint64_t)rdi(t.dt, d, i));
-        break;
-    }
-}
-
-static void ex_where(Ctx *c, const Inst *in) {
-    Type t = TY(c, in->res[0]);
-    int64_t n = type_numel(t);
-    const uint8_t *C = V(c, in->args[0]);
-    const void *a = V(c, in->args[1]), *b = V(c, in->args[2]);
-    void *r = V(c, in->res[0]);
-    switch (dt_size(t.dt)) {
-    case 1: { uint8_t *R = r; const uint8_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
-    case 2: { uint16_t *R = r; const uint16_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
-    case 4: { uint32_t *R = r; const uint32_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
-    case 8: { uint64_t *R = r; const uint64_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
-    default: BAD(c, in);
-    }
+    if (!ir_eval(c->f, in, n, V(c, v), a)) BAD(c, in);
 }
 
 static void ex_addptr(Ctx *c, const Inst *in) {
@@ -569,49 +182,6 @@ static void ex_addptr(Ctx *c, const Inst *in) {
     case DT_I64: { const int64_t *O = o; FOR_N R[i] = P[i] + ((uint64_t)O[i] << sh); break; }
     default: FOR_N R[i] = P[i] + (uint64_t)rdi(ot.dt, o, i) * es; break;
     }
-}
-
-/* ---- casts ---------------------------------------------------------------------------- */
-
-static void ex_cast(Ctx *c, const Inst *in) {
-    Type st = TY(c, in->args[0]), rt = TY(c, in->res[0]);
-    int64_t n = type_numel(rt);
-    const void *s = V(c, in->args[0]);
-    void *d = V(c, in->res[0]);
-    int sd = st.dt, dd = rt.dt, rtz = in->attr.kind == 1;
-    if (sd == dd) { memcpy(d, s, (size_t)n * (size_t)dt_size(dd)); return; }
-    /* common fast paths */
-    if (sd == DT_FP16 && dd == DT_FP32) { const uint16_t *S = s; float *D = d; FOR_N D[i] = h2f(S[i]); return; }
-    if (sd == DT_BF16 && dd == DT_FP32) { const uint16_t *S = s; float *D = d; FOR_N D[i] = bf2f(S[i]); return; }
-    if (sd == DT_I32 && dd == DT_FP32) { const int32_t *S = s; float *D = d; FOR_N D[i] = (float)S[i]; return; }
-    if (sd == DT_I32 && dd == DT_I64) { const int32_t *S = s; int64_t *D = d; FOR_N D[i] = S[i]; return; }
-    if (sd == DT_FP32 && dd == DT_FP64) { const float *S = s; double *D = d; FOR_N D[i] = S[i]; return; }
-    if (dd == DT_I1) {
-        uint8_t *D = d;
-        if (dt_is_float(sd)) { FOR_N D[i] = rdf(sd, s, i) != 0.0; }
-        else { FOR_N D[i] = rdi(sd, s, i) != 0; }
-        return;
-    }
-    if (dt_is_float(sd)) {
-        if (dt_is_float(dd)) { FOR_N wrf(dd, d, i, rdf(sd, s, i), rtz); }
-        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd)); }
-        return;
-    }
-    /* integer or pointer source */
-    if (dt_is_float(dd)) {
-        bool sgn = dt_is_signed(sd);
-        if (dd == DT_FP32) {
-            float *D = d;
-            if (sgn) { FOR_N D[i] = (float)rdi(sd, s, i); }
-            else { FOR_N D[i] = (float)(uint64_t)rdi(sd, s, i); }
-        } else if (sgn) {
-            FOR_N wrf(dd, d, i, (double)rdi(sd, s, i), 0);
-        } else {
-            FOR_N wrf(dd, d, i, (double)(uint64_t)rdi(sd, s, i), 0);
-        }
-        return;
-    }
-    FOR_N wri(dd, d, i, (uint64_t)rdi(sd, s, i));
 }
 
 /* ---- shapes --------------------------------------------------------------------------- */
@@ -702,6 +272,7 @@ static void ex_permute(Ctx *c, const Inst *in) {
 #define C_AND(a, b) ((a) & (b))
 #define C_IMAX(a, b) ((a) > (b) ? (a) : (b))
 #define C_IMIN(a, b) ((a) < (b) ? (a) : (b))
+#define ID(x) (x)
 #define H_ADD(a, b) h2f(f2h((a) + (b)))
 #define BF_ADD(a, b) bf2f(f2bf((a) + (b)))
 #define TO_U64(x) ((uint64_t)(x))
@@ -1488,20 +1059,15 @@ static void exec_inst(Ctx *c, const Inst *in) {
     case OP_BROADCAST: ex_broadcast(c, in); break;
     case OP_PERMUTE: ex_permute(c, in); break;
     case OP_REDUCE: ex_reduce(c, in); break;
-    case OP_CAST: ex_cast(c, in); break;
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_AND: case OP_OR:
     case OP_XOR: case OP_SHL: case OP_SHR: case OP_MAX: case OP_MIN: case OP_UMULHI:
-        ex_binary(c, in);
-        break;
-    case OP_CMP: ex_cmp(c, in); break;
-    case OP_FMA: ex_fma(c, in); break;
-    case OP_WHERE: ex_where(c, in); break;
-    case OP_ADDPTR: ex_addptr(c, in); break;
+    case OP_CMP: case OP_FMA: case OP_WHERE: case OP_CAST:
     case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2:
     case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
     case OP_ERF: case OP_TANH:
-        ex_unary(c, in);
+        ex_elementwise(c, in);
         break;
+    case OP_ADDPTR: ex_addptr(c, in); break;
     case OP_LOAD: ex_load(c, in); break;
     case OP_STORE: ex_store(c, in); break;
     case OP_ATOMIC: case OP_ATOMIC_CAS: ex_atomic(c, in); break;
@@ -1984,58 +1550,4 @@ tc_status interp_run(InterpLaunch *l, Err *e) {
     }
     if (l->check) return run_checked(l, e);
     return run_plain(l, l->threads, l->shuffle_seed, e);
-}
-
-/* ---- constant folding support for opt.c ----------------------------------------------- */
-
-/* Evaluates an element-wise instruction on scalar constant operands with exactly the
- * interpreter's semantics. Returns false (nothing changed) when it cannot (division by
- * zero, unsupported op). */
-bool interp_fold(const IrFunc *f, const Inst *in, const Inst *const *defs, Attr *out) {
-    Err e = {0};
-    jmp_buf jb;
-    Ctx *const c = calloc(1, sizeof *c);
-    if (!c) return false;
-    uint64_t store[5] = {0};
-    void *bufs[5];
-    const IrFunc *cf = NULL;
-    IrFunc tmp;
-    Type types[5];
-    int args[4], res[1];
-    if (in->nargs > 4 || in->nres != 1) { free(c); return false; }
-    for (int k = 0; k < in->nargs; k++) {
-        const Inst *d = defs[k];
-        Type t = type_elem(f->types[in->args[k]]);
-        types[k] = t;
-        if (dt_is_float(t.dt)) wrf(t.dt, &store[k], 0, d->attr.f, 0);
-        else wri(t.dt, &store[k], 0, (uint64_t)d->attr.i);
-        bufs[k] = &store[k];
-        args[k] = k;
-    }
-    types[in->nargs] = type_elem(f->types[in->res[0]]);
-    bufs[in->nargs] = &store[in->nargs];
-    res[0] = in->nargs;
-    memset(&tmp, 0, sizeof tmp);
-    tmp.types = types;
-    tmp.nvalues = in->nargs + 1;
-    cf = &tmp;
-    Inst fi = *in;
-    fi.args = args;
-    fi.res = res;
-    InterpLaunch l = {0};
-    c->f = cf;
-    c->l = &l;
-    c->e = &e;
-    c->buf = bufs;
-    bool ok = true;
-    if (ERR_TRY(&e, jb)) {
-        ok = false;
-    } else {
-        exec_inst(c, &fi);
-        Type rt = types[in->nargs];
-        if (dt_is_float(rt.dt)) out->f = rdf(rt.dt, bufs[in->nargs], 0);
-        else out->i = rdi(rt.dt, bufs[in->nargs], 0);
-    }
-    free(c);
-    return ok;
 }

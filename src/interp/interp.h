@@ -106,11 +106,4 @@ static inline int interp_region_dt(const InterpLaunch *l, int i) {
  * kernel's file:line:col, the program id and the offending offset; nothing is touched. */
 tc_status interp_run(InterpLaunch *l, Err *e);
 
-/* For opt.c's constant folding: evaluates the element-wise instruction `in` of f whose
- * operands are the CONST instructions defs[0..nargs) with exactly the interpreter's
- * semantics, writing the scalar result into out->f (float result) or out->i (int, signed
- * values sign-extended, unsigned zero-extended). False when it cannot. Integer division
- * by zero folds to 0, as the interpreter computes it. */
-bool interp_fold(const IrFunc *f, const Inst *in, const Inst *const *defs, Attr *out);
-
 #endif

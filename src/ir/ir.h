@@ -89,6 +89,12 @@ void ir_print(const IrFunc *f, Buf *b);
  * defined before use. Returns false with e set (TC_ERR_INTERNAL) on the first problem. */
 bool ir_verify(const IrFunc *f, Err *e);
 
+/* eval.c: what an element-wise op (ADD .. UMULHI, CMP, NEG .. TANH, FMA, WHERE, CAST)
+ * computes over n contiguous elements: r = op(a[0], a[1], a[2]), each array stored as
+ * elem.h says for its value's dtype in f->types. False, with nothing written, for an op or
+ * dtype it does not define. The interpreter runs it on tiles, ir_optimize on constants. */
+bool ir_eval(const IrFunc *f, const Inst *in, int64_t n, void *r, const void *const *a);
+
 /* opt.c: constant folding, common subexpressions, dead code (small and safe). */
 void ir_optimize(IrFunc *f);
 

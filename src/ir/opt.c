@@ -1,15 +1,17 @@
 /* opt.c — ir_optimize: small and safe.
  *  1. constant folding of element-wise ops (and CAST, SPLAT, BROADCAST) whose operands are
- *     all CONST, evaluated by the interpreter itself (interp_fold) so folded values are
- *     bit-identical to what interp_run would compute; math functions (exp, log, sin, ...)
- *     are not folded (the GPU computes them with its own approximations);
+ *     all CONST, evaluated by ir_eval, the code the interpreter runs on tiles, so folded
+ *     values are bit-identical to what it would compute (integer division by zero folds to
+ *     0, as it computes); math functions (exp, log, sin, ...) are not folded (the GPU
+ *     computes them with its own approximations);
  *  2. common subexpressions of pure ops: an op equal to a visible earlier one (same op,
  *     attributes, operands and result type; earlier in the same region or in an enclosing
  *     one) is dropped and its uses rewritten. LOAD is never merged;
  *  3. dead code: pure ops (and LOAD) whose results are unused are removed, repeatedly.
  *     STORE, ATOMIC*, PRINT, ASSERT, BARRIER, RETURN and control flow are always kept.
  * It allocates with malloc only; on allocation failure it simply stops optimizing. */
-#include "interp/interp.h"
+#include "ir/ir.h"
+#include "ir/elem.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -77,6 +79,25 @@ static bool inst_same(const IrFunc *f, const Inst *a, const Inst *b) {
     return true;
 }
 
+/* Evaluates `in` on its CONST operands defs[0..nargs), one element each, into out->f
+ * (float result) or out->i (int: signed sign-extended, unsigned zero-extended). */
+static bool fold_scalar(const IrFunc *f, const Inst *in, const Inst *const *defs, Attr *out) {
+    uint64_t store[5] = {0};
+    const void *args[4];
+    for (int k = 0; k < in->nargs; k++) {
+        int dt = f->types[in->args[k]].dt;
+        if (dt_is_float(dt)) wrf(dt, &store[k], 0, defs[k]->attr.f, 0);
+        else wri(dt, &store[k], 0, (uint64_t)defs[k]->attr.i);
+        args[k] = &store[k];
+    }
+    int rdt = f->types[in->res[0]].dt;
+    void *r = &store[in->nargs];
+    if (!ir_eval(f, in, 1, r, args)) return false;
+    if (dt_is_float(rdt)) out->f = rdf(rdt, r, 0);
+    else out->i = rdi(rdt, r, 0);
+    return true;
+}
+
 static void try_fold(Opt *o, Inst *in) {
     IrFunc *f = o->f;
     if (in->nres != 1 || in->regions[0] || in->regions[1]) return;
@@ -101,7 +122,7 @@ static void try_fold(Opt *o, Inst *in) {
         defs[k] = o->def[a];
     }
     Attr out = {0};
-    if (!interp_fold(f, in, defs, &out)) return;
+    if (!fold_scalar(f, in, defs, &out)) return;
     in->op = OP_CONST;
     in->nargs = 0;
     in->attr = out;

@@ -2,7 +2,7 @@
  * hardened reader, atomic stores, lookup with corruption recovery, listing and clearing.
  * The format and the rules are in cache.h. */
 #include "runtime/cache.h"
-#include "runtime/api.h"
+#include "base/context.h"
 
 #include <dirent.h>
 #include <dlfcn.h>

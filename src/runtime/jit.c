@@ -10,12 +10,10 @@
  * A cached launch (design decision 7) computes the key hash from the arguments, probes the
  * table, compares the stored key and launches: no allocation, no string formatting. */
 #include "runtime/jit.h"
-#include "aot/aot.h"
 #include "driver/cuda.h"
 #include "gpu/gpu.h"
 #include "interp/interp.h"
 #include "trace/trace.h"
-#include "tune/tune.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,7 +151,6 @@ static void entry_free(JitEntry *e) {
         for (int i = 0; i < e->nparams; i++)
             if (e->key[i].how == KA_CONST && e->key[i].cv.kind == CV_STR) free((char *)e->key[i].cv.v.s);
     free(e->key);
-    free(e->ir_param);
     arena_free(&e->arena);
     free(e);
 }
@@ -227,12 +224,6 @@ static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, 
     if (o >= cap && cap > 4) memcpy(buf + cap - 4, "...", 4);
 }
 
-static void deliver_text(tc_context *ctx, const char *text) {
-    if (!text || !*text) return;
-    if (ctx->print) ctx->print(text, ctx->print_user);
-    else api_keep_output(text, ctx);
-}
-
 /* Traces (and under CUDA compiles and loads) one specialization. */
 static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h,
                                tc_backend b, int nw, int ns, int arch, JitEntry **out) {
@@ -269,72 +260,45 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
     }
     spec_string(k, ka, n, e->spec, sizeof e->spec);
 
-    Buf out_text = {0};
-    Err te = {0};
-    e->ir = trace_kernel(k->m->mod, k->fn, sa, &e->arena, &te, &out_text);
-    free(sa);
-    if (out_text.s) deliver_text(ctx, out_text.s);
-    buf_free(&out_text);
-    if (!e->ir) {
-        if (te.code == TC_OK) te.code = TC_ERR_INTERNAL;
-        entry_free(e);
-        return ctx_take(ctx, &te);
-    }
-    IrFunc *f = e->ir;
-    e->ir_param = calloc(f->nparams > 0 ? (size_t)f->nparams : 1, sizeof *e->ir_param);
-    if (!e->ir_param) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
-    if (f->nparams > JIT_MAX_PARAMS) {
-        entry_free(e);
-        return ctx_fail(ctx, TC_ERR_LIMIT, "%s has more than %d runtime parameters",
-                        k->signature, JIT_MAX_PARAMS);
-    }
-    for (int j = 0; j < f->nparams; j++) {
-        int idx = -1;
-        for (int i = 0; i < n; i++)
-            if (strcmp(k->fn->params[i].name, f->params[j].name) == 0) { idx = i; break; }
-        if (idx < 0) {
-            entry_free(e);
-            return ctx_fail(ctx, TC_ERR_INTERNAL, "internal error: traced parameter '%s' is "
-                            "not a parameter of %s", f->params[j].name, k->signature);
-        }
-        if (ka[idx].how != KA_RUNTIME) {
-            entry_free(e);
-            return ctx_fail(ctx, TC_ERR_UNSUPPORTED, "%s: parameter '%s' has a default that is "
-                            "not a literal; pass it explicitly", k->signature,
-                            k->fn->params[idx].name);
-        }
-        e->ir_param[j] = idx;
-    }
-
+    PipelineGpu gpu = {0}, *gp = NULL;
+    tc_target t;
     if (b == TC_BACKEND_CUDA) {
         Err ce = {0};
-        tc_target t;
         bool overridden = false;
         tc_device_props props;
         if (cuda_target(ctx->device, &t, &overridden, &ce) ||
             cuda_device_props(ctx->device, &props, &ce)) {
+            free(sa);
             entry_free(e);
             return ctx_take(ctx, &ce);
         }
         if (nw * 32 > props.max_threads_per_block && props.max_threads_per_block > 0) {
+            free(sa);
             entry_free(e);
             return ctx_fail(ctx, TC_ERR_RESOURCES, "out of resource: threads, Required: %d, "
                             "Hardware limit: %d (num_warps=%d)", nw * 32,
                             props.max_threads_per_block, nw);
         }
-        /* from the disk cache when it holds this specialization, else gpu_compile (and
-         * stored); then loaded through the driver */
-        tc_status rc = aot_jit_module(k, f, e->spec, &t, nw, ns,
-                                      props.max_shared_memory_per_block_optin, &e->cu,
-                                      &e->threads, &e->shared, &e->disk_cache, e->note,
-                                      sizeof e->note, &ce);
-        if (rc) {
-            if (ce.code == TC_OK) ce.code = rc;
-            entry_free(e);
-            return ctx_take(ctx, &ce);
-        }
-        if (e->threads <= 0) e->threads = nw * 32;
+        gpu = (PipelineGpu){&t, nw, ns, props.max_shared_memory_per_block_optin};
+        gp = &gpu;
     }
+    Buf text = {0};
+    Err pe = {0};
+    PipelineCode code = {0};
+    tc_status rc = pipeline_compile(k, sa, e->spec, gp, &e->arena, &text, &e->ir, &e->ir_param,
+                                    &code, &pe);
+    free(sa);
+    if (text.s) ctx_deliver(ctx, text.s);
+    buf_free(&text);
+    if (rc) {
+        entry_free(e);
+        return ctx_take(ctx, &pe);
+    }
+    e->cu = code.cu;
+    e->threads = code.threads > 0 ? code.threads : nw * 32;
+    e->shared = code.shared_bytes;
+    e->disk_cache = code.cache_event;
+    memcpy(e->note, code.note, sizeof e->note);
     if (!cache_insert(k, e)) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
     *out = e;
     return TC_OK;
@@ -370,22 +334,11 @@ tc_status jit_opts(tc_context *ctx, const tc_launch_opts *in, tc_launch_opts *ou
 /* The value given for parameter i, or its literal default; false if neither. */
 static bool arg_value(const tc_args *a, int i, tc_value *v) {
     if (a->slots[i].set) { *v = a->slots[i].v; return true; }
-    return api_param_default(&a->k->fn->params[i], v);
+    return param_default(&a->k->fn->params[i], v);
 }
 
 static const char interp_note[] = "the interpreter does not model num_warps/num_stages: "
                                   "they were accepted and changed nothing";
-
-/* A kernel with @triton.heuristics / @triton.autotune goes through tune.c, which sets the
- * chosen constexprs and options and calls jit_launch. */
-tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
-    if (!k) return TC_ERR_ARG;
-    tc_launch_opts o;
-    tc_status rc = jit_opts(k->m->ctx, opts, &o);
-    if (rc) return rc;
-    if (tune_wanted(k)) return tune_launch(k, a, &o);
-    return jit_launch(k, a, &o);
-}
 
 tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     if (!k) return TC_ERR_ARG;
@@ -403,7 +356,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     if (ns < 1) return ctx_fail(ctx, TC_ERR_ARG, "num_stages must be >= 1 (got %d)", ns);
 
     tc_backend b;
-    tc_status rc = api_backend(ctx, &b);
+    tc_status rc = ctx_backend(ctx, &b);
     if (rc) return rc;
 
     int n = k->fn->nparams;
@@ -544,7 +497,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         l.mem = mem;
         l.nmem = nmem;
         l.mem_dt = mem_dt;
-        l.print = ctx->print ? ctx->print : api_keep_output;
+        l.print = ctx->print ? ctx->print : ctx_keep_output;
         l.print_user = ctx->print ? ctx->print_user : ctx;
         const char *ce = getenv("TRITONC_CHECK");
         l.check = opts->check || (ce && ce[0] && strcmp(ce, "0") != 0);
@@ -558,7 +511,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         if (l.check) l.report = &report;
         Err ie = {0};
         rc = interp_run(&l, &ie);
-        if (report.s) deliver_text(ctx, report.s);
+        if (report.s) ctx_deliver(ctx, report.s);
         buf_free(&report);
         ctx->last.check = l.check;
         ctx->last.check_findings = l.findings;
@@ -700,7 +653,7 @@ tc_status jit_compile_ptx(tc_kernel *k, const tc_target *target, const char *con
     Err te = {0};
     Buf out_text = {0};
     IrFunc *f = trace_kernel(k->m->mod, k->fn, sa, &arena, &te, &out_text);
-    if (out_text.s) deliver_text(ctx, out_text.s);
+    if (out_text.s) ctx_deliver(ctx, out_text.s);
     buf_free(&out_text);
     if (!f) {
         arena_free(&arena);

@@ -1,11 +1,13 @@
-/* jit.h — the handles behind the public API (modules, kernels, tensors, argument lists)
- * and the launch path with its in-memory specialization cache (jit.c). api.c creates and
- * frees the handles; jit.c specializes, compiles, caches and launches. */
+/* jit.h — the runtime: the handles behind the public API (modules, kernels, tensors,
+ * argument lists: module.c, tensor.c), the launch path with its in-memory specialization
+ * cache (jit.c) and the pipeline that compiles one specialization (pipeline.c). */
 #ifndef JIT_H
 #define JIT_H
 
-#include "runtime/api.h"
+#include "base/context.h"
 #include "front/ast.h"
+#include "trace/trace.h"
+#include "driver/cuda.h"
 
 /* Most parameters a kernel may have (Triton has no limit; CUDA's parameter space is 4 KB). */
 #define JIT_MAX_PARAMS 128
@@ -40,7 +42,7 @@ struct tc_kernel {
     /* the specialization cache: open addressing on the key hash */
     JitEntry **table; int table_cap, nentries;
     tc_stats stats;
-    void *tune;              /* tune.c: decorators, configs, chosen configs (tune_kernel_free) */
+    struct TuneKernel *tune; /* owned by tune/: decorators, configs, chosen configs */
 };
 
 struct tc_tensor {
@@ -68,18 +70,43 @@ struct tc_args {
     ArgSlot *slots;          /* one per kernel parameter */
 };
 
-/* Resolves the context's backend (AUTO -> interpreter or the active driver). */
-tc_status api_backend(tc_context *ctx, tc_backend *out);
-
 /* The value of a parameter's literal default (`n=10`, `K: tl.constexpr = None`). */
-bool api_param_default(const Param *p, tc_value *out);
-/* A tc_print_fn that keeps text for tc_take_output (user = the context). */
-void api_keep_output(const char *text, void *user);
+bool param_default(const Param *p, tc_value *out);
+/* Frees a module and its kernels (module.c); tune/ frees its own state on them first. */
+void module_handle_free(tc_module *m);
 
-/* The launch (tc_launch is in jit.c). Frees a kernel's cache. */
+/* The plain launch: specialize, compile or hit the cache, run (tc_launch in api.c calls it,
+ * or the autotuner does). */
+tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
+/* Frees a kernel's specialization cache. */
 void jit_kernel_free_cache(tc_kernel *k);
 /* Compiles PTX for a target from signature strings (tc_compile_ptx). */
 tc_status jit_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
                           int nsig, tc_args *constexprs, int num_warps, char **ptx_out);
+
+/* ---- the pipeline (pipeline.c) ------------------------------------------------------ */
+
+/* What a GPU compilation is for. */
+typedef struct PipelineGpu {
+    const tc_target *target;
+    int num_warps, num_stages;
+    int max_shared;          /* bytes of shared memory per block the device allows */
+} PipelineGpu;
+
+/* What it gave: the loaded module and how to launch it. */
+typedef struct PipelineCode {
+    CuModule *cu;
+    int threads, shared_bytes;
+    int cache_event;         /* tc_cache_event */
+    char note[256];          /* the disk cache's remark for --verbose, if any */
+} PipelineCode;
+
+/* One specialization from the AST to code: traced into *ir (allocated in arena; static_print
+ * text into text) with *ir_param[j] the kernel parameter of IR parameter j, and with gpu
+ * set, compiled or found in the disk cache and loaded into *code. spec is the
+ * specialization string (the disk cache's key). Errors in e. */
+tc_status pipeline_compile(const tc_kernel *k, const SpecArg *args, const char *spec,
+                           const PipelineGpu *gpu, Arena *arena, Buf *text, IrFunc **ir,
+                           int **ir_param, PipelineCode *code, Err *e);
 
 #endif

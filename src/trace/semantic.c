@@ -339,12 +339,11 @@ Val sem_cast(Trace *t, Val v, Type elem, bool bitcast, SrcLoc loc) {
 
 /* ---- binary operators --------------------------------------------------------------------- */
 
-static bool op_in(const char *op, const char *const *set) {
+static bool str_in(const char *s, const char *const *set) {
     for (; *set; set++)
-        if (strcmp(op, *set) == 0) return true;
+        if (strcmp(s, *set) == 0) return true;
     return false;
 }
-static const char *const CMP_OPS[] = {"<", "<=", ">", ">=", "==", "!=", NULL};
 
 static void check_ptr_operands(Trace *t, Type a, Type b, bool allow, SrcLoc loc) {
     if (a.dt != DT_PTR) return;
@@ -371,14 +370,15 @@ static void scalar_range_check(Trace *t, const CVal *c, int r, SrcLoc loc) {
 
 /* Triton's binary_op_type_checking_impl: a and b become tensors of one shape; unless a
  * pointer is involved (or !arith), both are cast to the computation type, with Python
- * numbers treated as weak scalars. */
-static void bin_check(Trace *t, const char *op, Val *a, Val *b, bool lptr, bool rptr, bool arith,
-                      SrcLoc loc) {
+ * numbers treated as weak scalars. op decides the promotion (PY_NOOP for builtins such as
+ * maximum), what names the operation in messages. */
+static void bin_check(Trace *t, PyOp op, const char *what, Val *a, Val *b, bool lptr, bool rptr,
+                      bool arith, SrcLoc loc) {
     bool as = a->kind == V_CONST, bs = b->kind == V_CONST;
     if (as && !is_num(a)) *a = sem_to_tensor(t, *a, loc); /* fails with Triton's message */
     if (bs && !is_num(b)) *b = sem_to_tensor(t, *b, loc);
-    if (a->kind != V_CONST && a->kind != V_TENSOR) FAIL("unsupported operand for '%s'", op);
-    if (b->kind != V_CONST && b->kind != V_TENSOR) FAIL("unsupported operand for '%s'", op);
+    if (a->kind != V_CONST && a->kind != V_TENSOR) FAIL("unsupported operand for '%s'", what);
+    if (b->kind != V_CONST && b->kind != V_TENSOR) FAIL("unsupported operand for '%s'", what);
     Type ta, tb;
     int d;
     if (as) { literal_dtype(&a->c, &d); ta = scalar_t(d); } else ta = elem_of(a->type);
@@ -420,15 +420,21 @@ static Val add_ptr(Trace *t, Val p, Val off, SrcLoc loc) {
     return emit2(t, OP_ADDPTR, p, off, p.type, 0, loc);
 }
 
-Val sem_binary(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
-    static const char *const known[] = {"+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>",
-                                        "<", "<=", ">", ">=", "==", "!=", NULL};
-    if (!op_in(op, known)) {
-        if (strcmp(op, "@") == 0) FAIL("AST binary operator 'MatMult' is not implemented");
-        if (strcmp(op, "**") == 0) FAIL("unsupported operand type(s) for ** or pow(): 'tensor'");
-        FAIL("unsupported binary operator '%s'", op);
+Val sem_binary(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
+    /* the IR op of each operator sem_binary takes (comparisons are OP_CMP) */
+    static const int ir_op[PY_OP_COUNT] = {
+        [PY_ADD] = OP_ADD, [PY_SUB] = OP_SUB, [PY_MUL] = OP_MUL, [PY_DIV] = OP_DIV,
+        [PY_FLOORDIV] = OP_DIV, [PY_MOD] = OP_REM, [PY_BITAND] = OP_AND, [PY_BITOR] = OP_OR,
+        [PY_BITXOR] = OP_XOR, [PY_LSHIFT] = OP_SHL, [PY_RSHIFT] = OP_SHR,
+        [PY_EQ] = OP_CMP, [PY_NE] = OP_CMP, [PY_LT] = OP_CMP, [PY_LE] = OP_CMP,
+        [PY_GT] = OP_CMP, [PY_GE] = OP_CMP,
+    };
+    if (!ir_op[op]) {
+        if (op == PY_MATMUL) FAIL("AST binary operator 'MatMult' is not implemented");
+        if (op == PY_POW) FAIL("unsupported operand type(s) for ** or pow(): 'tensor'");
+        FAIL("unsupported binary operator '%s'", py_op_str(op));
     }
-    bool cmp = op_in(op, CMP_OPS);
+    bool cmp = ir_op[op] == OP_CMP;
     if (cmp) {
         /* comparisons convert Python numbers to typed tensors first (strong typing) */
         if (a.kind == V_CONST) a = sem_to_tensor(t, a, loc);
@@ -437,8 +443,8 @@ Val sem_binary(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
     /* >> is arithmetic when the tensor operand it dispatches on is signed */
     bool shr_signed = a.kind == V_TENSOR ? dt_is_signed(a.type.dt)
                       : b.kind == V_TENSOR ? dt_is_signed(b.type.dt) : false;
-    bool is_add = strcmp(op, "+") == 0, is_sub = strcmp(op, "-") == 0;
-    bin_check(t, op, &a, &b, is_add || is_sub, is_add, true, loc);
+    bool is_add = op == PY_ADD, is_sub = op == PY_SUB;
+    bin_check(t, op, py_op_str(op), &a, &b, is_add || is_sub, is_add, true, loc);
     Type rt = a.type;
     if (is_add) {
         if (a.type.dt == DT_PTR && b.type.dt == DT_PTR) FAIL("cannot add pointers together");
@@ -450,24 +456,16 @@ Val sem_binary(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
         if (a.type.dt == DT_PTR) return add_ptr(t, a, sub_from_zero(t, b, loc), loc);
         return emit2(t, OP_SUB, a, b, rt, 0, loc);
     }
-    if (strcmp(op, "*") == 0) return emit2(t, OP_MUL, a, b, rt, 0, loc);
-    if (strcmp(op, "/") == 0) {
+    if (op == PY_DIV) {
         if (dt_is_int(a.type.dt)) {
             a = cast_impl(t, a, scalar_t(DT_FP32), 0, loc);
             b = cast_impl(t, b, scalar_t(DT_FP32), 0, loc);
         }
         return emit2(t, OP_DIV, a, b, a.type, 0, loc);
     }
-    if (strcmp(op, "//") == 0) return emit2(t, OP_DIV, a, b, rt, 0, loc);
-    if (strcmp(op, "%") == 0) return emit2(t, OP_REM, a, b, rt, 0, loc);
-    if (strcmp(op, "&") == 0) return emit2(t, OP_AND, a, b, rt, 0, loc);
-    if (strcmp(op, "|") == 0) return emit2(t, OP_OR, a, b, rt, 0, loc);
-    if (strcmp(op, "^") == 0) return emit2(t, OP_XOR, a, b, rt, 0, loc);
-    if (strcmp(op, "<<") == 0) return emit2(t, OP_SHL, a, b, rt, 0, loc);
-    if (strcmp(op, ">>") == 0) return emit2(t, OP_SHR, a, b, rt, shr_signed ? 1 : 0, loc);
-    int kind = strcmp(op, "==") == 0 ? CMP_EQ : strcmp(op, "!=") == 0 ? CMP_NE
-             : strcmp(op, "<") == 0 ? CMP_LT : strcmp(op, "<=") == 0 ? CMP_LE
-             : strcmp(op, ">") == 0 ? CMP_GT : CMP_GE;
+    if (!cmp) return emit2(t, ir_op[op], a, b, rt, op == PY_RSHIFT && shr_signed ? 1 : 0, loc);
+    int kind = op == PY_EQ ? CMP_EQ : op == PY_NE ? CMP_NE : op == PY_LT ? CMP_LT
+             : op == PY_LE ? CMP_LE : op == PY_GT ? CMP_GT : CMP_GE;
     return emit2(t, OP_CMP, a, b, i1_like(rt), kind, loc);
 }
 
@@ -477,33 +475,33 @@ static Val to_i1_logical(Trace *t, Val v, SrcLoc loc) {
     return v;
 }
 
-Val sem_unary(Trace *t, const char *op, Val a, SrcLoc loc) {
+Val sem_unary(Trace *t, PyOp op, Val a, SrcLoc loc) {
     a = sem_to_tensor(t, a, loc);
-    if (strcmp(op, "+") == 0) return a;
-    if (strcmp(op, "-") == 0) {
+    if (op == PY_UADD) return a;
+    if (op == PY_USUB) {
         if (a.type.dt == DT_PTR)
             FAIL("wrong type argument to unary minus (%s)", tl_repr(t, elem_of(a.type)));
         return sub_from_zero(t, a, loc);
     }
-    if (strcmp(op, "~") == 0) {
+    if (op == PY_INVERT) {
         if (a.type.dt == DT_PTR || dt_is_float(a.type.dt))
             FAIL("wrong type argument to unary invert (%s)", tl_repr(t, elem_of(a.type)));
         return emit1(t, OP_NOT, a, a.type, loc);
     }
-    if (strcmp(op, "not") == 0) {
+    if (op == PY_NOT) {
         a = to_i1_logical(t, a, loc);
         return emit1(t, OP_NOT, a, a.type, loc);
     }
-    FAIL("unsupported unary operator '%s'", op);
+    FAIL("unsupported unary operator '%s'", py_op_str(op));
 }
 
-Val sem_logical(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
+Val sem_logical(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     a = to_i1_logical(t, a, loc);
     b = to_i1_logical(t, b, loc);
     bcast_pair(t, &a, &b, loc);
-    if (strcmp(op, "and") == 0) return emit2(t, OP_AND, a, b, a.type, 0, loc);
-    if (strcmp(op, "or") == 0) return emit2(t, OP_OR, a, b, a.type, 0, loc);
-    FAIL("unsupported logical operator '%s'", op);
+    if (op == PY_AND) return emit2(t, OP_AND, a, b, a.type, 0, loc);
+    if (op == PY_OR) return emit2(t, OP_OR, a, b, a.type, 0, loc);
+    FAIL("unsupported logical operator '%s'", py_op_str(op));
 }
 
 /* ---- calls: argument binding ---------------------------------------------------------- */
@@ -878,13 +876,13 @@ static void check_cache(Call *c, const char *s, bool load) {
     SrcLoc loc = c->loc;
     static const char *const ld[] = {"", ".ca", ".cg", ".cv", NULL};
     static const char *const st[] = {"", ".wb", ".cg", ".cs", ".wt", NULL};
-    if (!op_in(s, load ? ld : st)) FAIL("Cache modifier %s not supported", s);
+    if (!str_in(s, load ? ld : st)) FAIL("Cache modifier %s not supported", s);
 }
 static void check_evict(Call *c, const char *s) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     static const char *const ev[] = {"", "evict_last", "evict_first", "evict_normal", NULL};
-    if (!op_in(s, ev)) FAIL("Eviction policy %s not supported", s);
+    if (!str_in(s, ev)) FAIL("Eviction policy %s not supported", s);
 }
 static bool nonempty_seq(const Val *v) {
     if (!v) return false;
@@ -1005,9 +1003,9 @@ static void check_sem_scope(Call *c, const Val *sem, const Val *scope) {
     static const char *const sems[] = {"", "acquire", "release", "acq_rel", "relaxed", NULL};
     static const char *const scopes[] = {"", "gpu", "cta", "sys", NULL};
     const char *s = arg_str(c, sem, "", "sem");
-    if (!op_in(s, sems)) FAIL("Memory semantic %s not supported", s);
+    if (!str_in(s, sems)) FAIL("Memory semantic %s not supported", s);
     s = arg_str(c, scope, "", "scope");
-    if (!op_in(s, scopes)) FAIL("Memory semantic %s not supported", s);
+    if (!str_in(s, scopes)) FAIL("Memory semantic %s not supported", s);
 }
 
 /* The pointer operand of an atomic (a constexpr is made a tensor first, then refused). */
@@ -1182,7 +1180,7 @@ static Val minmax(Call *c, Val x, Val y, int op, int nan) {
     SrcLoc loc = c->loc;
     x = promote_bf16(t, sem_to_tensor(t, x, loc), loc);
     y = promote_bf16(t, sem_to_tensor(t, y, loc), loc);
-    bin_check(t, "max", &x, &y, false, false, true, loc);
+    bin_check(t, PY_NOOP, "max", &x, &y, false, false, true, loc);
     if (x.type.dt == DT_PTR) FAIL("Unexpected dtype %s", tl_repr(t, elem_of(x.type)));
     return emit2(t, op, x, y, x.type, dt_is_float(x.type.dt) ? nan : 0, loc);
 }
@@ -1190,7 +1188,7 @@ static Val minmax(Call *c, Val x, Val y, int op, int nan) {
 static Val where_v(Trace *t, Val cond, Val x, Val y, SrcLoc loc) {
     cond = sem_to_tensor(t, cond, loc);
     if (cond.type.dt != DT_I1) cond = cast_impl(t, cond, scalar_t(DT_I1), 0, loc);
-    bin_check(t, "where", &x, &y, true, true, true, loc);
+    bin_check(t, PY_NOOP, "where", &x, &y, true, true, true, loc);
     if (x.type.dt == DT_PTR || y.type.dt == DT_PTR) {
         if (!same_elem(elem_of(x.type), elem_of(y.type)))
             FAIL("invalid operands of type %s and %s", tl_repr(t, elem_of(x.type)), tl_repr(t, elem_of(y.type)));
@@ -1238,9 +1236,9 @@ static Val cdiv_v(Call *c, Val x, Val d) {
         }
         FAIL("cdiv() arguments must be numbers");
     }
-    Val s = sem_binary(t, "+", x, d, loc);
-    s = sem_binary(t, "-", s, mk_const(cv_int(1)), loc);
-    return sem_binary(t, "//", s, d, loc);
+    Val s = sem_binary(t, PY_ADD, x, d, loc);
+    s = sem_binary(t, PY_SUB, s, mk_const(cv_int(1)), loc);
+    return sem_binary(t, PY_FLOORDIV, s, d, loc);
 }
 
 static Val fdiv_v(Call *c, Val x, Val y) {
@@ -1388,7 +1386,7 @@ static Val softmax_v(Call *c, Val x, const Val *dimv, bool keep) {
     Val m = x.type.dt == DT_BF16 ? promote_bf16(t, x, loc) : x;
     if (dt_bits(m.type.dt) < 32) m = cast_impl(t, m, scalar_t(dt_is_float(m.type.dt) ? DT_FP32 : DT_I32), 0, loc);
     m = do_reduce(c, m, axis, RED_MAX, keep);
-    Val z = sem_binary(t, "-", x, m, loc);
+    Val z = sem_binary(t, PY_SUB, x, m, loc);
     check_float_dtype(c, z, false);
     Val num = emit1(t, OP_EXP, z, z.type, loc);
     Val den = do_reduce(c, num, axis, RED_SUM, keep);
@@ -1450,7 +1448,7 @@ static Val kbig(uint64_t v) {
 static Val umulhi_v(Trace *t, Val x, Val y, SrcLoc loc) {
     x = sem_to_tensor(t, x, loc);
     y = sem_to_tensor(t, y, loc);
-    bin_check(t, "umulhi", &x, &y, false, false, true, loc);
+    bin_check(t, PY_NOOP, "umulhi", &x, &y, false, false, true, loc);
     return emit2(t, OP_UMULHI, x, y, x.type, 0, loc);
 }
 
@@ -1467,10 +1465,10 @@ static void philox_v(Call *c, Val seed, Val c0, Val c1, Val c2, Val c3, int64_t 
     Val k0, k1;
     if (bits == 32) {
         it = scalar_t(DT_U32);
-        Val hi = sem_binary(t, "&", sem_binary(t, ">>", seed, mk_const(cv_int(32)), loc),
+        Val hi = sem_binary(t, PY_BITAND, sem_binary(t, PY_RSHIFT, seed, mk_const(cv_int(32)), loc),
                             mk_const(cv_int(0xffffffffLL)), loc);
         k1 = cast_impl(t, hi, it, 0, loc);
-        k0 = cast_impl(t, sem_binary(t, "&", seed, mk_const(cv_int(0xffffffffLL)), loc), it, 0, loc);
+        k0 = cast_impl(t, sem_binary(t, PY_BITAND, seed, mk_const(cv_int(0xffffffffLL)), loc), it, 0, loc);
     } else if (bits == 64) {
         it = scalar_t(DT_U64);
         int32_t one = 1;
@@ -1487,12 +1485,12 @@ static void philox_v(Call *c, Val seed, Val c0, Val c1, Val c2, Val c3, int64_t 
     for (int64_t r = 0; r < rounds; r++) {
         Val A = sem_to_tensor(t, kbig(RA), loc), B = sem_to_tensor(t, kbig(RB), loc);
         Val _c0 = cs[0], _c2 = cs[2];
-        cs[0] = sem_binary(t, "^", sem_binary(t, "^", umulhi_v(t, B, _c2, loc), cs[1], loc), k0, loc);
-        cs[2] = sem_binary(t, "^", sem_binary(t, "^", umulhi_v(t, A, _c0, loc), cs[3], loc), k1, loc);
-        cs[1] = sem_binary(t, "*", B, _c2, loc);
-        cs[3] = sem_binary(t, "*", A, _c0, loc);
-        k0 = sem_binary(t, "+", k0, kbig(KA), loc);
-        k1 = sem_binary(t, "+", k1, kbig(KB), loc);
+        cs[0] = sem_binary(t, PY_BITXOR, sem_binary(t, PY_BITXOR, umulhi_v(t, B, _c2, loc), cs[1], loc), k0, loc);
+        cs[2] = sem_binary(t, PY_BITXOR, sem_binary(t, PY_BITXOR, umulhi_v(t, A, _c0, loc), cs[3], loc), k1, loc);
+        cs[1] = sem_binary(t, PY_MUL, B, _c2, loc);
+        cs[3] = sem_binary(t, PY_MUL, A, _c0, loc);
+        k0 = sem_binary(t, PY_ADD, k0, kbig(KA), loc);
+        k1 = sem_binary(t, PY_ADD, k1, kbig(KB), loc);
     }
     for (int i = 0; i < 4; i++) out[i] = cs[i];
 }
@@ -1509,21 +1507,21 @@ static Val uint_to_uniform_float_v(Trace *t, Val x, SrcLoc loc) {
     } else {
         FAIL("static_assert failed");
     }
-    Val neg = sem_binary(t, "<", x, mk_const(cv_int(0)), loc);
-    Val alt = sem_binary(t, "-", sem_unary(t, "-", x, loc), mk_const(cv_int(1)), loc);
+    Val neg = sem_binary(t, PY_LT, x, mk_const(cv_int(0)), loc);
+    Val alt = sem_binary(t, PY_SUB, sem_unary(t, PY_USUB, x, loc), mk_const(cv_int(1)), loc);
     x = where_v(t, neg, alt, x, loc);
-    return sem_binary(t, "*", x, scale, loc);
+    return sem_binary(t, PY_MUL, x, scale, loc);
 }
 
 static void pair_uniform_to_normal_v(Call *c, Val u1, Val u2, Val out[2]) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     u1 = minmax(c, mk_const(cv_float(1.0e-7)), u1, OP_MAX, 0);
-    Val th = sem_binary(t, "*", mk_const(cv_float(6.283185307179586)), u2, loc);
+    Val th = sem_binary(t, PY_MUL, mk_const(cv_float(6.283185307179586)), u2, loc);
     Val lg = unary_math(c, u1, OP_LOG, false);
-    Val r = unary_math(c, sem_binary(t, "*", mk_const(cv_float(-2.0)), lg, loc), OP_SQRT, false);
-    out[0] = sem_binary(t, "*", r, unary_math(c, th, OP_COS, false), loc);
-    out[1] = sem_binary(t, "*", r, unary_math(c, th, OP_SIN, false), loc);
+    Val r = unary_math(c, sem_binary(t, PY_MUL, mk_const(cv_float(-2.0)), lg, loc), OP_SQRT, false);
+    out[0] = sem_binary(t, PY_MUL, r, unary_math(c, th, OP_COS, false), loc);
+    out[1] = sem_binary(t, PY_MUL, r, unary_math(c, th, OP_SIN, false), loc);
 }
 
 static Val random_v(Call *c, const char *name) {
@@ -1549,7 +1547,7 @@ static Val random_v(Call *c, const char *name) {
     bind(c, "seed,offset,n_rounds?", a);
     int64_t rounds = a[2] ? arg_int(c, a[2], "n_rounds") : 10;
     Val off = sem_to_tensor(t, *a[1], loc);
-    Val zero = sem_binary(t, "*", off, mk_const(cv_int(0)), loc);
+    Val zero = sem_binary(t, PY_MUL, off, mk_const(cv_int(0)), loc);
     Val o[4];
     philox_v(c, *a[0], off, zero, zero, zero, rounds, o);
     if (strcmp(name, "randint") == 0) return o[0];
@@ -1569,16 +1567,16 @@ static Val random_v(Call *c, const char *name) {
 /* ---- standard.py helpers traced like Triton's @jit code -------------------------------------- */
 
 /* A binary operator with Python semantics on two constexpr ints (as the tracer folds them). */
-static Val arith(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
+static Val arith(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     if (a.kind == V_CONST && b.kind == V_CONST && a.c.kind == CV_INT && b.c.kind == CV_INT &&
         !a.c.big && !b.c.big) {
         int64_t x = a.c.v.i, y = b.c.v.i;
-        switch (op[0]) {
-        case '+': return mk_const(cv_int(x + y));
-        case '-': return mk_const(cv_int(x - y));
-        case '*': return mk_const(cv_int(x * y));
-        case '/': return mk_const(cv_int(py_floordiv(t, x, y, loc)));
-        case '%': return mk_const(cv_int(x - py_floordiv(t, x, y, loc) * y));
+        switch (op) {
+        case PY_ADD: return mk_const(cv_int(x + y));
+        case PY_SUB: return mk_const(cv_int(x - y));
+        case PY_MUL: return mk_const(cv_int(x * y));
+        case PY_FLOORDIV: return mk_const(cv_int(py_floordiv(t, x, y, loc)));
+        case PY_MOD: return mk_const(cv_int(x - py_floordiv(t, x, y, loc) * y));
         default: break;
         }
     }
@@ -1591,17 +1589,17 @@ static Val swizzle2d_v(Call *c) {
     Val *a[5];
     bind(c, "i,j,size_i,size_j,size_g", a);
     Val i = *a[0], j = *a[1], size_i = *a[2], size_j = *a[3], size_g = *a[4];
-    Val ij = arith(t, "+", arith(t, "*", i, size_j, loc), j, loc);
-    Val size_gj = arith(t, "*", size_g, size_j, loc);
-    Val group_id = arith(t, "//", ij, size_gj, loc);
-    Val off_i = arith(t, "*", group_id, size_g, loc);
-    Val rem = arith(t, "-", size_i, off_i, loc);
+    Val ij = arith(t, PY_ADD, arith(t, PY_MUL, i, size_j, loc), j, loc);
+    Val size_gj = arith(t, PY_MUL, size_g, size_j, loc);
+    Val group_id = arith(t, PY_FLOORDIV, ij, size_gj, loc);
+    Val off_i = arith(t, PY_MUL, group_id, size_g, loc);
+    Val rem = arith(t, PY_SUB, size_i, off_i, loc);
     if (rem.kind == V_CONST && size_g.kind == V_CONST && is_num(&rem) && is_num(&size_g))
         size_g = cv_num(&rem.c) < cv_num(&size_g.c) ? rem : size_g;
     else
         size_g = minmax(c, rem, size_g, OP_MIN, 0);
-    ij = arith(t, "%", ij, size_gj, loc);
-    Val out[2] = {arith(t, "+", off_i, arith(t, "%", ij, size_g, loc), loc), arith(t, "//", ij, size_g, loc)};
+    ij = arith(t, PY_MOD, ij, size_gj, loc);
+    Val out[2] = {arith(t, PY_ADD, off_i, arith(t, PY_MOD, ij, size_g, loc), loc), arith(t, PY_FLOORDIV, ij, size_g, loc)};
     return mk_tuple(t, out, 2);
 }
 
@@ -1622,12 +1620,12 @@ static Val histogram_v(Call *c) {
         UNSUP("histogram of %d values into %lld bins is too large for tritonc", x.type.shape[0], (long long)nb);
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &n32), at, loc);
-    Val eq = sem_binary(t, "==", expand_dims1(t, x, 1, loc), expand_dims1(t, idx, 0, loc), loc);
+    Val eq = sem_binary(t, PY_EQ, expand_dims1(t, x, 1, loc), expand_dims1(t, idx, 0, loc), loc);
     if (a[2]) {
         Val m = sem_to_tensor(t, *a[2], loc);
         if (m.type.dt != DT_I1) m = cast_impl(t, m, scalar_t(DT_I1), 0, loc);
         if (m.type.rank == 1) m = expand_dims1(t, m, 1, loc);
-        eq = sem_binary(t, "&", eq, m, loc);
+        eq = sem_binary(t, PY_BITAND, eq, m, loc);
     }
     eq = cast_impl(t, eq, scalar_t(DT_I32), 0, loc);
     return reduce_axis(t, eq, 0, RED_SUM, loc);
@@ -1654,7 +1652,7 @@ static Val select_along(Trace *t, Val x, int axis, Val sel, SrcLoc loc) {
     int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i <= r; i++) s[i] = i == axis + 1 ? m : 1;
     idx = reshape_v(t, idx, r + 1, s, loc);
-    Val cmp = sem_binary(t, "==", sel_e, idx, loc);
+    Val cmp = sem_binary(t, PY_EQ, sel_e, idx, loc);
     Val fill = mk_const(dt_is_float(x.type.dt) ? cv_float(-0.0) : cv_int(0));
     fill = emit_const(t, elem_of(x_e.type), &fill.c, loc);
     Val v = where_v(t, cmp, x_e, fill, loc);
@@ -1693,7 +1691,7 @@ static Val flip_v(Call *c) {
     int32_t m = x.type.shape[axis];
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &m), at, loc);
-    Val rev = sem_binary(t, "-", mk_const(cv_int(m - 1)), idx, loc);
+    Val rev = sem_binary(t, PY_SUB, mk_const(cv_int(m - 1)), idx, loc);
     int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < rank; i++) s[i] = i == axis ? m : 1;
     rev = reshape_v(t, rev, rank, s, loc);
@@ -1732,7 +1730,7 @@ static Val cumsum_v(Call *c) {
         sj[i] = i == axis + 1 ? n : 1;
     }
     Val vi = reshape_v(t, ii, rank + 1, si, loc), vj = reshape_v(t, ii, rank + 1, sj, loc);
-    Val keep = sem_binary(t, rev ? ">=" : "<=", vj, vi, loc);   /* [.., i, j, ..] */
+    Val keep = sem_binary(t, rev ? PY_GE : PY_LE, vj, vi, loc);   /* [.., i, j, ..] */
     Val x_e = expand_dims1(t, x, axis, loc);                   /* [.., 1, j, ..] */
     CVal z = dt_is_float(x.type.dt) ? cv_float(-0.0) : cv_int(0);
     Val fill = emit_const(t, elem_of(x.type), &z, loc);
@@ -1857,7 +1855,7 @@ static Val shift_right(Trace *t, Val x, int axis, SrcLoc loc) {
     int32_t m = x.type.shape[axis];
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &m), at, loc);
-    Val sel = sem_binary(t, "-", idx, mk_const(cv_int(1)), loc);
+    Val sel = sem_binary(t, PY_SUB, idx, mk_const(cv_int(1)), loc);
     int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < x.type.rank; i++) s[i] = i == axis ? m : 1;
     sel = reshape_v(t, sel, x.type.rank, s, loc);
@@ -1885,7 +1883,7 @@ static void scan_rec(Call *c, const Combiner *cb, Val *x, int k, int axis, Val *
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &h), at, loc);
     int32_t s[TC_MAX_RANK + 1];
     for (int d = 0; d < r; d++) s[d] = d == axis ? h : 1;
-    Val first = reshape_v(t, sem_binary(t, "==", idx, mk_const(cv_int(0)), loc), r, s, loc);
+    Val first = reshape_v(t, sem_binary(t, PY_EQ, idx, mk_const(cv_int(0)), loc), r, s, loc);
     for (int i = 0; i < k; i++) {
         Val ev = where_v(t, first, a[i], E[i], loc);
         /* interleave ev (even positions) and S (odd positions) along axis */
@@ -1906,7 +1904,7 @@ static Val flip_axis(Trace *t, Val x, int axis, SrcLoc loc) {
     int32_t m = x.type.shape[axis];
     Attr at = {0};
     Val idx = emit_v(t, OP_ARANGE, NULL, 0, type_block(DT_I32, 1, &m), at, loc);
-    Val rev = sem_binary(t, "-", mk_const(cv_int(m - 1)), idx, loc);
+    Val rev = sem_binary(t, PY_SUB, mk_const(cv_int(m - 1)), idx, loc);
     int32_t s[TC_MAX_RANK + 1];
     for (int i = 0; i < x.type.rank; i++) s[i] = i == axis ? m : 1;
     rev = reshape_v(t, rev, x.type.rank, s, loc);
@@ -2132,7 +2130,7 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
     static const char *const RANDOM[] = {"rand", "randn", "randint", "randint4x", "rand4x", "randn4x",
                                          "philox", "uint_to_uniform_float",
                                          "pair_uniform_to_normal", NULL};
-    if (op_in(name, RANDOM)) return random_v(c, name);
+    if (str_in(name, RANDOM)) return random_v(c, name);
     if (strcmp(name, "swizzle2d") == 0) return swizzle2d_v(c);
     if (strcmp(name, "histogram") == 0) return histogram_v(c);
     if (strcmp(name, "gather") == 0) return gather_v(c);
@@ -2215,9 +2213,9 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
         Val x = promote_bf16(t, sem_to_tensor(t, *a[0], loc), loc);
         Val lo = promote_bf16(t, sem_to_tensor(t, *a[1], loc), loc);
         Val hi = promote_bf16(t, sem_to_tensor(t, *a[2], loc), loc);
-        bin_check(t, "clamp", &lo, &hi, false, false, true, loc);
-        bin_check(t, "clamp", &x, &lo, false, false, true, loc);
-        bin_check(t, "clamp", &x, &hi, false, false, true, loc);
+        bin_check(t, PY_NOOP, "clamp", &lo, &hi, false, false, true, loc);
+        bin_check(t, PY_NOOP, "clamp", &x, &lo, false, false, true, loc);
+        bin_check(t, PY_NOOP, "clamp", &x, &hi, false, false, true, loc);
         if (!dt_is_float(x.type.dt))
             FAIL("Unexpected dtype %s. Only floating point clamp is supported", tl_name(x.type.dt));
         lo = sem_broadcast_to(t, lo, x.type.rank, x.type.shape, loc);
@@ -2231,10 +2229,10 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
     if (strcmp(name, "fma") == 0) {
         bind(c, "x,y,z", a);
         Val x = sem_to_tensor(t, *a[0], loc), y = sem_to_tensor(t, *a[1], loc), z = sem_to_tensor(t, *a[2], loc);
-        bin_check(t, "fma", &x, &y, false, false, true, loc);
-        bin_check(t, "fma", &z, &x, false, false, true, loc);
-        bin_check(t, "fma", &z, &y, false, false, true, loc);
-        bin_check(t, "fma", &z, &x, false, false, true, loc); /* z may have grown with y */
+        bin_check(t, PY_NOOP, "fma", &x, &y, false, false, true, loc);
+        bin_check(t, PY_NOOP, "fma", &z, &x, false, false, true, loc);
+        bin_check(t, PY_NOOP, "fma", &z, &y, false, false, true, loc);
+        bin_check(t, PY_NOOP, "fma", &z, &x, false, false, true, loc); /* z may have grown with y */
         if (!dt_is_float(z.type.dt)) FAIL("fma() requires floating point operands, got %s", tl_name(z.type.dt));
         Attr at = {0};
         int args[3] = {x.id, y.id, z.id};
@@ -2247,7 +2245,7 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
         for (int i = 0; i < 2; i++)
             if (ds[i] != DT_I32 && ds[i] != DT_I64 && ds[i] != DT_U32 && ds[i] != DT_U64)
                 FAIL("Expected dtype ['int32', 'int64', 'uint32', 'uint64'] but got %s", tl_name(ds[i]));
-        bin_check(t, "umulhi", &x, &y, false, false, true, loc);
+        bin_check(t, PY_NOOP, "umulhi", &x, &y, false, false, true, loc);
         return emit2(t, OP_UMULHI, x, y, x.type, 0, loc);
     }
     if (strcmp(name, "fdiv") == 0) {
@@ -2269,9 +2267,9 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
     if (strcmp(name, "sigmoid") == 0) {
         bind(c, "x", a);
         Val x = sem_to_tensor(t, *a[0], loc);
-        Val e = unary_math(c, sem_unary(t, "-", x, loc), OP_EXP, false);
-        Val d = sem_binary(t, "+", mk_const(cv_int(1)), e, loc);
-        return sem_binary(t, "/", mk_const(cv_int(1)), d, loc);
+        Val e = unary_math(c, sem_unary(t, PY_USUB, x, loc), OP_EXP, false);
+        Val d = sem_binary(t, PY_ADD, mk_const(cv_int(1)), e, loc);
+        return sem_binary(t, PY_DIV, mk_const(cv_int(1)), d, loc);
     }
     if (strcmp(name, "softmax") == 0) {
         bind(c, "x,dim?,keep_dims?,ieee_rounding?", a);

@@ -308,11 +308,11 @@ static Val sanitize(Trace *t, Val v, SrcLoc loc) {
 
 /* ---- constexpr arithmetic (Python semantics) ----------------------------------------------- */
 
-TC_NORETURN static void type_err(Trace *t, SrcLoc loc, const char *op, const CVal *a,
+TC_NORETURN static void type_err(Trace *t, SrcLoc loc, PyOp op, const CVal *a,
                                  const CVal *b) {
     Val va = val_const(*a), vb = val_const(*b);
     err_fail(t->err, TC_ERR_COMPILE, loc,
-             "unsupported operand type(s) for %s: '%s' and '%s'", op, kind_name(&va),
+             "unsupported operand type(s) for %s: '%s' and '%s'", py_op_str(op), kind_name(&va),
              kind_name(&vb));
 }
 
@@ -344,7 +344,7 @@ static CVal cv_concat(Trace *t, const CVal *a, const CVal *b) {
     return c;
 }
 
-static int cv_cmp_order(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
+static int cv_cmp_order(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
     if (is_num(a) && is_num(b)) {
         if (a->kind != CV_FLOAT && b->kind != CV_FLOAT) {
             i128 x = to_i128(a), y = to_i128(b);
@@ -368,18 +368,18 @@ static int cv_cmp_order(Trace *t, const char *op, const CVal *a, const CVal *b, 
     }
     Val va = val_const(*a), vb = val_const(*b);
     err_fail(t->err, TC_ERR_COMPILE, loc,
-             "'%s' not supported between instances of '%s' and '%s'", op, kind_name(&va),
+             "'%s' not supported between instances of '%s' and '%s'", py_op_str(op), kind_name(&va),
              kind_name(&vb));
 }
 
-static CVal cv_compare(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
-    if (!strcmp(op, "==")) return cv_bool(cv_eq(a, b));
-    if (!strcmp(op, "!=")) return cv_bool(!cv_eq(a, b));
-    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+static CVal cv_compare(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
+    if (op == PY_EQ) return cv_bool(cv_eq(a, b));
+    if (op == PY_NE) return cv_bool(!cv_eq(a, b));
+    if (op == PY_IS || op == PY_IS_NOT) {
         bool same = a->kind == b->kind && cv_eq(a, b);
-        return cv_bool(op[2] ? !same : same);
+        return cv_bool(op == PY_IS_NOT ? !same : same);
     }
-    if (!strcmp(op, "in") || !strcmp(op, "not in")) {
+    if (op == PY_IN || op == PY_NOT_IN) {
         bool found = false;
         if (b->kind == CV_TUPLE) {
             for (int i = 0; i < b->v.tup.n; i++)
@@ -391,13 +391,13 @@ static CVal cv_compare(Trace *t, const char *op, const CVal *a, const CVal *b, S
             err_fail(t->err, TC_ERR_COMPILE, loc, "argument of type '%s' is not iterable",
                      kind_name(&vb));
         }
-        return cv_bool(op[0] == 'i' ? found : !found);
+        return cv_bool(op == PY_IN ? found : !found);
     }
     int r = cv_cmp_order(t, op, a, b, loc);
     if (r == 2) return cv_bool(false);
-    if (!strcmp(op, "<")) return cv_bool(r < 0);
-    if (!strcmp(op, "<=")) return cv_bool(r <= 0);
-    if (!strcmp(op, ">")) return cv_bool(r > 0);
+    if (op == PY_LT) return cv_bool(r < 0);
+    if (op == PY_LE) return cv_bool(r <= 0);
+    if (op == PY_GT) return cv_bool(r > 0);
     return cv_bool(r >= 0);
 }
 
@@ -409,10 +409,10 @@ static size_t seq_limit(const CVal *seq) {
     return seq->kind == CV_TUPLE ? MAX_TUPLE_ITEMS : MAX_CONST_STRING;
 }
 
-static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, SrcLoc loc) {
+static CVal cv_binop(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
     /* sequences */
     if (a->kind == CV_TUPLE || b->kind == CV_TUPLE || a->kind == CV_STR || b->kind == CV_STR) {
-        if (!strcmp(op, "+") && a->kind == b->kind) {
+        if (op == PY_ADD && a->kind == b->kind) {
             /* the same bound as repetition below: doubling in a static_range must not
              * run the host out of memory */
             size_t na = a->kind == CV_TUPLE ? (size_t)a->v.tup.n : strlen(a->v.s);
@@ -424,7 +424,7 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
             if (a->kind == CV_TUPLE) return cv_concat(t, a, b);
             return cv_str(arena_printf(t->arena, "%s%s", a->v.s, b->v.s));
         }
-        if (!strcmp(op, "*") && (is_intlike(a) || is_intlike(b))) {
+        if (op == PY_MUL && (is_intlike(a) || is_intlike(b))) {
             const CVal *seq = is_intlike(a) ? b : a, *k = is_intlike(a) ? a : b;
             if (seq->kind != CV_TUPLE && seq->kind != CV_STR) type_err(t, loc, op, a, b);
             int64_t reps = k->big ? 1 << 20 : k->v.i;
@@ -452,24 +452,24 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
     if (!is_num(a) || !is_num(b)) type_err(t, loc, op, a, b);
     bool fl = a->kind == CV_FLOAT || b->kind == CV_FLOAT;
     bool bothbool = a->kind == CV_BOOL && b->kind == CV_BOOL;
-    if (!strcmp(op, "/")) {
+    if (op == PY_DIV) {
         if (to_f(b) == 0)
             err_fail(t->err, TC_ERR_COMPILE, loc, "ZeroDivisionError: division by zero");
         return cv_float(to_f(a) / to_f(b));
     }
     if (fl) {
         double x = to_f(a), y = to_f(b);
-        if (!strcmp(op, "+")) return cv_float(x + y);
-        if (!strcmp(op, "-")) return cv_float(x - y);
-        if (!strcmp(op, "*")) return cv_float(x * y);
-        if (!strcmp(op, "//") || !strcmp(op, "%")) {
+        if (op == PY_ADD) return cv_float(x + y);
+        if (op == PY_SUB) return cv_float(x - y);
+        if (op == PY_MUL) return cv_float(x * y);
+        if (op == PY_FLOORDIV || op == PY_MOD) {
             if (y == 0)
                 err_fail(t->err, TC_ERR_COMPILE, loc, "ZeroDivisionError: float %s by zero",
-                         op[1] ? "floor division" : "modulo");
+                         op == PY_FLOORDIV ? "floor division" : "modulo");
             double m, q = py_floordiv_f(x, y, &m);
-            return cv_float(op[1] ? q : m);
+            return cv_float(op == PY_FLOORDIV ? q : m);
         }
-        if (!strcmp(op, "**")) {
+        if (op == PY_POW) {
             if (x == 0 && y < 0)
                 err_fail(t->err, TC_ERR_COMPILE, loc,
                          "ZeroDivisionError: 0.0 cannot be raised to a negative power");
@@ -478,21 +478,21 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
         type_err(t, loc, op, a, b);
     }
     i128 x = to_i128(a), y = to_i128(b), r;
-    if (!strcmp(op, "+")) r = x + y;
-    else if (!strcmp(op, "-")) r = x - y;
-    else if (!strcmp(op, "*")) {
+    if (op == PY_ADD) r = x + y;
+    else if (op == PY_SUB) r = x - y;
+    else if (op == PY_MUL) {
         if (x != 0 && (y > ((i128)1 << 100) / (x < 0 ? -x : x) ||
                        y < -((i128)1 << 100) / (x < 0 ? -x : x)))
             cv_from_i128(t, (i128)1 << 100, loc);
         r = x * y;
-    } else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+    } else if (op == PY_FLOORDIV || op == PY_MOD) {
         if (y == 0)
             err_fail(t->err, TC_ERR_COMPILE, loc,
                      "ZeroDivisionError: integer division or modulo by zero");
         i128 q = x / y, m = x % y;
         if (m != 0 && ((m < 0) != (y < 0))) { q -= 1; m += y; }
-        r = op[1] ? q : m;
-    } else if (!strcmp(op, "**")) {
+        r = op == PY_FLOORDIV ? q : m;
+    } else if (op == PY_POW) {
         if (y < 0) {
             if (x == 0)
                 err_fail(t->err, TC_ERR_COMPILE, loc,
@@ -506,16 +506,16 @@ static CVal cv_binop(Trace *t, const char *op, const CVal *a, const CVal *b, Src
             r *= x;
             if (r > ((i128)1 << 70) || r < -((i128)1 << 70)) cv_from_i128(t, r, loc);
         }
-    } else if (!strcmp(op, "<<")) {
+    } else if (op == PY_LSHIFT) {
         if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
         if (x != 0 && y >= 64) return cv_from_i128(t, (i128)1 << 100, loc);  /* overflow */
         r = x == 0 ? 0 : x * ((i128)1 << (int)y);  /* Python: 0 << n == 0 for any n */
-    } else if (!strcmp(op, ">>")) {
+    } else if (op == PY_RSHIFT) {
         if (y < 0) err_fail(t->err, TC_ERR_COMPILE, loc, "ValueError: negative shift count");
         r = y >= 100 ? (x < 0 ? -1 : 0) : (x >> (int)y);
-    } else if (!strcmp(op, "&")) { r = x & y; if (bothbool) return cv_bool(r != 0); }
-    else if (!strcmp(op, "|")) { r = x | y; if (bothbool) return cv_bool(r != 0); }
-    else if (!strcmp(op, "^")) { r = x ^ y; if (bothbool) return cv_bool(r != 0); }
+    } else if (op == PY_BITAND) { r = x & y; if (bothbool) return cv_bool(r != 0); }
+    else if (op == PY_BITOR) { r = x | y; if (bothbool) return cv_bool(r != 0); }
+    else if (op == PY_BITXOR) { r = x ^ y; if (bothbool) return cv_bool(r != 0); }
     else type_err(t, loc, op, a, b);
     return cv_from_i128(t, r, loc);
 }
@@ -653,15 +653,15 @@ static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
 
 /* ---- expressions ------------------------------------------------------------------------- */
 
-static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
-    if (!strcmp(op, "@"))
+static Val binop(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
+    if (op == PY_MATMUL)
         err_fail(t->err, TC_ERR_SYNTAX, loc, "AST binary operator 'MatMult' is not implemented");
     if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cv_binop(t, op, &a.c, &b.c, loc));
     /* tuple concatenation / repetition with non-constexpr items */
     Val *ia, *ib;
     int na, nb;
     bool ta = tuple_items(t, a, &ia, &na), tb = tuple_items(t, b, &ib, &nb);
-    if (ta && tb && !strcmp(op, "+")) {
+    if (ta && tb && op == PY_ADD) {
         if ((size_t)na + (size_t)nb > MAX_TUPLE_ITEMS)
             err_fail(t->err, TC_ERR_LIMIT, loc, "tuple longer than 2^16 items");
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(na + nb + 1));
@@ -669,7 +669,7 @@ static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
         memcpy(it + na, ib, sizeof(Val) * (size_t)nb);
         return make_tuple(t, it, na + nb);
     }
-    if ((ta || tb) && !strcmp(op, "*")) {
+    if ((ta || tb) && op == PY_MUL) {
         Val k = ta ? b : a;
         Val *items = ta ? ia : ib;
         int n = ta ? na : nb;
@@ -683,66 +683,62 @@ static Val binop(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
         }
     }
     if (a.kind == V_TENSOR || b.kind == V_TENSOR) {
-        if (!strcmp(op, "**"))
+        if (op == PY_POW)
             err_fail(t->err, TC_ERR_COMPILE, loc,
                      "unsupported operand type(s) for **: '%s' and '%s' (tensors have no "
                      "__pow__; use tl.math functions)", kind_name(&a), kind_name(&b));
         return sem_binary(t, op, a, b, loc);
     }
     err_fail(t->err, TC_ERR_COMPILE, loc, "unsupported operand type(s) for %s: '%s' and '%s'",
-             op, kind_name(&a), kind_name(&b));
+             py_op_str(op), kind_name(&a), kind_name(&b));
 }
 
-static Val compare(Trace *t, const char *op, Val a, Val b, SrcLoc loc) {
-    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+static Val compare(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
+    if (op == PY_IS || op == PY_IS_NOT) {
         bool same;
         if (a.kind == V_CONST && b.kind == V_CONST) same = a.c.kind == b.c.kind && cv_eq(&a.c, &b.c);
         else same = val_same(&a, &b);
-        return val_const(cv_bool(op[2] ? !same : same));
+        return val_const(cv_bool(op == PY_IS_NOT ? !same : same));
     }
-    if (!strcmp(op, "in") || !strcmp(op, "not in")) {
+    if (op == PY_IN || op == PY_NOT_IN) {
         if (a.kind == V_CONST && b.kind == V_CONST)
             return val_const(cv_compare(t, op, &a.c, &b.c, loc));
         err_fail(t->err, TC_ERR_SYNTAX, loc,
-                 "'%s' is not supported on tensors (only on compile-time tuples)", op);
+                 "'%s' is not supported on tensors (only on compile-time tuples)", py_op_str(op));
     }
     if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cv_compare(t, op, &a.c, &b.c, loc));
     if (a.kind == V_TENSOR || b.kind == V_TENSOR) return sem_binary(t, op, a, b, loc);
-    if ((a.kind == V_TUPLE || b.kind == V_TUPLE) && (!strcmp(op, "==") || !strcmp(op, "!="))) {
+    if (op == PY_EQ || op == PY_NE) {
         bool eq = val_same(&a, &b);
-        return val_const(cv_bool(op[0] == '=' ? eq : !eq));
-    }
-    if (!strcmp(op, "==") || !strcmp(op, "!=")) {
-        bool eq = val_same(&a, &b);
-        return val_const(cv_bool(op[0] == '=' ? eq : !eq));
+        return val_const(cv_bool(op == PY_EQ ? eq : !eq));
     }
     err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' not supported between instances of '%s' and '%s'",
-             op, kind_name(&a), kind_name(&b));
+             py_op_str(op), kind_name(&a), kind_name(&b));
 }
 
-static Val unary(Trace *t, const char *op, Val a, SrcLoc loc) {
+static Val unary(Trace *t, PyOp op, Val a, SrcLoc loc) {
     if (a.kind == V_TENSOR) return sem_unary(t, op, a, loc);
     if (a.kind != V_CONST) {
-        if (!strcmp(op, "not")) return val_const(cv_bool(false)); /* objects are truthy */
-        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'", op,
-                 kind_name(&a));
+        if (op == PY_NOT) return val_const(cv_bool(false)); /* objects are truthy */
+        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'",
+                 py_op_str(op), kind_name(&a));
     }
     const CVal *c = &a.c;
-    if (!strcmp(op, "not")) return val_const(cv_bool(!truthy(c)));
+    if (op == PY_NOT) return val_const(cv_bool(!truthy(c)));
     if (!is_num(c))
-        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'", op,
-                 kind_name(&a));
-    if (!strcmp(op, "+")) return c->kind == CV_BOOL ? val_const(cv_int(c->v.i)) : a;
-    if (!strcmp(op, "-")) {
+        err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'",
+                 py_op_str(op), kind_name(&a));
+    if (op == PY_UADD) return c->kind == CV_BOOL ? val_const(cv_int(c->v.i)) : a;
+    if (op == PY_USUB) {
         if (c->kind == CV_FLOAT) return val_const(cv_float(-c->v.f));
         return val_const(cv_from_i128(t, -to_i128(c), loc));
     }
-    if (!strcmp(op, "~")) {
+    if (op == PY_INVERT) {
         if (c->kind == CV_FLOAT)
             err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary ~: 'float'");
         return val_const(cv_from_i128(t, ~to_i128(c), loc));
     }
-    err_fail(t->err, TC_ERR_INTERNAL, loc, "unknown unary operator %s", op);
+    err_fail(t->err, TC_ERR_INTERNAL, loc, "unknown unary operator %s", py_op_str(op));
 }
 
 static int64_t const_index(Trace *t, Val v, int n, SrcLoc loc, bool clamp) {
@@ -1145,7 +1141,7 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
             if (all_const(it, n)) {
                 Val best = it[0];
                 for (int i = 1; i < n; i++) {
-                    int r = cv_cmp_order(t, b[1] == 'i' ? "<" : ">", &it[i].c, &best.c, loc);
+                    int r = cv_cmp_order(t, b[1] == 'i' ? PY_LT : PY_GT, &it[i].c, &best.c, loc);
                     if (r != 2 && (b[1] == 'i' ? r < 0 : r > 0)) best = it[i];
                 }
                 return best;
@@ -1264,7 +1260,7 @@ static Val eval_inner(Trace *t, const Expr *e) {
     case EX_ELLIPSIS:
         err_fail(t->err, TC_ERR_SYNTAX, e->loc, "unsupported AST node type: Ellipsis");
     case EX_BINOP: {
-        if (!strcmp(e->op, "@"))
+        if (e->op == PY_MATMUL)
             err_fail(t->err, TC_ERR_SYNTAX, e->loc,
                      "AST binary operator 'MatMult' is not implemented");
         Val a = eval(t, e->lhs);
@@ -1276,10 +1272,10 @@ static Val eval_inner(Trace *t, const Expr *e) {
         if (e->n != 2)
             err_fail(t->err, TC_ERR_SYNTAX, e->loc,
                      "chained boolean operators (A %s B %s C) are not supported; use parentheses "
-                     "to split the chain.", e->op, e->op);
+                     "to split the chain.", py_op_str(e->op), py_op_str(e->op));
         /* Triton: operands are visited in order; a constexpr that decides the result
          * short-circuits, one that does not is dropped; two tensors -> logical_and/or */
-        bool is_and = !strcmp(e->op, "and");
+        bool is_and = e->op == PY_AND;
         Val a = eval(t, e->items[0]);
         if (a.kind != V_TENSOR) {
             bool tv = a.kind == V_CONST ? truthy(&a.c) : a.kind != V_VOID;
@@ -1292,7 +1288,7 @@ static Val eval_inner(Trace *t, const Expr *e) {
             if (is_and ? !tv : tv) return b;
             return a;
         }
-        return sem_logical(t, is_and ? "and" : "or", a, b, e->loc);
+        return sem_logical(t, e->op, a, b, e->loc);
     }
     case EX_COMPARE: {
         if (e->n != 2)
@@ -1811,7 +1807,7 @@ static void stmt_for(Trace *t, const Stmt *s) {
         if (ivdt == DT_VOID) ivdt = dt;
         else if (ivdt != dt) {
             char msg[256];
-            int r = promote_dtypes(ivdt, dt, "+", msg, sizeof msg);
+            int r = promote_dtypes(ivdt, dt, PY_ADD, msg, sizeof msg);
             if (r == DT_VOID) err_fail(t->err, TC_ERR_COMPILE, it->loc, "%s", msg);
             ivdt = r;
         }
@@ -1856,8 +1852,8 @@ static void stmt_for(Trace *t, const Stmt *s) {
     Val ivv = val_tensor(iv, ivt);
     if (neg) {
         /* Triton: iv = ub - iv' + lb (with the swapped bounds) */
-        ivv = sem_binary(t, "-", ub, ivv, s->target->loc);
-        ivv = sem_binary(t, "+", ivv, lb, s->target->loc);
+        ivv = sem_binary(t, PY_SUB, ub, ivv, s->target->loc);
+        ivv = sem_binary(t, PY_ADD, ivv, lb, s->target->loc);
     }
     scope_set(t, &fr->sc, s->target->name, ivv);
     fr->loop_depth++;

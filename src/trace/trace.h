@@ -88,15 +88,15 @@ Val sem_cast(Trace *t, Val v, Type elem, bool bitcast, SrcLoc loc);
 /* Broadcast a tensor (or splat a scalar) to a shape. */
 Val sem_broadcast_to(Trace *t, Val v, int rank, const int32_t *shape, SrcLoc loc);
 
-/* Binary operator: op is "+", "-", "*", "/", "//", "%", "&", "|", "^", "<<", ">>",
- * "<", "<=", ">", ">=", "==", "!=". At least one operand is a tensor (two constexprs are
- * folded by the tracer). Implements weak-literal typing, promotion, broadcasting and the
+/* Binary operator: op is arithmetic, bitwise or a comparison (PY_ADD ... PY_BITOR except
+ * PY_POW and PY_MATMUL, PY_EQ ... PY_GE). At least one operand is a tensor (two constexprs
+ * are folded by the tracer). Implements weak-literal typing, promotion, broadcasting and the
  * errors Triton raises. */
-Val sem_binary(Trace *t, const char *op, Val a, Val b, SrcLoc loc);
-/* Unary "-", "+", "~", "not" on a tensor. */
-Val sem_unary(Trace *t, const char *op, Val a, SrcLoc loc);
-/* Logical and/or on tensors (both int1, or error as Triton). */
-Val sem_logical(Trace *t, const char *op, Val a, Val b, SrcLoc loc);
+Val sem_binary(Trace *t, PyOp op, Val a, Val b, SrcLoc loc);
+/* Unary PY_USUB, PY_UADD, PY_INVERT, PY_NOT on a tensor. */
+Val sem_unary(Trace *t, PyOp op, Val a, SrcLoc loc);
+/* Logical PY_AND / PY_OR on tensors (both int1, or error as Triton). */
+Val sem_logical(Trace *t, PyOp op, Val a, Val b, SrcLoc loc);
 
 /* Calls a builtin (V_BUILTIN path) with evaluated positional and keyword arguments.
  * Covers triton.language.* (arange, load, store, zeros, full, where, maximum, minimum, abs,
@@ -118,7 +118,7 @@ bool literal_dtype(const CVal *c, int *dt);
 /* Computation dtype for a binary arithmetic op (Triton's computation_type_impl) after the
  * weak-scalar step; writes an error message into msg (n bytes) and returns DT_VOID on a
  * TypeError. op as in sem_binary. */
-int promote_dtypes(int a, int b, const char *op, char *msg, size_t n);
+int promote_dtypes(int a, int b, PyOp op, char *msg, size_t n);
 /* Numpy broadcasting of two shapes; false with a message on incompatibility. */
 bool broadcast_shapes(const Type *a, const Type *b, int *rank, int32_t *shape, char *msg,
                       size_t n);

@@ -87,12 +87,12 @@ typedef struct DbEntry {
     double tune_s;
 } DbEntry;
 
-typedef struct TuneCtx {
+typedef struct TuneContext {
     DbEntry *db; int ndb, capdb;
     tc_tune_report last;
     tc_tune_result *last_res;
     bool has_last;
-} TuneCtx;
+} TuneContext;
 
 static double now_s(void) {
     struct timespec ts;
@@ -114,10 +114,6 @@ static void cpy(char *dst, size_t n, const char *src) {
     snprintf(dst, n, "%s", src ? src : "");
 }
 
-static void deliver(tc_context *ctx, const char *text) {
-    if (ctx->print) ctx->print(text, ctx->print_user);
-    else api_keep_output(text, ctx);
-}
 
 static bool env_true(const char *name) {
     const char *v = getenv(name);
@@ -125,8 +121,8 @@ static bool env_true(const char *name) {
     return !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on");
 }
 
-static TuneCtx *tctx(tc_context *ctx) {
-    if (!ctx->tune) ctx->tune = calloc(1, sizeof(TuneCtx));
+static TuneContext *tctx(tc_context *ctx) {
+    if (!ctx->tune) ctx->tune = calloc(1, sizeof(TuneContext));
     return ctx->tune;
 }
 
@@ -176,7 +172,7 @@ void tune_kernel_free(tc_kernel *k) {
 
 void tune_context_free(tc_context *ctx) {
     if (!ctx || !ctx->tune) return;
-    TuneCtx *t = ctx->tune;
+    TuneContext *t = ctx->tune;
     for (int i = 0; i < t->ndb; i++) entry_free(&t->db[i]);
     free(t->db);
     free(t->last_res);
@@ -186,7 +182,7 @@ void tune_context_free(tc_context *ctx) {
 
 bool tune_wanted(const tc_kernel *k) {
     return k && (k->fn->autotune || k->fn->heuristics ||
-                 (k->tune && (((TuneKernel *)k->tune)->autotune)));
+                 (k->tune && (k->tune->autotune)));
 }
 
 /* ---- values ------------------------------------------------------------------------------ */
@@ -392,79 +388,79 @@ static bool want_val(Eval *E, const EV *x, SrcLoc loc) {
     return evfail(E, TC_ERR_UNSUPPORTED, loc, "this expression is not a value tritonc can evaluate");
 }
 
-static bool binop(Eval *E, const char *op, tc_value a, tc_value b, SrcLoc loc, tc_value *r) {
-    if (!strcmp(op, "+") && a.kind == TC_VAL_STR && b.kind == TC_VAL_STR)
+static bool binop(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, tc_value *r) {
+    if (op == PY_ADD && a.kind == TC_VAL_STR && b.kind == TC_VAL_STR)
         return evfail(E, TC_ERR_UNSUPPORTED, loc, "string concatenation is not supported here");
     if (!is_num(&a) || !is_num(&b))
         return evfail(E, TC_ERR_ARG, loc, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
-                      op, type_name(&a), type_name(&b));
+                      py_op_str(op), type_name(&a), type_name(&b));
     bool ints = is_intlike(&a) && is_intlike(&b);
     if (ints) {
         int64_t x = as_int(&a), y = as_int(&b), z = 0;
         bool ovf = false;
-        if (!strcmp(op, "+")) ovf = __builtin_add_overflow(x, y, &z);
-        else if (!strcmp(op, "-")) ovf = __builtin_sub_overflow(x, y, &z);
-        else if (!strcmp(op, "*")) ovf = __builtin_mul_overflow(x, y, &z);
-        else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+        if (op == PY_ADD) ovf = __builtin_add_overflow(x, y, &z);
+        else if (op == PY_SUB) ovf = __builtin_sub_overflow(x, y, &z);
+        else if (op == PY_MUL) ovf = __builtin_mul_overflow(x, y, &z);
+        else if (op == PY_FLOORDIV || op == PY_MOD) {
             if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: integer division or modulo by zero");
             if (x == INT64_MIN && y == -1) { ovf = true; }
             else {
                 int64_t q = x / y, m = x % y;
                 if (m != 0 && ((m < 0) != (y < 0))) { q--; m += y; }
-                z = !strcmp(op, "//") ? q : m;
+                z = op == PY_FLOORDIV ? q : m;
             }
-        } else if (!strcmp(op, "**")) {
+        } else if (op == PY_POW) {
             if (y < 0) { *r = tc_float(pow((double)x, (double)y)); return true; }
             z = 1;
             for (int64_t i = 0; i < y && !ovf; i++) ovf = __builtin_mul_overflow(z, x, &z);
-        } else if (!strcmp(op, "<<")) {
+        } else if (op == PY_LSHIFT) {
             if (y < 0) return evfail(E, TC_ERR_ARG, loc, "ValueError: negative shift count");
             if (y >= 63 || (x != 0 && (x > (INT64_MAX >> y) || x < (INT64_MIN >> y)))) ovf = true;
             else z = (int64_t)((uint64_t)x << y);
-        } else if (!strcmp(op, ">>")) {
+        } else if (op == PY_RSHIFT) {
             if (y < 0) return evfail(E, TC_ERR_ARG, loc, "ValueError: negative shift count");
             z = y >= 63 ? (x < 0 ? -1 : 0) : x >> y;
-        } else if (!strcmp(op, "&")) z = x & y;
-        else if (!strcmp(op, "|")) z = x | y;
-        else if (!strcmp(op, "^")) z = x ^ y;
-        else if (!strcmp(op, "/")) {
+        } else if (op == PY_BITAND) z = x & y;
+        else if (op == PY_BITOR) z = x | y;
+        else if (op == PY_BITXOR) z = x ^ y;
+        else if (op == PY_DIV) {
             if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: division by zero");
             *r = tc_float((double)x / (double)y);
             return true;
-        } else return evfail(E, TC_ERR_UNSUPPORTED, loc, "operator '%s' is not supported here", op);
-        if (ovf) return evfail(E, TC_ERR_LIMIT, loc, "integer overflow in '%s' (beyond 64 bits)", op);
-        if ((!strcmp(op, "&") || !strcmp(op, "|") || !strcmp(op, "^")) && a.kind == TC_VAL_BOOL &&
+        } else return evfail(E, TC_ERR_UNSUPPORTED, loc, "operator '%s' is not supported here", py_op_str(op));
+        if (ovf) return evfail(E, TC_ERR_LIMIT, loc, "integer overflow in '%s' (beyond 64 bits)", py_op_str(op));
+        if ((op == PY_BITAND || op == PY_BITOR || op == PY_BITXOR) && a.kind == TC_VAL_BOOL &&
             b.kind == TC_VAL_BOOL) { *r = tc_bool(z != 0); return true; }
         *r = tc_int(z);
         return true;
     }
     double x = as_f(&a), y = as_f(&b);
-    if (!strcmp(op, "+")) *r = tc_float(x + y);
-    else if (!strcmp(op, "-")) *r = tc_float(x - y);
-    else if (!strcmp(op, "*")) *r = tc_float(x * y);
-    else if (!strcmp(op, "/")) {
+    if (op == PY_ADD) *r = tc_float(x + y);
+    else if (op == PY_SUB) *r = tc_float(x - y);
+    else if (op == PY_MUL) *r = tc_float(x * y);
+    else if (op == PY_DIV) {
         if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: float division by zero");
         *r = tc_float(x / y);
-    } else if (!strcmp(op, "//") || !strcmp(op, "%")) {
+    } else if (op == PY_FLOORDIV || op == PY_MOD) {
         if (y == 0) return evfail(E, TC_ERR_ARG, loc, "ZeroDivisionError: float floor division by zero");
         double m = fmod(x, y);
         if (m != 0 && ((m < 0) != (y < 0))) m += y;
-        *r = tc_float(!strcmp(op, "%") ? m : floor(x / y));
-    } else if (!strcmp(op, "**")) *r = tc_float(pow(x, y));
+        *r = tc_float(op == PY_MOD ? m : floor(x / y));
+    } else if (op == PY_POW) *r = tc_float(pow(x, y));
     else return evfail(E, TC_ERR_ARG, loc, "TypeError: unsupported operand type(s) for %s: '%s' and '%s'",
-                       op, type_name(&a), type_name(&b));
+                       py_op_str(op), type_name(&a), type_name(&b));
     return true;
 }
 
-static bool compare(Eval *E, const char *op, tc_value a, tc_value b, SrcLoc loc, bool *r) {
-    if (!strcmp(op, "==") || !strcmp(op, "!=")) {
+static bool compare(Eval *E, PyOp op, tc_value a, tc_value b, SrcLoc loc, bool *r) {
+    if (op == PY_EQ || op == PY_NE) {
         bool eq = value_eq(&a, &b);
-        *r = !strcmp(op, "==") ? eq : !eq;
+        *r = op == PY_EQ ? eq : !eq;
         return true;
     }
-    if (!strcmp(op, "is") || !strcmp(op, "is not")) {
+    if (op == PY_IS || op == PY_IS_NOT) {
         bool same = a.kind == b.kind && (a.kind == TC_VAL_NONE || value_eq(&a, &b));
-        *r = !strcmp(op, "is") ? same : !same;
+        *r = op == PY_IS ? same : !same;
         return true;
     }
     int c;
@@ -482,13 +478,13 @@ static bool compare(Eval *E, const char *op, tc_value a, tc_value b, SrcLoc loc,
         c = c < 0 ? -1 : c > 0;
     } else {
         return evfail(E, TC_ERR_ARG, loc, "TypeError: '%s' not supported between instances of '%s' and '%s'",
-                      op, type_name(&a), type_name(&b));
+                      py_op_str(op), type_name(&a), type_name(&b));
     }
-    if (!strcmp(op, "<")) *r = c < 0;
-    else if (!strcmp(op, "<=")) *r = c <= 0;
-    else if (!strcmp(op, ">")) *r = c > 0;
-    else if (!strcmp(op, ">=")) *r = c >= 0;
-    else return evfail(E, TC_ERR_UNSUPPORTED, loc, "comparison '%s' is not supported here", op);
+    if (op == PY_LT) *r = c < 0;
+    else if (op == PY_LE) *r = c <= 0;
+    else if (op == PY_GT) *r = c > 0;
+    else if (op == PY_GE) *r = c >= 0;
+    else return evfail(E, TC_ERR_UNSUPPORTED, loc, "comparison '%s' is not supported here", py_op_str(op));
     return true;
 }
 
@@ -504,7 +500,7 @@ static bool arg_lookup(Eval *E, const char *name, SrcLoc loc, EV *out) {
     if (E->check) { out->k = EV_VAL; out->v = tc_int(1); return true; }
     tc_value v;
     if (E->args->slots[idx].set) v = E->args->slots[idx].v;
-    else if (!api_param_default(&k->fn->params[idx], &v))
+    else if (!param_default(&k->fn->params[idx], &v))
         return evfail(E, TC_ERR_ARG, loc, "KeyError: '%s' (the launch does not give it)", name);
     if (v.kind == TC_VAL_TENSOR) { out->k = EV_TENSOR; out->t = v.u.t; return true; }
     out->k = EV_VAL;
@@ -569,9 +565,9 @@ static bool call(Eval *E, const Expr *e, EV *out) {
         tc_value best = av[0];
         for (int i = 1; i < na; i++) {
             bool lt;
-            if (!compare(E, "<", av[i], best, e->items[i]->loc, &lt)) return false;
+            if (!compare(E, PY_LT, av[i], best, e->items[i]->loc, &lt)) return false;
             bool gt;
-            if (!compare(E, ">", av[i], best, e->items[i]->loc, &gt)) return false;
+            if (!compare(E, PY_GT, av[i], best, e->items[i]->loc, &gt)) return false;
             if (mn ? lt : gt) best = av[i];
         }
         out->v = best;
@@ -586,8 +582,8 @@ static bool call(Eval *E, const Expr *e, EV *out) {
     if (!strcmp(p, "triton.cdiv") || !strcmp(p, "triton.language.cdiv")) {
         if (na != 2) return evfail(E, TC_ERR_ARG, e->loc, "TypeError: cdiv() takes 2 arguments (%d given)", na);
         tc_value s;
-        if (!binop(E, "+", av[0], av[1], e->loc, &s) || !binop(E, "-", s, tc_int(1), e->loc, &s) ||
-            !binop(E, "//", s, av[1], e->loc, &out->v))
+        if (!binop(E, PY_ADD, av[0], av[1], e->loc, &s) || !binop(E, PY_SUB, s, tc_int(1), e->loc, &s) ||
+            !binop(E, PY_FLOORDIV, s, av[1], e->loc, &out->v))
             return false;
         return true;
     }
@@ -741,20 +737,20 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
         EV a;
         if (!ev(E, e->lhs, &a) || !want_val(E, &a, e->lhs->loc)) { ok = false; break; }
         if (a.k == EV_TENSOR) a.v = tc_tens(a.t);
-        if (!strcmp(e->op, "not")) { out->v = tc_bool(!truthy(&a.v)); break; }
+        if (e->op == PY_NOT) { out->v = tc_bool(!truthy(&a.v)); break; }
         if (E->check) { out->v = tc_int(1); break; }
-        if (!is_num(&a.v)) { ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", e->op, type_name(&a.v)); break; }
-        if (!strcmp(e->op, "+")) out->v = a.v.kind == TC_VAL_BOOL ? tc_int(a.v.u.b) : a.v;
-        else if (!strcmp(e->op, "-")) {
+        if (!is_num(&a.v)) { ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", py_op_str(e->op), type_name(&a.v)); break; }
+        if (e->op == PY_UADD) out->v = a.v.kind == TC_VAL_BOOL ? tc_int(a.v.u.b) : a.v;
+        else if (e->op == PY_USUB) {
             if (a.v.kind == TC_VAL_FLOAT) out->v = tc_float(-a.v.u.f);
             else if (as_int(&a.v) == INT64_MIN) ok = evfail(E, TC_ERR_LIMIT, e->loc, "integer overflow");
             else out->v = tc_int(-as_int(&a.v));
-        } else if (!strcmp(e->op, "~") && is_intlike(&a.v)) out->v = tc_int(~as_int(&a.v));
-        else ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", e->op, type_name(&a.v));
+        } else if (e->op == PY_INVERT && is_intlike(&a.v)) out->v = tc_int(~as_int(&a.v));
+        else ok = evfail(E, TC_ERR_ARG, e->loc, "TypeError: bad operand type for unary %s: '%s'", py_op_str(e->op), type_name(&a.v));
         break;
     }
     case EX_BOOLOP: {
-        bool is_and = !strcmp(e->op, "and");
+        bool is_and = e->op == PY_AND;
         for (int i = 0; i < e->n; i++) {
             EV x;
             if (!ev(E, e->items[i], &x) || !want_val(E, &x, e->items[i]->loc)) { ok = false; break; }
@@ -773,8 +769,8 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
             if (!ev(E, e->items[i], &b) || !want_val(E, &b, e->items[i]->loc)) { ok = false; break; }
             if (a.k == EV_TENSOR) a.v = tc_tens(a.t);
             if (b.k == EV_TENSOR) b.v = tc_tens(b.t);
-            if (!strcmp(e->ops[i - 1], "in") || !strcmp(e->ops[i - 1], "not in")) {
-                ok = evfail(E, TC_ERR_UNSUPPORTED, e->loc, "'%s' is not supported here", e->ops[i - 1]);
+            if (e->ops[i - 1] == PY_IN || e->ops[i - 1] == PY_NOT_IN) {
+                ok = evfail(E, TC_ERR_UNSUPPORTED, e->loc, "'%s' is not supported here", py_op_str(e->ops[i - 1]));
                 break;
             }
             bool c = true;
@@ -948,7 +944,7 @@ static bool parse_config(DP *P, const Expr *e, TConfig *c) {
 }
 
 static bool collect_configs(DP *P, const Expr *e) {
-    if (e->kind == EX_BINOP && !strcmp(e->op, "+"))
+    if (e->kind == EX_BINOP && e->op == PY_ADD)
         return collect_configs(P, e->lhs) && collect_configs(P, e->rhs);
     if (e->kind != EX_LIST && e->kind != EX_TUPLE)
         return dfail(P, TC_ERR_UNSUPPORTED, e->loc, "configs must be a list of triton.Config(...) written "
@@ -1772,7 +1768,7 @@ static char *read_all(const char *path, size_t *len, char *msg, size_t n) {
     return b.s;
 }
 
-static bool db_add(TuneCtx *t, DbEntry *d) {
+static bool db_add(TuneContext *t, DbEntry *d) {
     /* the same (kernel, source, device, key, configs) replaces an older entry */
     for (int i = 0; i < t->ndb; i++) {
         DbEntry *o = &t->db[i];
@@ -1799,7 +1795,7 @@ static bool db_add(TuneCtx *t, DbEntry *d) {
 tc_status tc_tuning_db_load(tc_context *ctx, const char *path) {
     if (!ctx) return TC_ERR_ARG;
     if (!path) return ctx_fail(ctx, TC_ERR_ARG, "tc_tuning_db_load: NULL path");
-    TuneCtx *t = tctx(ctx);
+    TuneContext *t = tctx(ctx);
     if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
     char msg[1024];
     size_t len;
@@ -1841,7 +1837,7 @@ static bool write_atomic(const char *path, const char *text, char *msg, size_t n
 tc_status tc_tuning_db_save(tc_context *ctx, const char *path) {
     if (!ctx) return TC_ERR_ARG;
     if (!path) return ctx_fail(ctx, TC_ERR_ARG, "tc_tuning_db_save: NULL path");
-    TuneCtx *t = tctx(ctx);
+    TuneContext *t = tctx(ctx);
     if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
     char *s = db_json(t->db, t->ndb);
     if (!s) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
@@ -2039,7 +2035,7 @@ static void tuning_key(const tc_kernel *k, const TuneKernel *t, const ArgSlot *s
         if (pi < 0) continue;  /* as Triton: names that are not arguments are left out */
         tc_value v;
         if (slots[pi].set) v = slots[pi].v;
-        else if (!api_param_default(&k->fn->params[pi], &v)) continue;
+        else if (!param_default(&k->fn->params[pi], &v)) continue;
         char r[128];
         value_repr(&v, r, sizeof r);
         o += (size_t)snprintf(buf + o, n - o, "%s%s", items++ ? ", " : "", r);
@@ -2094,7 +2090,7 @@ static bool disk_path(const tc_kernel *k, const TuneKernel *t, const char *devic
 static void set_report(tc_context *ctx, const tc_kernel *k, const TuneKernel *t, tc_tune_source src,
                        int best, const char *key, const char *device, int ccM, int ccm, const char *at,
                        const char *where, double tune_s, const tc_tune_result *res, int nres) {
-    TuneCtx *tc = tctx(ctx);
+    TuneContext *tc = tctx(ctx);
     if (!tc) return;
     tc_tune_report *r = &tc->last;
     memset(r, 0, sizeof *r);
@@ -2123,7 +2119,7 @@ static void set_report(tc_context *ctx, const tc_kernel *k, const TuneKernel *t,
 tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out) {
     if (!ctx || !out) return TC_ERR_ARG;
     memset(out, 0, sizeof *out);
-    const TuneCtx *t = ctx->tune;
+    const TuneContext *t = ctx->tune;
     if (!t || !t->has_last) return TC_ERR_NOT_FOUND;
     *out = t->last;
     return TC_OK;
@@ -2155,7 +2151,7 @@ static bool memo_add(TuneKernel *t, const char *key, int best, tc_tune_source sr
 /* A database entry for this kernel and key: on a GPU only one measured on the same device. */
 static const DbEntry *db_find(tc_context *ctx, const tc_kernel *k, const TuneKernel *t, const char *key,
                               const char *device, int ccM, int ccm, int *best, char *why, size_t nwhy) {
-    TuneCtx *tc = ctx->tune;
+    TuneContext *tc = ctx->tune;
     if (!tc) return NULL;
     char sh[32];
     src_hash_hex(k, sh, sizeof sh);
@@ -2255,7 +2251,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         }
     }
     tc_backend b;
-    tc_status rc = api_backend(ctx, &b);
+    tc_status rc = ctx_backend(ctx, &b);
     if (rc) return rc;
     if (b == TC_BACKEND_INTERPRET) {
         int best = -1;
@@ -2323,7 +2319,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
                 set_report(ctx, k, t, TC_TUNE_DISK, bi, key, de[0].device, de[0].ccM, de[0].ccm, de[0].at, path,
                            de[0].tune_s, de[0].res, de[0].nres);
                 /* also known to the context, for export */
-                TuneCtx *tc = tctx(ctx);
+                TuneContext *tc = tctx(ctx);
                 de[0].origin = strdup(path);
                 if (!tc || !de[0].origin || !db_add(tc, &de[0])) entry_free(&de[0]);
                 free(de);
@@ -2392,7 +2388,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         if (print && res[i].status) {
             char line[700];
             snprintf(line, sizeof line, "Autotuning skipped config %s: %s\n", res[i].config, res[i].reason);
-            deliver(ctx, line);
+            ctx_deliver(ctx, line);
         }
         if (progress) progress(i, t->ncfg, &res[i], puser);
     }
@@ -2448,7 +2444,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     memo_add(t, key, best, TC_TUNE_BENCHMARKED, props.name, props.major, props.minor, at, where, tune_s);
     set_report(ctx, k, t, TC_TUNE_BENCHMARKED, best, key, props.name, props.major, props.minor, at, where,
                tune_s, res, t->ncfg);
-    TuneCtx *tc = tctx(ctx);
+    TuneContext *tc = tctx(ctx);
     if (!tc || !db_add(tc, &d)) entry_free(&d);
     int nskip = 0;
     for (int i = 0; i < t->ncfg; i++) nskip += res[i].status != 0;
@@ -2458,7 +2454,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         char line[1400];
         snprintf(line, sizeof line, "Triton autotuning for function %s,\nwith key as %s,\nfinished after "
                  "%.2fs,\nbest config selected: %s;\n", k->fn->name, key, tune_s, t->cfg[best].str);
-        deliver(ctx, line);
+        ctx_deliver(ctx, line);
     }
     /* as Triton's pre_hook(reset_only=True) after tuning: the real launch starts from zeros */
     for (int i = 0; i < t->nreset; i++) {
@@ -2551,7 +2547,7 @@ typedef struct KB { tc_kernel *k; tc_args *a; const tc_launch_opts *o; } KB;
 
 static tc_status kb_call(void *u) {
     KB *b = u;
-    return tc_launch(b->k, b->a, b->o);
+    return tune_wanted(b->k) ? tune_launch(b->k, b->a, b->o) : jit_launch(b->k, b->a, b->o);
 }
 
 tc_status tc_bench_kernel(tc_kernel *k, tc_args *a, const tc_launch_opts *lopts,

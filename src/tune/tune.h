@@ -1,8 +1,9 @@
 /* tune.h — @triton.autotune, @triton.heuristics, do_bench and the tuning database (tune.c).
  *
- * The launch path (jit.c) hands a launch of a kernel with decorators to tune_launch, which
- * computes the heuristics values, picks (and if need be benchmarks) a config, sets them as
- * constexprs and launch options, and calls jit_launch, the plain launch. */
+ * The autotuner wraps the JIT: tc_launch (api.c) hands a launch of a kernel with decorators
+ * to tune_launch, which computes the heuristics values, picks (and if need be benchmarks) a
+ * config, sets them as constexprs and launch options, and calls jit_launch, the plain
+ * launch. The JIT never calls back up. */
 #ifndef TUNE_H
 #define TUNE_H
 
@@ -12,8 +13,6 @@
 bool tune_wanted(const tc_kernel *k);
 /* The launch of a kernel with heuristics and/or autotuning. */
 tc_status tune_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
-/* The plain launch (jit.c): specialize, compile or hit the cache, run. */
-tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
 
 /* Frees what tune.c keeps on a kernel (k->tune) and on a context (ctx->tune). */
 void tune_kernel_free(tc_kernel *k);

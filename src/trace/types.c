@@ -59,16 +59,10 @@ static int integer_promote(int a, int b) {
     return br >= ar ? b : a;
 }
 
-static bool is_op(const char *op, const char *const *set) {
-    for (; *set; set++)
-        if (strcmp(op, *set) == 0) return true;
-    return false;
-}
-
-int promote_dtypes(int a, int b, const char *op, char *msg, size_t n) {
-    static const char *const divmod[] = {"/", "//", "%", NULL};
-    static const char *const bitwise[] = {"&", "|", "^", "<<", ">>", NULL};
-    bool div_or_mod = is_op(op, divmod);
+int promote_dtypes(int a, int b, PyOp op, char *msg, size_t n) {
+    bool div_or_mod = op == PY_DIV || op == PY_FLOORDIV || op == PY_MOD;
+    bool bitwise = op == PY_BITAND || op == PY_BITOR || op == PY_BITXOR || op == PY_LSHIFT ||
+                   op == PY_RSHIFT;
     int r = DT_VOID;
     if (msg && n) msg[0] = 0;
     if (!dt_is_int(a) && !dt_is_float(a)) goto bad;
@@ -90,11 +84,11 @@ int promote_dtypes(int a, int b, const char *op, char *msg, size_t n) {
         }
         r = integer_promote(a, b);
     }
-    if (strcmp(op, "//") == 0 && !dt_is_int(r)) {
+    if (op == PY_FLOORDIV && !dt_is_int(r)) {
         snprintf(msg, n, "unexpected type %s", dt_name(r));
         return DT_VOID;
     }
-    if (is_op(op, bitwise) && !dt_is_int(r)) {
+    if (bitwise && !dt_is_int(r)) {
         snprintf(msg, n, "invalid operands of type %s and %s", tl_repr(r), tl_repr(r));
         return DT_VOID;
     }

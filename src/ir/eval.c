@@ -1,0 +1,356 @@
+/* eval.c — what the element-wise ops compute (arithmetic, comparisons, unary math, fma,
+ * where, casts), over n contiguous elements: the interpreter runs it on whole tiles and the
+ * optimizer on single constants, so a folded value is the value the interpreter computes.
+ * Numerics: integers wrap at the type width; // and % truncate like C; INT_MIN / -1 wraps;
+ * integer division (and remainder) by zero gives 0 (unspecified on GPUs); fp16/bf16 are
+ * computed in float (fma in double) and rounded back per op; float -> int truncates and
+ * saturates, NaN -> 0; UMULHI is the high half of the unsigned product of the bit patterns;
+ * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). */
+#include "ir/ir.h"
+
+/* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its
+ * "very cheap" cost model (no loops of unknown trip count). */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC optimize("O3")
+#endif
+
+#include "ir/elem.h" /* after the pragma: its helpers run in the tile loops */
+#include <math.h>
+#include <string.h>
+
+#define FOR_N for (int64_t i = 0; i < n; i++)
+#define ID(x) (x)
+
+/* float -> int, truncating toward zero, NaN -> 0, saturating at the type's range. */
+static uint64_t f2i_sat(double v, int dt) {
+    if (isnan(v)) return 0;
+    int bits = dt_bits(dt);
+    if (dt_is_signed(dt)) {
+        double lim = ldexp(1.0, bits - 1);
+        if (v >= lim) return (uint64_t)(bits == 64 ? INT64_MAX : (int64_t)lim - 1);
+        if (v <= -lim) return (uint64_t)(bits == 64 ? INT64_MIN : -(int64_t)lim);
+        return (uint64_t)(int64_t)v;
+    }
+    if (dt == DT_I1) return v != 0;
+    double lim = ldexp(1.0, bits);
+    if (v <= 0) return 0;
+    if (v >= lim) return bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+    return (uint64_t)v;
+}
+
+/* ---- binary -------------------------------------------------------------------------- */
+
+#define INT_BIN(DT, T, UT, MT, BITS, S) \
+    case DT: { \
+        T *R = r; const T *A = a, *B = b; \
+        switch (op) { \
+        case OP_ADD: FOR_N R[i] = (T)((UT)A[i] + (UT)B[i]); break; \
+        case OP_SUB: FOR_N R[i] = (T)((UT)A[i] - (UT)B[i]); break; \
+        case OP_MUL: FOR_N R[i] = (T)((MT)(UT)A[i] * (MT)(UT)B[i]); break; \
+        case OP_AND: FOR_N R[i] = (T)(A[i] & B[i]); break; \
+        case OP_OR: FOR_N R[i] = (T)(A[i] | B[i]); break; \
+        case OP_XOR: FOR_N R[i] = (T)(A[i] ^ B[i]); break; \
+        case OP_MAX: FOR_N R[i] = A[i] > B[i] ? A[i] : B[i]; break; \
+        case OP_MIN: FOR_N R[i] = A[i] < B[i] ? A[i] : B[i]; break; \
+        case OP_DIV: case OP_REM: { \
+            T mn = S ? (T)((UT)1 << (BITS - 1)) : 0; \
+            if (op == OP_DIV) { \
+                FOR_N R[i] = B[i] == 0 ? 0 : (S && A[i] == mn && B[i] == (T)-1) ? mn : (T)(A[i] / B[i]); \
+            } else { \
+                FOR_N R[i] = (B[i] == 0 || (S && B[i] == (T)-1)) ? 0 : (T)(A[i] % B[i]); \
+            } \
+            break; \
+        } \
+        case OP_SHL: FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
+            R[i] = s >= BITS ? 0 : (T)((uint64_t)(UT)A[i] << s); } break; \
+        case OP_SHR: \
+            if (kind == 1) { \
+                FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
+                    int64_t x = (int64_t)(uint64_t)(UT)A[i]; \
+                    if (BITS < 64) x = (int64_t)((uint64_t)(UT)A[i] << (64 - BITS)) >> (64 - BITS); \
+                    R[i] = (T)(s >= BITS ? (x < 0 ? -1 : 0) : (x >> s)); } \
+            } else { \
+                FOR_N { uint64_t s = (uint64_t)(UT)B[i]; \
+                    R[i] = s >= BITS ? 0 : (T)((uint64_t)(UT)A[i] >> s); } \
+            } \
+            break; \
+        case OP_UMULHI: \
+            if (BITS == 64) { \
+                FOR_N R[i] = (T)(uint64_t)(((unsigned __int128)(uint64_t)(UT)A[i] * (uint64_t)(UT)B[i]) >> 64); \
+            } else { \
+                FOR_N R[i] = (T)(((uint64_t)(UT)A[i] * (uint64_t)(UT)B[i]) >> (BITS & 63)); \
+            } \
+            break; \
+        default: return false; \
+        } \
+        break; \
+    }
+
+#define FLT_BIN(DT, T, FMOD, FMAX, FMIN) \
+    case DT: { \
+        T *R = r; const T *A = a, *B = b; \
+        switch (op) { \
+        case OP_ADD: FOR_N R[i] = A[i] + B[i]; break; \
+        case OP_SUB: FOR_N R[i] = A[i] - B[i]; break; \
+        case OP_MUL: FOR_N R[i] = A[i] * B[i]; break; \
+        case OP_DIV: FOR_N R[i] = A[i] / B[i]; break; \
+        case OP_REM: FOR_N R[i] = FMOD(A[i], B[i]); break; \
+        case OP_MAX: \
+            if (kind == 1) { FOR_N R[i] = (isnan(A[i]) || isnan(B[i])) ? A[i] + B[i] : FMAX(A[i], B[i]); } \
+            else { FOR_N R[i] = FMAX(A[i], B[i]); } \
+            break; \
+        case OP_MIN: \
+            if (kind == 1) { FOR_N R[i] = (isnan(A[i]) || isnan(B[i])) ? A[i] + B[i] : FMIN(A[i], B[i]); } \
+            else { FOR_N R[i] = FMIN(A[i], B[i]); } \
+            break; \
+        default: return false; \
+        } \
+        break; \
+    }
+
+#define H_BIN(DT, TOF, FROMF) \
+    case DT: { \
+        uint16_t *R = r; const uint16_t *A = a, *B = b; \
+        switch (op) { \
+        case OP_ADD: FOR_N R[i] = FROMF(TOF(A[i]) + TOF(B[i])); break; \
+        case OP_SUB: FOR_N R[i] = FROMF(TOF(A[i]) - TOF(B[i])); break; \
+        case OP_MUL: FOR_N R[i] = FROMF(TOF(A[i]) * TOF(B[i])); break; \
+        case OP_DIV: FOR_N R[i] = FROMF(TOF(A[i]) / TOF(B[i])); break; \
+        case OP_REM: FOR_N R[i] = FROMF(fmodf(TOF(A[i]), TOF(B[i]))); break; \
+        case OP_MAX: FOR_N { float x = TOF(A[i]), y = TOF(B[i]); \
+            R[i] = FROMF((kind == 1 && (isnan(x) || isnan(y))) ? x + y : fmaxf(x, y)); } break; \
+        case OP_MIN: FOR_N { float x = TOF(A[i]), y = TOF(B[i]); \
+            R[i] = FROMF((kind == 1 && (isnan(x) || isnan(y))) ? x + y : fminf(x, y)); } break; \
+        default: return false; \
+        } \
+        break; \
+    }
+
+static bool eval_binary(int op, int kind, int dt, int64_t n, void *r, const void *a,
+                        const void *b) {
+    switch (dt) {
+    INT_BIN(DT_I8, int8_t, uint8_t, uint32_t, 8, 1)
+    INT_BIN(DT_I16, int16_t, uint16_t, uint32_t, 16, 1)
+    INT_BIN(DT_I32, int32_t, uint32_t, uint32_t, 32, 1)
+    INT_BIN(DT_I64, int64_t, uint64_t, uint64_t, 64, 1)
+    INT_BIN(DT_U8, uint8_t, uint8_t, uint32_t, 8, 0)
+    INT_BIN(DT_U16, uint16_t, uint16_t, uint32_t, 16, 0)
+    INT_BIN(DT_U32, uint32_t, uint32_t, uint32_t, 32, 0)
+    INT_BIN(DT_U64, uint64_t, uint64_t, uint64_t, 64, 0)
+    INT_BIN(DT_I1, uint8_t, uint8_t, uint32_t, 1, 0)
+    FLT_BIN(DT_FP32, float, fmodf, fmaxf, fminf)
+    FLT_BIN(DT_FP64, double, fmod, fmax, fmin)
+    H_BIN(DT_FP16, h2f, f2h)
+    H_BIN(DT_BF16, bf2f, f2bf)
+    default: return false;
+    }
+    if (dt == DT_I1) {
+        uint8_t *R = r;
+        FOR_N R[i] &= 1;
+    }
+    return true;
+}
+
+/* CMP: result i1 of the operands' shape. */
+#define CMP_LOOP(T, LD) \
+    do { const T *A = a, *B = b; \
+        switch (kind) { \
+        case CMP_EQ: FOR_N R[i] = LD(A[i]) == LD(B[i]); break; \
+        case CMP_NE: FOR_N R[i] = LD(A[i]) != LD(B[i]); break; \
+        case CMP_LT: FOR_N R[i] = LD(A[i]) < LD(B[i]); break; \
+        case CMP_LE: FOR_N R[i] = LD(A[i]) <= LD(B[i]); break; \
+        case CMP_GT: FOR_N R[i] = LD(A[i]) > LD(B[i]); break; \
+        case CMP_GE: FOR_N R[i] = LD(A[i]) >= LD(B[i]); break; \
+        default: return false; \
+        } } while (0)
+
+static bool eval_cmp(int kind, int dt, int64_t n, uint8_t *R, const void *a, const void *b) {
+    switch (dt) {
+    case DT_I1: case DT_U8: CMP_LOOP(uint8_t, ID); break;
+    case DT_I8: CMP_LOOP(int8_t, ID); break;
+    case DT_I16: CMP_LOOP(int16_t, ID); break;
+    case DT_U16: CMP_LOOP(uint16_t, ID); break;
+    case DT_I32: CMP_LOOP(int32_t, ID); break;
+    case DT_U32: CMP_LOOP(uint32_t, ID); break;
+    case DT_I64: CMP_LOOP(int64_t, ID); break;
+    case DT_U64: case DT_PTR: CMP_LOOP(uint64_t, ID); break;
+    case DT_FP32: CMP_LOOP(float, ID); break;
+    case DT_FP64: CMP_LOOP(double, ID); break;
+    case DT_FP16: CMP_LOOP(uint16_t, h2f); break;
+    case DT_BF16: CMP_LOOP(uint16_t, bf2f); break;
+    default: return false;
+    }
+    return true;
+}
+
+/* ---- unary --------------------------------------------------------------------------- */
+
+#define INT_UN(DT, T, UT, S) \
+    case DT: { T *R = r; const T *A = a; \
+        switch (op) { \
+        case OP_NEG: FOR_N R[i] = (T)((UT)0 - (UT)A[i]); break; \
+        case OP_NOT: FOR_N R[i] = (T)~A[i]; break; \
+        case OP_ABS: FOR_N R[i] = (S && (UT)A[i] >> (sizeof(T) * 8 - 1)) ? (T)((UT)0 - (UT)A[i]) : A[i]; break; \
+        default: return false; \
+        } break; }
+
+#define FLT_UN(DT, T, SFX) \
+    case DT: { T *R = r; const T *A = a; \
+        switch (op) { \
+        case OP_NEG: FOR_N R[i] = -A[i]; break; \
+        case OP_ABS: FOR_N R[i] = fabs##SFX(A[i]); break; \
+        case OP_EXP: FOR_N R[i] = exp##SFX(A[i]); break; \
+        case OP_EXP2: FOR_N R[i] = exp2##SFX(A[i]); break; \
+        case OP_LOG: FOR_N R[i] = log##SFX(A[i]); break; \
+        case OP_LOG2: FOR_N R[i] = log2##SFX(A[i]); break; \
+        case OP_SQRT: FOR_N R[i] = sqrt##SFX(A[i]); break; \
+        case OP_RSQRT: FOR_N R[i] = (T)1 / sqrt##SFX(A[i]); break; \
+        case OP_SIN: FOR_N R[i] = sin##SFX(A[i]); break; \
+        case OP_COS: FOR_N R[i] = cos##SFX(A[i]); break; \
+        case OP_FLOOR: FOR_N R[i] = floor##SFX(A[i]); break; \
+        case OP_CEIL: FOR_N R[i] = ceil##SFX(A[i]); break; \
+        case OP_ERF: FOR_N R[i] = erf##SFX(A[i]); break; \
+        case OP_TANH: FOR_N R[i] = tanh##SFX(A[i]); break; \
+        default: return false; \
+        } break; }
+
+static float un_f(int op, float x) {
+    switch (op) {
+    case OP_NEG: return -x;
+    case OP_ABS: return fabsf(x);
+    case OP_EXP: return expf(x);
+    case OP_EXP2: return exp2f(x);
+    case OP_LOG: return logf(x);
+    case OP_LOG2: return log2f(x);
+    case OP_SQRT: return sqrtf(x);
+    case OP_RSQRT: return 1.0f / sqrtf(x);
+    case OP_SIN: return sinf(x);
+    case OP_COS: return cosf(x);
+    case OP_FLOOR: return floorf(x);
+    case OP_CEIL: return ceilf(x);
+    case OP_ERF: return erff(x);
+    case OP_TANH: return tanhf(x);
+    default: return x;
+    }
+}
+
+static bool eval_unary(int op, int dt, int64_t n, void *r, const void *a) {
+    if ((dt == DT_FP16 || dt == DT_BF16) && op == OP_NOT) return false;
+    switch (dt) {
+    INT_UN(DT_I8, int8_t, uint8_t, 1)
+    INT_UN(DT_I16, int16_t, uint16_t, 1)
+    INT_UN(DT_I32, int32_t, uint32_t, 1)
+    INT_UN(DT_I64, int64_t, uint64_t, 1)
+    INT_UN(DT_U8, uint8_t, uint8_t, 0)
+    INT_UN(DT_U16, uint16_t, uint16_t, 0)
+    INT_UN(DT_U32, uint32_t, uint32_t, 0)
+    INT_UN(DT_U64, uint64_t, uint64_t, 0)
+    INT_UN(DT_I1, uint8_t, uint8_t, 0)
+    FLT_UN(DT_FP32, float, f)
+    FLT_UN(DT_FP64, double, )
+    case DT_FP16: {
+        uint16_t *R = r; const uint16_t *A = a;
+        if (op == OP_NEG) { FOR_N R[i] = A[i] ^ 0x8000u; }
+        else if (op == OP_ABS) { FOR_N R[i] = A[i] & 0x7fffu; }
+        else { FOR_N R[i] = f2h(un_f(op, h2f(A[i]))); }
+        break;
+    }
+    case DT_BF16: {
+        uint16_t *R = r; const uint16_t *A = a;
+        if (op == OP_NEG) { FOR_N R[i] = A[i] ^ 0x8000u; }
+        else if (op == OP_ABS) { FOR_N R[i] = A[i] & 0x7fffu; }
+        else { FOR_N R[i] = f2bf(un_f(op, bf2f(A[i]))); }
+        break;
+    }
+    default: return false;
+    }
+    if (dt == DT_I1) {
+        uint8_t *R = r;
+        FOR_N R[i] &= 1;
+    }
+    return true;
+}
+
+/* ---- fma, where, casts --------------------------------------------------------------- */
+
+static bool eval_fma(int dt, int64_t n, void *r, const void *a, const void *b, const void *d) {
+    switch (dt) {
+    case DT_FP32: { float *R = r; const float *A = a, *B = b, *D = d; FOR_N R[i] = fmaf(A[i], B[i], D[i]); break; }
+    case DT_FP64: { double *R = r; const double *A = a, *B = b, *D = d; FOR_N R[i] = fma(A[i], B[i], D[i]); break; }
+    case DT_FP16: case DT_BF16:
+        FOR_N wrf(dt, r, i, fma(rdf(dt, a, i), rdf(dt, b, i), rdf(dt, d, i)), 0);
+        break;
+    default:
+        if (!dt_is_int(dt)) return false;
+        FOR_N wri(dt, r, i, (uint64_t)rdi(dt, a, i) * (uint64_t)rdi(dt, b, i) + (uint64_t)rdi(dt, d, i));
+        break;
+    }
+    return true;
+}
+
+static bool eval_where(int es, int64_t n, void *r, const uint8_t *C, const void *a,
+                       const void *b) {
+    switch (es) {
+    case 1: { uint8_t *R = r; const uint8_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    case 2: { uint16_t *R = r; const uint16_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    case 4: { uint32_t *R = r; const uint32_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    case 8: { uint64_t *R = r; const uint64_t *A = a, *B = b; FOR_N R[i] = C[i] ? A[i] : B[i]; break; }
+    default: return false;
+    }
+    return true;
+}
+
+static bool eval_cast(int sd, int dd, int rtz, int64_t n, void *d, const void *s) {
+    if (sd == dd) { memcpy(d, s, (size_t)n * (size_t)dt_size(dd)); return true; }
+    /* common fast paths */
+    if (sd == DT_FP16 && dd == DT_FP32) { const uint16_t *S = s; float *D = d; FOR_N D[i] = h2f(S[i]); return true; }
+    if (sd == DT_BF16 && dd == DT_FP32) { const uint16_t *S = s; float *D = d; FOR_N D[i] = bf2f(S[i]); return true; }
+    if (sd == DT_I32 && dd == DT_FP32) { const int32_t *S = s; float *D = d; FOR_N D[i] = (float)S[i]; return true; }
+    if (sd == DT_I32 && dd == DT_I64) { const int32_t *S = s; int64_t *D = d; FOR_N D[i] = S[i]; return true; }
+    if (sd == DT_FP32 && dd == DT_FP64) { const float *S = s; double *D = d; FOR_N D[i] = S[i]; return true; }
+    if (dd == DT_I1) {
+        uint8_t *D = d;
+        if (dt_is_float(sd)) { FOR_N D[i] = rdf(sd, s, i) != 0.0; }
+        else { FOR_N D[i] = rdi(sd, s, i) != 0; }
+        return true;
+    }
+    if (dt_is_float(sd)) {
+        if (dt_is_float(dd)) { FOR_N wrf(dd, d, i, rdf(sd, s, i), rtz); }
+        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd)); }
+        return true;
+    }
+    /* integer or pointer source */
+    if (dt_is_float(dd)) {
+        bool sgn = dt_is_signed(sd);
+        if (dd == DT_FP32) {
+            float *D = d;
+            if (sgn) { FOR_N D[i] = (float)rdi(sd, s, i); }
+            else { FOR_N D[i] = (float)(uint64_t)rdi(sd, s, i); }
+        } else if (sgn) {
+            FOR_N wrf(dd, d, i, (double)rdi(sd, s, i), 0);
+        } else {
+            FOR_N wrf(dd, d, i, (double)(uint64_t)rdi(sd, s, i), 0);
+        }
+        return true;
+    }
+    FOR_N wri(dd, d, i, (uint64_t)rdi(sd, s, i));
+    return true;
+}
+
+bool ir_eval(const IrFunc *f, const Inst *in, int64_t n, void *r, const void *const *a) {
+    int dt = f->types[in->res[0]].dt;
+    switch (in->op) {
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_AND: case OP_OR:
+    case OP_XOR: case OP_SHL: case OP_SHR: case OP_MAX: case OP_MIN: case OP_UMULHI:
+        return eval_binary(in->op, in->attr.kind, dt, n, r, a[0], a[1]);
+    case OP_CMP: return eval_cmp(in->attr.kind, f->types[in->args[0]].dt, n, r, a[0], a[1]);
+    case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2:
+    case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
+    case OP_ERF: case OP_TANH:
+        return eval_unary(in->op, dt, n, r, a[0]);
+    case OP_FMA: return eval_fma(dt, n, r, a[0], a[1], a[2]);
+    case OP_WHERE: return eval_where(dt_size(dt), n, r, a[0], a[1], a[2]);
+    case OP_CAST: return eval_cast(f->types[in->args[0]].dt, dt, in->attr.kind == 1, n, r, a[0]);
+    default: return false;
+    }
+}
