@@ -1,4 +1,5 @@
-/* tune.h — @triton.autotune, @triton.heuristics, do_bench and the tuning database (tune.c).
+/* tune.h — the tune layer's interface to api.c: @triton.autotune, @triton.heuristics,
+ * do_bench and the tuning database (the files of src/tune/; tuneint.h is what they share).
  *
  * The autotuner wraps the JIT: tc_launch (api.c) hands a launch of a kernel with decorators
  * to tune_launch, which computes the heuristics values, picks (and if need be benchmarks) a
@@ -14,7 +15,7 @@ bool tune_wanted(const tc_kernel *k);
 /* The launch of a kernel with heuristics and/or autotuning. */
 tc_status tune_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
 
-/* Frees what tune.c keeps on a kernel (k->tune) and on a context (ctx->tune). */
+/* Frees what tune/ keeps on a kernel (k->tune) and on a context (ctx->tune). */
 void tune_kernel_free(tc_kernel *k);
 void tune_context_free(tc_context *ctx);
 
