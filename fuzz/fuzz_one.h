@@ -303,17 +303,12 @@ done:
 /* Lowers the traced function to PTX (no device needed): sm_90a or sm_80, 4 or 1 warps. */
 static const char *fz_gpu(const IrFunc *f, unsigned salt) {
     tc_target t;
-    memset(&t, 0, sizeof t);
-    snprintf(t.backend, sizeof t.backend, "cuda");
-    t.arch = (salt & 8) ? 80 : 90;
-    t.arch_suffix_a = t.arch == 90;
-    t.warp_size = 32;
+    target_of_arch((salt & 8) ? 80 : 90, &t);
     GpuKernel gk;
     memset(&gk, 0, sizeof gk);
     Err e;
     memset(&e, 0, sizeof e);
-    tc_status rc = gpu_compile(f, &t, (salt & 4) ? 1 : 4, 3, t.arch == 90 ? 232448 : 166912,
-                               &gk, &e);
+    tc_status rc = gpu_compile(f, &t, (salt & 4) ? 1 : 4, 3, 0, &gk, &e);
     const char *why = NULL;
     if (rc != TC_OK) {
         if (e.code == TC_OK) e.code = rc;

@@ -122,8 +122,12 @@ TC_API tc_status tc_current_target(tc_context *ctx, tc_target *out);
 /* "cuda:90" and "GPUTarget(backend='cuda', arch=90, warp_size=32)" */
 TC_API void tc_target_str(const tc_target *t, char *buf, size_t n);
 TC_API void tc_target_triton_str(const tc_target *t, char *buf, size_t n);
-/* Parses "cuda:80", "cuda:90a", "sm_90a", "sm80". */
+/* Parses "cuda:80", "cuda:90a", "sm_90a", "sm80" naming a target tritonc compiles for:
+ * TC_ERR_ARG for bad syntax or an arch it does not know, TC_ERR_UNSUPPORTED for another
+ * backend ("hip:gfx942"). */
 TC_API tc_status tc_target_parse(const char *s, tc_target *out);
+/* The targets tritonc compiles for, for messages: "cuda:80, cuda:86, ..., cuda:121". */
+TC_API const char *tc_target_names(void);
 
 typedef struct tc_device_props {
     char name[256];

@@ -3,9 +3,10 @@
  *   -Wl,--wrap=tc_launch,--wrap=tc_module_load_string,--wrap=tc_module_load_file,
  *   --wrap=tc_module_kernel
  * it sees every launch the suite makes on the interpreter, and with TRITONC_SHADOW=
- *   lower  lowers each distinct specialization to PTX for sm_80 and sm_90a (num_warps 1, 2, 4,
- *          8) and, where ptxas exists (TRITONC_PTXAS, default /usr/local/cuda/bin/ptxas),
- *          assembles it;
+ *   lower  lowers each distinct specialization to PTX for sm_80, sm_90a, sm_100a and sm_120
+ *          (num_warps 1, 2, 4, 8, or TRITONC_SHADOW_WARPS) and, where ptxas exists
+ *          (TRITONC_PTXAS, default /usr/local/cuda/bin/ptxas), assembles it: sm_100a and
+ *          sm_120, whose code differs only in .version and .target, at the largest num_warps;
  *   gpu    runs it on the GPU (a second context on the CUDA backend) under num_warps 1, 2,
  *          4 and 8 with the same inputs, and compares every element of every tensor argument
  *          with the interpreter's result: bitwise for integers and bools; floats bitwise, or
@@ -142,6 +143,21 @@ static int build_sig(tc_kernel *k, tc_args *a, char sig[][64], int *nsig, char *
     return 1;
 }
 
+/* TRITONC_SHADOW_WARPS, e.g. "1,4"; default 1,2,4,8 */
+static bool want_warps(int nw) {
+    const char *ws = getenv("TRITONC_SHADOW_WARPS");
+    if (!ws || !*ws) return true;
+    char one[16];
+    snprintf(one, sizeof one, "%d", nw);
+    for (const char *q = ws; *q;) {
+        size_t l = strcspn(q, ",");
+        if (l == strlen(one) && strncmp(q, one, l) == 0) return true;
+        q += l;
+        if (*q == ',') q++;
+    }
+    return false;
+}
+
 static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *key) {
     char sig[64][64];
     const char *sp[64];
@@ -152,42 +168,38 @@ static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *k
     const char *ptxas = getenv("TRITONC_PTXAS");
     if (!ptxas) ptxas = "/usr/local/cuda/bin/ptxas";
     bool have_ptxas = access(ptxas, X_OK) == 0;
-    static const char *const targets[] = {"cuda:80", "cuda:90a"};
-    const char *ws = getenv("TRITONC_SHADOW_WARPS"); /* e.g. "1,4"; default 1,2,4,8 */
-    for (int t = 0; t < 2; t++)
+    static const struct { const char *name, *arch; bool every_nw; } targets[] = {
+        {"cuda:80", "sm_80", true}, {"cuda:90a", "sm_90a", true},
+        {"cuda:100a", "sm_100a", false}, {"cuda:120", "sm_120", false}};
+    int nw_last = 1;
+    for (int nw = 1; nw <= 8; nw *= 2)
+        if (want_warps(nw)) nw_last = nw;
+    for (int t = 0; t < 4; t++)
         for (int nw = 1; nw <= 8; nw *= 2) {
-            if (ws && *ws) {
-                char one[16];
-                snprintf(one, sizeof one, "%d", nw);
-                bool want = false;
-                for (const char *q = ws; *q;) {
-                    size_t l = strcspn(q, ",");
-                    if (l == strlen(one) && strncmp(q, one, l) == 0) want = true;
-                    q += l;
-                    if (*q == ',') q++;
-                }
-                if (!want) continue;
-            }
+            if (!want_warps(nw)) continue;
             tc_target tg;
-            tc_target_parse(targets[t], &tg);
+            if (tc_target_parse(targets[t].name, &tg) != TC_OK) {
+                n_fail++;
+                fprintf(shlog, "gpu-shadow: %s is not a target\n", targets[t].name);
+                return;
+            }
             char *ptx = NULL;
             tc_status s = tc_compile_ptx(k, &tg, sp, nsig, a, nw, &ptx);
             if (s != TC_OK) {
                 const char *msg = mods[find_kernel(k)->mod].ctx ? tc_errmsg(mods[find_kernel(k)->mod].ctx) : "";
                 if (s == TC_ERR_UNSUPPORTED) n_unsupported++;
                 else n_fail++;
-                fprintf(shlog, "gpu-shadow: %s [%s] %s num_warps=%d: %s: %s\n", label, key, targets[t], nw,
+                fprintf(shlog, "gpu-shadow: %s [%s] %s num_warps=%d: %s: %s\n", label, key, targets[t].name, nw,
                         tc_status_name(s), msg);
                 return;
             }
             n_lowered++;
-            if (have_ptxas) {
+            if (have_ptxas && (targets[t].every_nw || nw == nw_last)) {
                 char path[256], cmd[1024];
                 snprintf(path, sizeof path, "/tmp/tritonc-shadow-%d.ptx", (int)getpid());
                 FILE *f = fopen(path, "w");
                 if (f) { fputs(ptx, f); fclose(f); }
-                snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null 2>&1", ptxas,
-                         t == 0 ? "sm_80" : "sm_90a", path);
+                snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null 2>&1", ptxas, targets[t].arch, path);
                 FILE *p = popen(cmd, "r");
                 char out[2048] = "";
                 size_t got = p ? fread(out, 1, sizeof out - 1, p) : 0;
@@ -196,7 +208,7 @@ static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *k
                 if (rc != 0) {
                     n_fail++;
                     fprintf(shlog, "gpu-shadow: ptxas failed for %s [%s] %s num_warps=%d:\n%s\n", label, key,
-                            targets[t], nw, out);
+                            targets[t].name, nw, out);
                     const char *keep = getenv("TRITONC_SHADOW_KEEP");
                     if (keep) {
                         char kp[512];

@@ -194,9 +194,10 @@ static void check_h200(const tc_device_props *p) {
 }
 
 /* Occupancy arithmetic, with an H100/H200 SM: 65536 registers, 2048 threads, 32 programs,
- * 228 KiB of shared memory. Registers go per warp in blocks of 256 (8 per thread). */
+ * 228 KiB of shared memory, 1 KiB reserved per program, 255 registers per thread. Registers
+ * go per warp in blocks of 256 (8 per thread). */
 TEST(driver_ctas_per_sm) {
-    CuSmLimits h = {65536, 2048, 32, 233472};
+    CuSmLimits h = {65536, 2048, 32, 233472, 1024, 255};
     int cap;
     /* 512 threads at 40 registers: 65536 / (40*32) = 51 warps = 3 programs; 4 fit at
      * 65536 / (4*512) = 32 registers, which is 80% of 40 */
@@ -435,6 +436,23 @@ TEST(drvchild_h200_modules) {
     CHECK_NEAR(0.5, ms, 0, 1e-6);
     cuda_event_free(a);
     cuda_event_free(b);
+}
+
+/* The fake driver is CUDA 13.0: PTX ISA 9.0 at most, refused before its JIT is asked */
+TEST(drvchild_h200_ptx_ceiling) {
+    if (!in_child("h200")) return;
+    Err e = {0};
+    CuModule *m = NULL;
+    const char *newer = ".version 9.1\n.target sm_90a\n.address_size 64\n"
+                        ".visible .entry k(\n.param .u64 x\n)\n{\nret;\n}\n";
+    CHECK_INT(TC_ERR_DRIVER, cuda_module_load(newer, "k", 0, &m, &e));
+    CHECK(m == NULL);
+    CHECK_STR("the PTX needs PTX ISA 9.1, but the CUDA driver (13.0) loads PTX ISA 9.0 at most: "
+              "a newer driver is needed", e.msg);
+    const char *ok = ".version 9.0\n.target sm_90a\n.address_size 64\n"
+                     ".visible .entry k(\n.param .u64 x\n)\n{\nret;\n}\n";
+    CHECK_INT(TC_OK, cuda_module_load(ok, "k", 0, &m, &e));
+    cuda_module_unload(m);
 }
 
 TEST(drvchild_two_devices) {

@@ -1,6 +1,6 @@
 /* test_gpu.c — the GPU backend without a GPU: hand-built IR functions lowered to PTX for
- * sm_80 and sm_90a under num_warps 1, 2, 4, 8 and assembled by ptxas where it exists
- * (TRITONC_PTXAS, default /usr/local/cuda/bin/ptxas); vectorization decisions; resource and
+ * sm_80, sm_90a, sm_100a and sm_120 under num_warps 1, 2, 4, 8 and assembled by ptxas where
+ * it exists (TRITONC_PTXAS, default /usr/local/cuda/bin/ptxas); vectorization decisions; resource and
  * unsupported-op errors; and (issue 4 item 5) every launch of the kernel suite lowered and
  * assembled, through tests/gpu_shadow.c. */
 #include "test.h"
@@ -110,32 +110,37 @@ static int reduce(Bld *b, int x, int axis, int kind) {
     return in->res[0];
 }
 
-/* Lowers f for (arch, a) x num_warps 1..8 and assembles each; returns the PTX for sm_90a
+/* Lowers f for each target x num_warps 1..8 and assembles each (sm_100a and sm_120, whose
+ * code differs only in .version and .target, at num_warps 4); returns the PTX for sm_90a
  * with num_warps 4 (caller frees). */
 static char *lower_all(IrFunc *f, const char *tag) {
-    static const int archs[][2] = {{80, 0}, {90, 1}};
+    static const struct { int arch, a; const char *name; bool every_nw; } targets[] = {
+        {80, 0, "sm_80", true}, {90, 1, "sm_90a", true}, {100, 1, "sm_100a", false},
+        {120, 0, "sm_120", false}};
     char *last = NULL;
-    for (int t = 0; t < 2; t++)
+    for (int t = 0; t < 4; t++)
         for (int nw = 1; nw <= 8; nw *= 2) {
-            tc_target tg = {"cuda", archs[t][0], 32, archs[t][1]};
+            tc_target tg = {"cuda", targets[t].arch, 32, targets[t].a};
             GpuKernel k;
             Err e = {0};
             tc_status s = gpu_compile(f, &tg, nw, 3, 0, &k, &e);
             if (s != TC_OK) {
-                test_fail(__FILE__, __LINE__, "%s sm_%d nw=%d: %s", tag, archs[t][0], nw, e.msg);
+                test_fail(__FILE__, __LINE__, "%s %s nw=%d: %s", tag, targets[t].name, nw, e.msg);
                 continue;
             }
             CHECK_INT(nw * 32, k.threads);
-            CHECK(strstr(k.ptx, archs[t][1] ? ".target sm_90a" : ".target sm_80") != NULL);
-            if (have_ptxas()) {
+            char line[32];
+            snprintf(line, sizeof line, ".target %s\n", targets[t].name);
+            CHECK(strstr(k.ptx, line) != NULL);
+            if (have_ptxas() && (targets[t].every_nw || nw == 4)) {
                 char path[128], cmd[512], out[4096];
                 snprintf(path, sizeof path, "/tmp/tritonc-test-gpu-%d.ptx", (int)getpid());
                 FILE *fp = fopen(path, "w");
                 if (fp) { fputs(k.ptx, fp); fclose(fp); }
                 snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null", ptxas_path(),
-                         archs[t][1] ? "sm_90a" : "sm_80", path);
+                         targets[t].name, path);
                 int rc = test_run(cmd, out, sizeof out);
-                if (rc != 0) test_fail(__FILE__, __LINE__, "ptxas %s sm_%d nw=%d:\n%s", tag, archs[t][0], nw, out);
+                if (rc != 0) test_fail(__FILE__, __LINE__, "ptxas %s %s nw=%d:\n%s", tag, targets[t].name, nw, out);
                 else test_passed++;
                 unlink(path);
             }

@@ -33,7 +33,8 @@ static const char *usage_compile_aot =
     "Each signature is compiled for each target.\n"
     "\n"
     "options:\n"
-    "  --target T       cuda:80, cuda:86, cuda:89, cuda:90a (also sm_90a); repeatable\n"
+    "  --target T       cuda:80, cuda:86, cuda:89, cuda:90a, cuda:100a, cuda:120, ... (also\n"
+    "                   sm_90a); repeatable\n"
     "                   (default: the current device's target)\n"
     "  --emit ptx       PTX (default). One variant: to OUT, or standard output without -o;\n"
     "                   several: OUT.<signature>.<sm_XX>.ptx\n"
@@ -164,7 +165,8 @@ int cmd_compile_aot(int argc, char **argv) {
     tc_target tg[32];
     for (int i = 0; i < ntargets; i++)
         if (tc_target_parse(targets[i], &tg[i]))
-            return cli_usage_error("compile", "bad target '%s' (cuda:80, cuda:90a, sm_90a)", targets[i]);
+            return cli_usage_error("compile", "unknown target '%s' (known targets: %s; also written "
+                                   "sm_90a)", targets[i], tc_target_names());
 
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return EXIT_ERR; }

@@ -88,14 +88,6 @@ static bool spec_append(char *buf, size_t cap, size_t *o, const char *item, int 
 
 /* ---- compiling a variant -------------------------------------------------------------- */
 
-static int max_shared_for(const tc_target *t) {
-    if (t->arch >= 90) return 232448;
-    if (t->arch == 80 || t->arch == 87) return 166912;
-    if (t->arch >= 86) return 101376;
-    if (t->arch >= 75) return 65536;
-    return 49152;
-}
-
 void tc_compiled_free(tc_compiled *c) {
     if (!c) return;
     free(c->priv);
@@ -158,6 +150,8 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
     if (strcmp(target->backend, "cuda") != 0 && target->backend[0])
         return ctx_fail(ctx, TC_ERR_UNSUPPORTED, "target backend '%s' is not supported (cuda only)",
                         target->backend);
+    char why[256];
+    if (!target_lookup(target, why, sizeof why)) return ctx_fail(ctx, TC_ERR_ARG, "%s", why);
     int n = k->fn->nparams;
     if (n > JIT_MAX_PARAMS)
         return ctx_fail(ctx, TC_ERR_LIMIT, "%s has more than %d parameters", k->signature, JIT_MAX_PARAMS);
@@ -298,7 +292,7 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         GpuKernel gk;
         memset(&gk, 0, sizeof gk);
         Err ge = {0};
-        tc_status g = gpu_compile(f, &c->target, nw, ns, max_shared_for(&c->target), &gk, &ge);
+        tc_status g = gpu_compile(f, &c->target, nw, ns, 0, &gk, &ge);
         arena_free(&arena);
         if (g) {
             gpu_kernel_free(&gk);

@@ -7,6 +7,7 @@
  * through CU_CALL, which turns a CUresult into a tritonc error naming the call and the
  * driver's name for the code: "cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY (2)". */
 #include "driver/cuda.h"
+#include "base/target.h"
 
 #include <dlfcn.h>
 #include <pthread.h>
@@ -45,9 +46,6 @@ enum { /* CUdevice_attribute */
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR = 81,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
-    CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR = 39,
-    CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR = 82,
-    CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR = 106,
 };
 
 enum { /* CUfunction_attribute */
@@ -452,7 +450,7 @@ tc_status cuda_target(int dev, tc_target *t, bool *overridden, Err *e) {
     const char *ov = getenv("TRITON_OVERRIDE_ARCH");
     if (ov && *ov) {
         tc_target o;
-        if (tc_target_parse(ov, &o) != TC_OK || strcmp(o.backend, "cuda") != 0) {
+        if (target_parse(ov, &o) != TC_OK) {
             err_set(e, TC_ERR_ARG, (SrcLoc){0},
                     "TRITON_OVERRIDE_ARCH must have the form sm<NN> (sm80, sm_90a), got '%s'", ov);
             return e->code;
@@ -461,11 +459,7 @@ tc_status cuda_target(int dev, tc_target *t, bool *overridden, Err *e) {
         if (overridden) *overridden = true;
         return TC_OK;
     }
-    memset(t, 0, sizeof *t);
-    snprintf(t->backend, sizeof t->backend, "cuda");
-    t->arch = p.major * 10 + p.minor;
-    t->warp_size = 32;
-    t->arch_suffix_a = t->arch >= 90; /* Triton compiles Hopper and later for sm_XXa */
+    target_of_arch(p.major * 10 + p.minor, t);
     return TC_OK;
 }
 
@@ -568,6 +562,14 @@ static void text_line(const char *text, int line, char *buf, size_t n) {
     buf[len] = 0;
 }
 
+/* The .version of a PTX text as major*10 + minor, or 0. */
+static int ptx_version_of(const char *ptx) {
+    const char *v = strstr(ptx, ".version ");
+    int major, minor;
+    if (!v || sscanf(v + 9, "%d.%d", &major, &minor) != 2) return 0;
+    return major * 10 + minor;
+}
+
 static tc_status module_load(const void *image, bool is_ptx, const char *kernel_name,
                              int shared_bytes, CuModule **out, Err *e) {
     *out = NULL;
@@ -587,6 +589,15 @@ static tc_status module_load(const void *image, bool is_ptx, const char *kernel_
                     shared_bytes, p.max_shared_memory_per_block_optin);
             return e->code;
         }
+    }
+    int need = is_ptx ? ptx_version_of(image) : 0, cap = target_driver_ptx(g.version);
+    if (need && cap && need > cap) {
+        /* said before the driver's JIT fails with CUDA_ERROR_UNSUPPORTED_PTX_VERSION */
+        err_set(e, TC_ERR_DRIVER, (SrcLoc){0},
+                "the PTX needs PTX ISA %d.%d, but the CUDA driver (%d.%d) loads PTX ISA %d.%d "
+                "at most: a newer driver is needed", need / 10, need % 10, g.version / 1000,
+                g.version % 1000 / 10, cap / 10, cap % 10);
+        return e->code;
     }
     enum { ERRLOG = 16384, INFOLOG = 8192 };
     char *errlog = calloc(1, ERRLOG + INFOLOG);
@@ -680,17 +691,17 @@ int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int
     *cap = 0;
     if (regs <= 0 || threads <= 0 || l->regs <= 0 || l->threads <= 0 || l->blocks <= 0) return 0;
     int warps = (threads + 31) / 32;
-    /* every limit but registers: threads, programs, shared memory (1 KiB reserved each) */
+    /* every limit but registers: threads, programs, shared memory (and what each reserves) */
     int other = l->threads / (warps * 32);
     if (other > l->blocks) other = l->blocks;
-    if (shared > 0 && l->shared > 0 && l->shared / (shared + 1024) < other)
-        other = l->shared / (shared + 1024);
+    if (shared > 0 && l->shared > 0 && l->shared / (shared + l->reserved) < other)
+        other = l->shared / (shared + l->reserved);
     int by_regs = l->regs / (round8(regs) * 32) / warps;
     int n = by_regs < other ? by_regs : other;
     if (n < other) {
         /* the most registers that still fit n + 1 programs */
         int r = (l->regs / ((n + 1) * warps * 32)) & ~7;
-        if (r > 255) r = 255 & ~7;
+        if (l->regs_thread > 0 && r > l->regs_thread) r = l->regs_thread & ~7;
         if (r >= 16 && r < regs && r * 5 >= regs * 4) *cap = r;
     }
     return n;
@@ -716,15 +727,13 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
     int threads = atoi(mx + 10);
     Err e = {0};
     if (ensure_context(&e) || threads <= 0) return NULL;
-    CUdevice d;
-    int dev = tl_device >= 0 ? tl_device : 0;
-    CuSmLimits l = {0};
-    if (!cu.cuDeviceGet || cu.cuDeviceGet(&d, dev) != CUDA_SUCCESS ||
-        cu.cuDeviceGetAttribute(&l.regs, CU_DEVICE_ATTRIBUTE_MAX_REGISTERS_PER_MULTIPROCESSOR, d) ||
-        cu.cuDeviceGetAttribute(&l.threads, CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_MULTIPROCESSOR, d) ||
-        cu.cuDeviceGetAttribute(&l.blocks, CU_DEVICE_ATTRIBUTE_MAX_BLOCKS_PER_MULTIPROCESSOR, d) ||
-        cu.cuDeviceGetAttribute(&l.shared, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_MULTIPROCESSOR, d))
-        return NULL;
+    tc_device_props p;
+    if (cuda_device_props(tl_device >= 0 ? tl_device : 0, &p, &e)) return NULL;
+    /* the device's own arch (not TRITON_OVERRIDE_ARCH's): its SM runs the programs */
+    const TargetInfo *ti = target_info(p.major * 10 + p.minor);
+    if (!ti) return NULL;
+    CuSmLimits l = {ti->regs_sm, ti->threads_sm, ti->blocks_sm, ti->smem_sm, ti->smem_reserved,
+                    ti->regs_thread};
     CuModule *m0 = NULL, *m1 = NULL;
     if (module_load(ptx, true, kernel, shared_bytes, &m0, &e)) return NULL;
     int regs0 = cuda_module_num_regs(m0);

@@ -53,8 +53,10 @@ tc_status cuda_module_load_cubin(const void *image, size_t n, const char *kernel
 void cuda_module_unload(CuModule *m);
 int cuda_module_num_regs(const CuModule *m);
 
-/* Occupancy. The per-SM limits that decide how many programs run on one SM at a time. */
-typedef struct CuSmLimits { int regs, threads, blocks, shared; } CuSmLimits;
+/* Occupancy. The per-SM limits that decide how many programs run on one SM at a time:
+ * registers, threads, programs, shared memory, the shared memory each program reserves,
+ * and registers per thread (0: no limit). */
+typedef struct CuSmLimits { int regs, threads, blocks, shared, reserved, regs_thread; } CuSmLimits;
 /* Programs of `threads` threads, `regs` registers and `shared` bytes that fit on one SM.
  * *cap: the register count at which one more would fit, when that is at least 80% of
  * `regs` (else 0). */

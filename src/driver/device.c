@@ -2,9 +2,9 @@
  * properties, and which backend a context runs on. A thin layer over cuda.c that puts the
  * answers and errors on the context. */
 #include "base/context.h"
+#include "base/target.h"
 #include "driver/cuda.h"
 
-#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,32 +56,17 @@ void tc_target_triton_str(const tc_target *t, char *buf, size_t n) {
              t->warp_size);
 }
 
-/* "cuda:80", "cuda:90a", "sm_90a", "sm80", "80". Hopper and later always compile for the
- * arch-specific "a" variant (Triton's rule: suffix "a" when arch >= 90). */
+/* The syntax is target_parse's; the table decides which archs are targets. */
 tc_status tc_target_parse(const char *s, tc_target *out) {
-    if (!s || !out) return TC_ERR_ARG;
-    const char *p = s;
-    if (strncmp(p, "cuda:", 5) == 0) p += 5;
-    else if (strchr(p, ':')) return TC_ERR_UNSUPPORTED; /* hip:gfx942 and others */
-    if (strncmp(p, "sm_", 3) == 0) p += 3;
-    else if (strncmp(p, "sm", 2) == 0) p += 2;
-    if (!isdigit((unsigned char)*p)) return TC_ERR_ARG;
-    int arch = 0, digits = 0;
-    while (isdigit((unsigned char)*p)) {
-        arch = arch * 10 + (*p++ - '0');
-        if (++digits > 4) return TC_ERR_ARG;
-    }
-    bool a = false;
-    if (*p == 'a') a = true, p++;
-    if (*p || arch < 10 || arch > 999) return TC_ERR_ARG;
-    if (a && arch < 90) return TC_ERR_ARG; /* sm_80a does not exist */
-    memset(out, 0, sizeof *out);
-    snprintf(out->backend, sizeof out->backend, "cuda");
-    out->arch = arch;
-    out->warp_size = 32;
-    out->arch_suffix_a = arch >= 90;
+    tc_target t;
+    tc_status st = target_parse(s, &t);
+    if (st) return st;
+    if (!out || !target_lookup(&t, NULL, 0)) return TC_ERR_ARG;
+    *out = t;
     return TC_OK;
 }
+
+const char *tc_target_names(void) { return target_names(); }
 
 tc_status tc_device_count(tc_context *ctx, int *count) {
     NEED_CTX(ctx);

@@ -3,6 +3,7 @@
 #ifndef GPU_H
 #define GPU_H
 
+#include "base/target.h"
 #include "ir/ir.h"
 
 typedef struct GpuKernel {
@@ -18,13 +19,14 @@ typedef struct GpuKernel {
  * pointer to a bool/uint8_t, or to any little-endian integer holding 0/1); i8/u8 .s8/.u8;
  * i16/u16 .s16/.u16; i32 .s32; u32 .u32; i64 .s64; u64 .u64; fp16/bf16 .b16 (the bits);
  * fp32 .f32; fp64 .f64. The kernel needs exactly `threads` threads per program (.maxntid)
- * and `shared_bytes` of dynamic shared memory (0 when it uses none). PTX ISA 8.0,
- * .target sm_<arch> (sm_90a when arch == 90 and arch_suffix_a). max_shared <= 0: 101376
- * bytes below sm_90, 232448 from sm_90.
+ * and `shared_bytes` of dynamic shared memory (0 when it uses none). .target sm_<arch>, or
+ * sm_<arch>a with arch_suffix_a; .version is the lowest PTX ISA that the target and every
+ * feature the code uses have (target.h). max_shared <= 0: the target's opt-in maximum.
  *
- * Lowers f for target (arch 80, 86, 89, 90; arch_suffix_a for sm_90a) with num_warps.
+ * Lowers f for a target of the table (target.h; NULL or arch 0: sm_80) with num_warps.
  * Fails with TC_ERR_RESOURCES ("out of resource: shared memory, Required: N, Hardware
- * limit: M") or TC_ERR_UNSUPPORTED naming the op and its kernel line. */
+ * limit: M") or TC_ERR_UNSUPPORTED for a target not in the table, or naming the op (or a
+ * feature the target lacks) and its kernel line. */
 tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages,
                       int max_shared, GpuKernel *out, Err *e);
 void gpu_kernel_free(GpuKernel *k);

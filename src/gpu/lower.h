@@ -17,7 +17,10 @@ typedef struct G {
     const IrFunc *f;
     Err *e;
     Arena *a;
-    int nw, nwbits, arch;
+    int nw, nwbits;
+    const TargetInfo *ti;  /* the target's row; arch_a: its `a` variant */
+    bool arch_a;
+    unsigned feat;    /* TF_* the code uses: they decide the .version */
     Buf body, pro;
     int nregs[4];
     LayEnt *lays; int nlays, caplays;

@@ -1,11 +1,16 @@
-/* check.c — check mode's shadow memory, findings and report (see check.h; interp.c has the
- * hooks and the rules, documented at the top of interp.c). */
+/* check.c — what check mode records while the interpreter runs, behind the hooks of
+ * check.h: the shadow memory of every tensor (races, hazards, reads of never-written
+ * bytes), NaN/Inf stored from finite inputs with the instruction that made it, integer
+ * division by zero; then the findings, deduplicated, and the report. */
 #include "interp/check.h"
+#include "ir/elem.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+
+#define FOR_N for (int64_t i = 0; i < n; i++)
 
 #define SITE_MAX 0x7fffu
 
@@ -52,7 +57,11 @@ struct Checker {
     const Inst **hkeys;
     uint16_t *hvals;
     int hcap;
-    uint32_t epoch;
+    uint32_t epoch;    /* the running program's barrier epoch (the last one handed out) */
+    uint64_t prog;     /* the running program (linear index, x outermost) */
+    bool nonfinite_in; /* it loaded a NaN/Inf (or has a NaN/Inf float argument) */
+    bool args_nonfinite;
+    const Inst **def;  /* defining instruction of each value (NaN/Inf origins) */
     Rec *rec;          /* [0] unused */
     uint64_t nrec, caprec;
     bool rec_full;
@@ -78,6 +87,16 @@ void check_big_free(void *p, size_t n) {
     else munmap(p, n);
 }
 
+/* def[v]: the instruction that defines value v (NULL for parameters of f and regions). */
+static void defs_of(const Region *r, const Inst **def) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < in->nres; k++) def[in->res[k]] = in;
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) defs_of(in->regions[k], def);
+    }
+}
+
 static int ilog2(int x) { int s = 0; while ((1 << s) < x) s++; return s; }
 
 Checker *check_new(const InterpLaunch *l) {
@@ -90,7 +109,12 @@ Checker *check_new(const InterpLaunch *l) {
     k->hvals = calloc((size_t)k->hcap, sizeof *k->hvals);
     k->cap_sites = 64;
     k->site_inst = calloc((size_t)k->cap_sites, sizeof *k->site_inst);
-    if (!k->sh || !k->hkeys || !k->hvals || !k->site_inst) { check_free(k); return NULL; }
+    k->def = calloc((size_t)l->f->nvalues + 1, sizeof *k->def);
+    if (!k->sh || !k->hkeys || !k->hvals || !k->site_inst || !k->def) {
+        check_free(k);
+        return NULL;
+    }
+    defs_of(l->f->body, k->def);
     k->nsites = 1;
     for (int i = 0; i < l->nmem; i++) {
         const MemRegion *m = &l->mem[i];
@@ -99,6 +123,9 @@ Checker *check_new(const InterpLaunch *l) {
         k->sh[i].shift = ilog2(es);
         k->sh[i].ncells = ((m->hi - m->lo) + (uint64_t)es - 1) >> k->sh[i].shift;
     }
+    for (int i = 0; i < l->f->nparams; i++)
+        if (dt_is_float(l->f->params[i].type.dt) && !isfinite(l->args[i].f))
+            k->args_nonfinite = true;
     return k;
 }
 
@@ -116,6 +143,7 @@ void check_free(Checker *k) {
             if (!shared) check_big_free(h->snap, (size_t)(k->l->mem[i].hi - k->l->mem[i].lo));
         }
     free(k->rec);
+    free(k->def);
     free(k->sh);
     free(k->hkeys);
     free(k->hvals);
@@ -133,7 +161,8 @@ static size_t ptr_hash(const void *p) {
     return (size_t)x;
 }
 
-int check_site(Checker *k, const Inst *in) {
+/* The site (small integer) of a memory instruction, for the shadow cells. */
+static int check_site(Checker *k, const Inst *in) {
     size_t m = (size_t)k->hcap - 1, h = ptr_hash(in) & m;
     while (k->hkeys[h]) {
         if (k->hkeys[h] == in) return k->hvals[h];
@@ -175,7 +204,13 @@ int check_site(Checker *k, const Inst *in) {
     return s;
 }
 
-uint32_t check_next_epoch(Checker *k) { return ++k->epoch; }
+void check_program(Checker *k, uint64_t prog) {
+    k->prog = prog;
+    k->epoch++;
+    k->nonfinite_in = k->args_nonfinite;
+}
+
+void check_barrier(Checker *k) { k->epoch++; }
 
 /* ---- findings ---------------------------------------------------------------------- */
 
@@ -218,14 +253,17 @@ void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const ch
     f->text = t;
 }
 
-void check_pid_str(const Checker *k, uint64_t prog, char *buf, size_t n) {
+/* "(x, y, z)" of a linear program index. Out of line: inlined, it costs race() and
+ * hazard() a bigger frame on the early return they take for every repeated occurrence. */
+static __attribute__((noinline)) void check_pid_str(const Checker *k, uint64_t prog, char *buf, size_t n) {
     const uint32_t *g = k->l->grid;
     uint64_t gz = g[2] ? g[2] : 1, gy = g[1] ? g[1] : 1;
     snprintf(buf, n, "(%llu, %llu, %llu)", (unsigned long long)(prog / (gy * gz)),
              (unsigned long long)((prog / gz) % gy), (unsigned long long)(prog % gz));
 }
 
-void check_elem_str(const Checker *k, uint64_t addr, char *buf, size_t n) {
+/* "out[3]" (or "out byte 3", or "address 0x..." outside every region) for an address. */
+static void check_elem_str(const Checker *k, uint64_t addr, char *buf, size_t n) {
     const InterpLaunch *l = k->l;
     for (int i = 0; i < l->nmem; i++) {
         const MemRegion *m = &l->mem[i];
@@ -493,10 +531,11 @@ static void dup_lanes(Checker *k, uint32_t me, uint64_t prog, const uint64_t *ad
     }
 }
 
-void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
-                  const uint64_t *addr, const uint8_t *mask, int64_t n, int size, int kind,
-                  int region, const void *vals) {
+void check_access(Checker *k, const Inst *in, const uint64_t *addr, const uint8_t *mask,
+                  int64_t n, int size, int kind, int region, const void *vals) {
     const InterpLaunch *l = k->l;
+    uint64_t prog = k->prog;
+    uint32_t epoch = k->epoch;
     uint32_t me = new_rec(k, in, prog, epoch, kind, size, addr, mask, n);
     if (me && region >= 0 && !mask && k->rec[me].contig && n > 0 && !k->sh[region].failed) {
         /* fast path: all lanes active, consecutive elements of one tensor */
@@ -576,6 +615,147 @@ void check_access(Checker *k, const Inst *in, uint64_t prog, uint32_t epoch,
     }
 }
 
+/* ---- values: NaN/Inf from finite inputs, zero divisors -------------------------------- */
+
+/* Every loaded and stored tile is scanned: vectorized as the interpreter's own loops are. */
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC push_options
+#pragma GCC optimize("O3")
+#endif
+
+static inline bool nonfinite_at(int dt, const void *p, int64_t i) {
+    switch (dt) {
+    case DT_FP16: return (((const uint16_t *)p)[i] & 0x7c00u) == 0x7c00u;
+    case DT_BF16: return (((const uint16_t *)p)[i] & 0x7f80u) == 0x7f80u;
+    case DT_FP32: { uint32_t b; memcpy(&b, (const char *)p + i * 4, 4); return (b & 0x7f800000u) == 0x7f800000u; }
+    case DT_FP64: { uint64_t b; memcpy(&b, (const char *)p + i * 8, 8);
+                    return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL; }
+    default: return false;
+    }
+}
+
+/* The first active lane holding NaN or Inf, or -1. */
+static int64_t first_nonfinite(int dt, const void *p, const uint8_t *M, int64_t n) {
+    if (!dt_is_float(dt)) return -1;
+    bool any = false;
+    if (dt == DT_FP32) {
+        const uint32_t *B = p;
+        uint32_t acc = 0;
+        if (M) { FOR_N acc |= ((B[i] & 0x7f800000u) == 0x7f800000u) & (M[i] != 0); }
+        else { FOR_N acc |= (B[i] & 0x7f800000u) == 0x7f800000u; }
+        any = acc != 0;
+    } else {
+        FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) { any = true; break; }
+    }
+    if (!any) return -1;
+    FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) return i;
+    return -1;
+}
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__OPTIMIZE__)
+#pragma GCC pop_options
+#endif
+
+#define TY(v) (f->types[(v)])
+#define V(v) (vals[(v)])
+
+static const Inst trace_loaded, trace_const;
+
+/* Follows a NaN/Inf in lane `lane` of value v back to the instruction that made it from
+ * finite operands: element-wise operands at the same lane (scalars at lane 0), other
+ * operands anywhere. Returns that instruction, &trace_loaded / &trace_const when the value
+ * comes from memory or a constant, or NULL when it cannot tell (an argument, a loop-carried
+ * value). */
+static const Inst *nonfinite_origin(Checker *k, void *const *vals, int v, int64_t lane) {
+    const IrFunc *f = k->l->f;
+    for (int steps = 0; steps < 256; steps++) {
+        const Inst *d = k->def[v];
+        if (!d) return NULL;
+        switch (d->op) {
+        case OP_LOAD: case OP_ATOMIC: case OP_ATOMIC_CAS: return &trace_loaded;
+        case OP_CONST: return &trace_const;
+        case OP_IF: case OP_FOR: case OP_WHILE: return d;
+        default: break;
+        }
+        int64_t rn = type_numel(TY(v));
+        int next = -1;
+        int64_t nl = 0;
+        for (int k = 0; k < d->nargs && next < 0; k++) {
+            int a = d->args[k];
+            if (a < 0 || !dt_is_float(TY(a).dt)) continue;
+            if (d->op == OP_WHERE) {
+                int64_t cn = type_numel(TY(d->args[0]));
+                bool cond = ((const uint8_t *)V(d->args[0]))[cn == rn ? lane : 0] != 0;
+                if (k != (cond ? 1 : 2)) continue;
+            }
+            int64_t an = type_numel(TY(a));
+            if (an == rn || an == 1) {
+                int64_t j = an == rn ? lane : 0;
+                if (nonfinite_at(TY(a).dt, V(a), j)) { next = a; nl = j; }
+            } else {
+                int64_t j = first_nonfinite(TY(a).dt, V(a), NULL, an);
+                if (j >= 0) { next = a; nl = j; }
+            }
+        }
+        if (next < 0) return d;
+        v = next;
+        lane = nl;
+    }
+    return NULL;
+}
+
+void check_store(Checker *k, const Inst *in, const uint64_t *P, const uint8_t *M, int64_t n,
+                 void *const *vals) {
+    const IrFunc *f = k->l->f;
+    int v = in->args[1];
+    Type t = TY(v);
+    if (k->nonfinite_in || !dt_is_float(t.dt)) return;
+    int64_t lane = first_nonfinite(t.dt, V(v), M, n);
+    if (lane < 0) return;
+    const Inst *o = nonfinite_origin(k, vals, v, lane);
+    if (o == &trace_loaded || o == &trace_const) return;
+    SrcLoc z = {0};
+    SrcLoc b = o ? o->loc : z;
+    if (check_count(k, CK_NONFINITE, in->loc, b, 0)) return;
+    char p[80], el[200], val[32], text[1400], where[600];
+    check_pid_str(k, k->prog, p, sizeof p);
+    check_elem_str(k, P[lane], el, sizeof el);
+    fmt_double_repr(rdf(t.dt, V(v), lane), val, sizeof val);
+    if (o) {
+        const char *path = o->loc.src && o->loc.src->path ? o->loc.src->path : "?";
+        snprintf(where, sizeof where, "produced by %s at %s:%d:%d from finite inputs",
+                 op_names[o->op], path, o->loc.line, o->loc.col);
+    } else {
+        snprintf(where, sizeof where, "from finite inputs (its origin is a loop-carried value "
+                 "or an argument)");
+    }
+    snprintf(text, sizeof text, "non-finite: program %s stores %s to %s (lane %lld); %s", p,
+             val, el, (long long)lane, where);
+    check_add(k, CK_NONFINITE, in->loc, b, 0, text);
+}
+
+void check_loaded(Checker *k, int dt, const void *v, const uint8_t *mask, int64_t n) {
+    if (!k->nonfinite_in && first_nonfinite(dt, v, mask, n) >= 0) k->nonfinite_in = true;
+}
+
+void check_operands(Checker *k, const Inst *in, int dt, const void *const *a, int64_t n) {
+    if ((in->op != OP_DIV && in->op != OP_REM) || !dt_is_int(dt)) return;
+    int64_t lane = -1;
+    FOR_N if (rdi(dt, a[1], i) == 0) { lane = i; break; }
+    if (lane < 0) return;
+    SrcLoc z = {0};
+    if (check_count(k, CK_NOTE_DIV0, in->loc, z, 0)) return;
+    char p[80], text[400];
+    check_pid_str(k, k->prog, p, sizeof p);
+    snprintf(text, sizeof text, "note: integer %s by zero in program %s, lane %lld: unspecified "
+             "on GPUs, tritonc gives 0 (harmless if a mask drops that lane later)",
+             in->op == OP_DIV ? "division" : "remainder", p, (long long)lane);
+    check_add(k, CK_NOTE_DIV0, in->loc, z, 0, text);
+}
+
+#undef TY
+#undef V
+
 /* ---- report --------------------------------------------------------------------------- */
 
 int check_report(Checker *k, Buf *b, const char *summary, int *notes) {
@@ -595,68 +775,4 @@ int check_report(Checker *k, Buf *b, const char *summary, int *notes) {
     if (b && summary) buf_printf(b, "%s", summary);
     if (notes) *notes = nn;
     return nf;
-}
-
-/* ---- shuffled order ---------------------------------------------------------------------- */
-
-static uint64_t splitmix(uint64_t *s) {
-    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
-    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-    return z ^ (z >> 31);
-}
-
-void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed) {
-    s->order = NULL;
-    if (n > 1 && n <= SHUFFLE_TABLE_MAX) {
-        /* Fisher-Yates with splitmix64; never the identity (programs 0 and 1 swapped then) */
-        s->order = malloc(sizeof(uint32_t) * (size_t)n);
-        if (s->order) {
-            uint64_t st = seed;
-            for (uint64_t i = 0; i < n; i++) s->order[i] = (uint32_t)i;
-            for (uint64_t i = n - 1; i > 0; i--) {
-                uint64_t j = splitmix(&st) % (i + 1);
-                uint32_t t = s->order[i];
-                s->order[i] = s->order[j];
-                s->order[j] = t;
-            }
-            bool id = true;
-            for (uint64_t i = 0; i < n && id; i++) id = s->order[i] == i;
-            if (id) { s->order[0] = 1; s->order[1] = 0; }
-        }
-    }
-    int bits = 1;
-    while (bits < 63 && (1ULL << bits) < n) bits++;
-    s->n = n;
-    s->mask = (1ULL << bits) - 1;
-    s->half = bits / 2 ? bits / 2 : 1;
-    uint64_t st = seed;
-    s->a = splitmix(&st) | 1;
-    s->b = splitmix(&st);
-    s->c = splitmix(&st) | 1;
-}
-
-/* A bijection of [0, 2^bits): affine maps (odd multipliers) and xor-shifts; cycle-walked
- * into [0, n). */
-static uint64_t perm_bits(const Shuffle *s, uint64_t x) {
-    for (int r = 0; r < 3; r++) {
-        x = (x * s->a + s->b) & s->mask;
-        x ^= x >> s->half;
-        x = (x * s->c + (s->b >> 17)) & s->mask;
-        x ^= x >> (s->half + 1 > 62 ? 1 : s->half + 1);
-    }
-    return x;
-}
-
-void shuffle_free(Shuffle *s) {
-    free(s->order);
-    s->order = NULL;
-}
-
-uint64_t shuffle_at(const Shuffle *s, uint64_t i) {
-    if (s->n <= 1) return 0;
-    if (s->order) return s->order[i];
-    uint64_t x = perm_bits(s, i);
-    while (x >= s->n) x = perm_bits(s, x);
-    return x;
 }

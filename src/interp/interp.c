@@ -28,49 +28,17 @@
  *  - a store (or atomic) whose lanes hit the same address: lanes apply in lane order, so
  *    the last lane wins.
  *
- * Every memory access of a LOAD/STORE/ATOMIC goes through mem_check() first (the hook for
- * the later checker); nothing is written by an instruction unless all of its lanes pass.
+ * Every memory access of a LOAD/STORE/ATOMIC goes through mem_check() first (where check
+ * mode records it); nothing is written by an instruction unless all of its lanes pass.
  * It checks the active lanes' address span against one MemRegion at once and falls back to
  * lane-by-lane checks (for the message, or spans over several regions) only when that fails;
  * fully active, contiguous accesses are copied with one memcpy.
  *
  * A launch of more than 2^26 programs is refused (TC_ERR_LIMIT).
  *
- * Check mode (InterpLaunch.check; tc_launch_opts.check, TRITONC_CHECK=1, `tritonc check`)
- * looks for what real hardware would break and the sequential interpreter hides. It runs
- * the programs in order on the real tensors, recording every access in check.c's shadow
- * memory (per element: last write, readers since; see check.h), and reports:
- *  - race: two programs write the same element, or one reads an element another wrote
- *    (either order), unless both accesses are atomics. Atomics never race with atomics;
- *    an atomic against a plain load or store of another program does. Also two lanes of
- *    one store that write different values to one element (different threads on a GPU).
- *  - hazard: a program loads an element that an earlier store of the same program wrote,
- *    with no BARRIER (tl.debug_barrier) executed in between, from another lane (or a scalar
- *    / a different tile shape): on a GPU those are different threads. When the same lane
- *    of a tile of the same shape reads it back, it is a note (Triton gives same-shaped
- *    tiles the same layout, so the same thread does both).
- *  - uninitialized read: a load of bytes marked never written (MemRegion.uninit). Stores
- *    clear the marks in every mode, so a tensor one launch fills is clean for the next.
- *  - non-finite: a store of NaN/Inf (first active lane) when this program has loaded only
- *    finite values (active lanes of loads, old values of atomics) and has no NaN/Inf float
- *    argument. The origin is found by walking back from the stored value: through
- *    element-wise operands at the same lane (scalars at lane 0; WHERE follows the selected
- *    side), other operands at any non-finite element, until an instruction whose operands
- *    are all finite: that instruction is named. A constant NaN/Inf (tl.where(m, x, -inf))
- *    is deliberate and not reported; a loop-carried origin is reported without one.
- *  - order dependence: the launch is run again from the tensors' contents before their
- *    first write (snapshots taken at the first store), on copies, with the programs
- *    shuffled (seed InterpLaunch.shuffle_seed, else INTERP_CHECK_DEFAULT_SEED; reported)
- *    and, when threads > 1, on that many threads; tensors that differ from the program-
- *    order results are reported with the first differing element and both values. Float
- *    differences within a relative 1e-5 (fp32; 1e-2 fp16/bf16, 1e-12 fp64) are a note
- *    (rounding, as float atomics give on GPUs). A run that fails only in another order is
- *    reported too. Tensors the program-order run never wrote are shared with these runs.
- *  - notes: integer division by zero (location, program, lane).
- * Each report names both source locations, the programs, an example element and address;
- * it appears once per (kind, both locations) with a count. The tensors keep the program-
- * order results. The recorded run is sequential; InterpLaunch.threads only adds the
- * parallel comparison. */
+ * Check mode (InterpLaunch.check) is check.h's: the interpreter only calls its hooks when
+ * Ctx.chk is set (the recorded run), and check_launch.c runs the launch again in other
+ * orders through interp_programs. */
 #include "interp/interp.h"
 #include "interp/check.h"
 
@@ -102,19 +70,13 @@ typedef struct Ctx {
     int returned;
     int last_mem;       /* cached MemRegion index for the bounds check */
     void *scratch; size_t scratch_cap;
-    /* check mode (NULL/0 otherwise) */
-    Checker *chk;
-    const Inst **def;   /* defining instruction of each value (NaN/Inf origins) */
+    Checker *chk;       /* check mode's recorded run: the hooks' target (NULL otherwise) */
     uint64_t prog;      /* linear index of the running program (x outermost) */
-    uint32_t epoch;     /* barrier epoch of the running program */
-    int nonfinite_in;   /* this program loaded a NaN/Inf (or has a NaN/Inf argument) */
-    int args_nonfinite;
     bool has_uninit;    /* some region has uninit marks (stores clear them) */
     /* parallel runs */
     int par;            /* atomics through __atomic builtins */
     pthread_mutex_t *print_lock;
     Shuffle order;      /* run_seq's shuffled order (order.order freed on every exit) */
-    const void *store_vals; /* check mode: the values of the store being checked */
 } Ctx;
 
 static void program_str(const Ctx *c, char *buf, size_t n) {
@@ -141,30 +103,13 @@ static void *scratch(Ctx *c, size_t n) {
 
 #define FOR_N for (int64_t i = 0; i < n; i++)
 
-/* Integer division or remainder by zero gives 0 (unspecified on GPUs); check mode notes it
- * once per source location. */
-static void div_zero(Ctx *c, const Inst *in, int64_t lane) {
-    if (!c->chk) return;
-    SrcLoc z = {0};
-    if (check_count(c->chk, CK_NOTE_DIV0, in->loc, z, 0)) return;
-    char p[64], text[400];
-    program_str(c, p, sizeof p);
-    snprintf(text, sizeof text, "note: integer %s by zero in program %s, lane %lld: unspecified "
-             "on GPUs, tritonc gives 0 (harmless if a mask drops that lane later)",
-             in->op == OP_DIV ? "division" : "remainder", p, (long long)lane);
-    check_add(c->chk, CK_NOTE_DIV0, in->loc, z, 0, text);
-}
-
 /* Element-wise ops: ir_eval has their semantics (shared with constant folding). */
 static void ex_elementwise(Ctx *c, const Inst *in) {
     int v = in->res[0], dt = TY(c, v).dt;
     int64_t n = type_numel(TY(c, v));
     const void *a[3] = {NULL, NULL, NULL};
     for (int k = 0; k < in->nargs && k < 3; k++) a[k] = V(c, in->args[k]);
-    if (c->chk && (in->op == OP_DIV || in->op == OP_REM) && dt_is_int(dt)) {
-        /* only check mode notes a zero divisor */
-        FOR_N if (rdi(dt, a[1], i) == 0) { div_zero(c, in, i); break; }
-    }
+    if (c->chk) check_operands(c->chk, in, dt, a, n);
     if (!ir_eval(c->f, in, n, V(c, v), a)) BAD(c, in);
 }
 
@@ -508,13 +453,13 @@ static bool lane_ok(Ctx *c, uint64_t a, int size) {
     return false;
 }
 
-/* Checks every active lane of an access (the one place every memory access goes through;
- * a checker would record here). Fails naming the first bad lane. Returns the number of
- * active lanes. */
 static bool contiguous(const uint64_t *P, int64_t n, int es);
 
+/* Checks every active lane of an access (the one place every memory access goes through,
+ * so check mode records it here; vals: a store's values). Fails naming the first bad lane.
+ * Returns the number of active lanes. */
 static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uint8_t *mask,
-                         int64_t n, int size, int kind, bool *contig) {
+                         int64_t n, int size, int kind, const void *vals, bool *contig) {
     uint64_t lo = UINT64_MAX, hi = 0, orr = 0;
     int64_t active = n;
     *contig = false;
@@ -575,116 +520,8 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
             }
         }
     }
-    if (c->chk)
-        check_access(c->chk, in, c->prog, c->epoch, addr, mask, n, size, kind, region,
-                     kind == 1 ? c->store_vals : NULL);
+    if (c->chk) check_access(c->chk, in, addr, mask, n, size, kind, region, vals);
     return active;
-}
-
-/* ---- check mode: NaN and Inf ------------------------------------------------------------ */
-
-static inline bool nonfinite_at(int dt, const void *p, int64_t i) {
-    switch (dt) {
-    case DT_FP16: return (((const uint16_t *)p)[i] & 0x7c00u) == 0x7c00u;
-    case DT_BF16: return (((const uint16_t *)p)[i] & 0x7f80u) == 0x7f80u;
-    case DT_FP32: { uint32_t b; memcpy(&b, (const char *)p + i * 4, 4); return (b & 0x7f800000u) == 0x7f800000u; }
-    case DT_FP64: { uint64_t b; memcpy(&b, (const char *)p + i * 8, 8);
-                    return (b & 0x7ff0000000000000ULL) == 0x7ff0000000000000ULL; }
-    default: return false;
-    }
-}
-
-/* The first active lane holding NaN or Inf, or -1. */
-static int64_t first_nonfinite(int dt, const void *p, const uint8_t *M, int64_t n) {
-    if (!dt_is_float(dt)) return -1;
-    bool any = false;
-    if (dt == DT_FP32) {
-        const uint32_t *B = p;
-        uint32_t acc = 0;
-        if (M) { FOR_N acc |= ((B[i] & 0x7f800000u) == 0x7f800000u) & (M[i] != 0); }
-        else { FOR_N acc |= (B[i] & 0x7f800000u) == 0x7f800000u; }
-        any = acc != 0;
-    } else {
-        FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) { any = true; break; }
-    }
-    if (!any) return -1;
-    FOR_N if ((!M || M[i]) && nonfinite_at(dt, p, i)) return i;
-    return -1;
-}
-
-static const Inst trace_loaded, trace_const;
-
-/* Follows a NaN/Inf in lane `lane` of value v back to the instruction that made it from
- * finite operands: element-wise operands at the same lane (scalars at lane 0), other
- * operands anywhere. Returns that instruction, &trace_loaded / &trace_const when the value
- * comes from memory or a constant, or NULL when it cannot tell (an argument, a loop-carried
- * value). */
-static const Inst *nonfinite_origin(Ctx *c, int v, int64_t lane) {
-    for (int steps = 0; steps < 256; steps++) {
-        const Inst *d = c->def ? c->def[v] : NULL;
-        if (!d) return NULL;
-        switch (d->op) {
-        case OP_LOAD: case OP_ATOMIC: case OP_ATOMIC_CAS: return &trace_loaded;
-        case OP_CONST: return &trace_const;
-        case OP_IF: case OP_FOR: case OP_WHILE: return d;
-        default: break;
-        }
-        int64_t rn = type_numel(TY(c, v));
-        int next = -1;
-        int64_t nl = 0;
-        for (int k = 0; k < d->nargs && next < 0; k++) {
-            int a = d->args[k];
-            if (a < 0 || !dt_is_float(TY(c, a).dt)) continue;
-            if (d->op == OP_WHERE) {
-                int64_t cn = type_numel(TY(c, d->args[0]));
-                bool cond = ((const uint8_t *)V(c, d->args[0]))[cn == rn ? lane : 0] != 0;
-                if (k != (cond ? 1 : 2)) continue;
-            }
-            int64_t an = type_numel(TY(c, a));
-            if (an == rn || an == 1) {
-                int64_t j = an == rn ? lane : 0;
-                if (nonfinite_at(TY(c, a).dt, V(c, a), j)) { next = a; nl = j; }
-            } else {
-                int64_t j = first_nonfinite(TY(c, a).dt, V(c, a), NULL, an);
-                if (j >= 0) { next = a; nl = j; }
-            }
-        }
-        if (next < 0) return d;
-        v = next;
-        lane = nl;
-    }
-    return NULL;
-}
-
-/* Check mode, before a store: a NaN/Inf in an active lane when this program has loaded only
- * finite values is reported with the instruction that produced it. */
-static void nonfinite_store(Ctx *c, const Inst *in, const uint64_t *P, const uint8_t *M,
-                            int64_t n) {
-    int v = in->args[1];
-    Type t = TY(c, v);
-    if (c->nonfinite_in || !dt_is_float(t.dt)) return;
-    int64_t lane = first_nonfinite(t.dt, V(c, v), M, n);
-    if (lane < 0) return;
-    const Inst *o = nonfinite_origin(c, v, lane);
-    if (o == &trace_loaded || o == &trace_const) return;
-    SrcLoc z = {0};
-    SrcLoc b = o ? o->loc : z;
-    if (check_count(c->chk, CK_NONFINITE, in->loc, b, 0)) return;
-    char p[64], el[200], val[32], text[1400], where[600];
-    program_str(c, p, sizeof p);
-    check_elem_str(c->chk, P[lane], el, sizeof el);
-    fmt_double_repr(rdf(t.dt, V(c, v), lane), val, sizeof val);
-    if (o) {
-        const char *path = o->loc.src && o->loc.src->path ? o->loc.src->path : "?";
-        snprintf(where, sizeof where, "produced by %s at %s:%d:%d from finite inputs",
-                 op_names[o->op], path, o->loc.line, o->loc.col);
-    } else {
-        snprintf(where, sizeof where, "from finite inputs (its origin is a loop-carried value "
-                 "or an argument)");
-    }
-    snprintf(text, sizeof text, "non-finite: program %s stores %s to %s (lane %lld); %s", p,
-             val, el, (long long)lane, where);
-    check_add(c->chk, CK_NONFINITE, in->loc, b, 0, text);
 }
 
 /* Are the n addresses consecutive elements of size es? */
@@ -704,7 +541,7 @@ static void ex_load(Ctx *c, const Inst *in) {
     const void *O = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
     void *r = V(c, in->res[0]);
     bool contig;
-    int64_t active = mem_check(c, in, P, M, n, es, 0, &contig);
+    int64_t active = mem_check(c, in, P, M, n, es, 0, NULL, &contig);
     if (active == n) M = NULL;
     if (contig) {
         memcpy(r, (const void *)(uintptr_t)P[0], (size_t)(n * es));
@@ -726,8 +563,7 @@ static void ex_load(Ctx *c, const Inst *in) {
         uint8_t *R = r;
         FOR_N R[i] = R[i] != 0;
     }
-    if (c->chk && !c->nonfinite_in && active && first_nonfinite(rt.dt, r, M, n) >= 0)
-        c->nonfinite_in = 1;
+    if (c->chk && active) check_loaded(c->chk, rt.dt, r, M, n);
 }
 
 static void ex_store(Ctx *c, const Inst *in) {
@@ -738,11 +574,9 @@ static void ex_store(Ctx *c, const Inst *in) {
     const void *val = V(c, in->args[1]);
     const uint8_t *M = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
     bool contig;
-    c->store_vals = val;
-    int64_t active = mem_check(c, in, P, M, n, es, 1, &contig);
-    c->store_vals = NULL;
+    int64_t active = mem_check(c, in, P, M, n, es, 1, val, &contig);
     if (active == n) M = NULL;
-    if (c->chk && active) nonfinite_store(c, in, P, M, n);
+    if (c->chk && active) check_store(c->chk, in, P, M, n, c->buf);
     if (contig) {
         memmove((void *)(uintptr_t)P[0], val, (size_t)(n * es));
         return;
@@ -856,20 +690,18 @@ static void ex_atomic(Ctx *c, const Inst *in) {
     if (in->op == OP_ATOMIC) {
         const uint8_t *M = in->args[2] >= 0 ? V(c, in->args[2]) : NULL;
         bool contig;
-        mem_check(c, in, P, M, n, es, 2, &contig);
+        mem_check(c, in, P, M, n, es, 2, NULL, &contig);
         FOR_N {
             uint64_t old = 0;
             if (!M || M[i]) old = atomic_one(c, in, vt.dt, (void *)(uintptr_t)P[i], val, i);
             if (r) memcpy((char *)r + i * es, &old, (size_t)es);
         }
-        /* check mode: an old value that is NaN/Inf counts as a non-finite input */
-        if (c->chk && r && !c->nonfinite_in && first_nonfinite(vt.dt, r, M, n) >= 0)
-            c->nonfinite_in = 1;
+        if (c->chk && r) check_loaded(c->chk, vt.dt, r, M, n);
     } else {
         const void *cmp = val;
         const void *nv = V(c, in->args[2]);
         bool contig;
-        mem_check(c, in, P, NULL, n, es, 2, &contig);
+        mem_check(c, in, P, NULL, n, es, 2, NULL, &contig);
         FOR_N {
             void *p = (void *)(uintptr_t)P[i];
             uint64_t old = 0;
@@ -1039,7 +871,7 @@ static void exec_inst(Ctx *c, const Inst *in) {
     case OP_CONST: case OP_ARANGE: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_BITCAST:
         break; /* precomputed or aliased */
     case OP_BARRIER:
-        if (c->chk) c->epoch = check_next_epoch(c->chk);
+        if (c->chk) check_barrier(c->chk);
         break;
     case OP_PROGRAM_ID: {
         int a = in->attr.axis;
@@ -1131,7 +963,6 @@ static void setup_region(Ctx *c, const Region *r, bool loop) {
                      vbytes(c, in->res[0]) == vbytes(c, in->args[0]);
         for (int k = 0; k < in->nres; k++) {
             int v = in->res[k];
-            if (c->def) c->def[v] = in;
             c->buf[v] = alias ? c->buf[in->args[0]] : alloc_value(c, v);
             if (in->op == OP_IF || in->op == OP_FOR || in->op == OP_WHILE)
                 c->shadow[v] = alloc_value(c, v);
@@ -1157,21 +988,82 @@ static void ctx_setup(Ctx *c) {
     const InterpLaunch *l = c->l;
     c->buf = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
     c->shadow = arena_alloc(&c->arena, sizeof(void *) * (size_t)(f->nvalues + 1));
-    if (c->chk) c->def = arena_alloc(&c->arena, sizeof(Inst *) * (size_t)(f->nvalues + 1));
     for (int i = 0; i < f->nparams; i++) {
         int v = f->params[i].value;
         c->buf[v] = alloc_value(c, v);
         int dt = f->params[i].type.dt;
-        if (dt_is_float(dt)) {
-            wrf(dt, c->buf[v], 0, l->args[i].f, 0);
-            if (!isfinite(l->args[i].f)) c->args_nonfinite = 1;
-        } else {
-            wri(dt, c->buf[v], 0, l->args[i].u);
-        }
+        if (dt_is_float(dt)) wrf(dt, c->buf[v], 0, l->args[i].f, 0);
+        else wri(dt, c->buf[v], 0, l->args[i].u);
     }
     for (int i = 0; i < l->nmem; i++) c->has_uninit |= l->mem[i].uninit != NULL;
     setup_region(c, f->body, false);
 }
+
+/* ---- program orders ----------------------------------------------------------------- */
+
+static uint64_t splitmix(uint64_t *s) {
+    uint64_t z = (*s += 0x9e3779b97f4a7c15ULL);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+    return z ^ (z >> 31);
+}
+
+void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed) {
+    s->order = NULL;
+    if (n > 1 && n <= SHUFFLE_TABLE_MAX) {
+        /* Fisher-Yates with splitmix64; never the identity (programs 0 and 1 swapped then) */
+        s->order = malloc(sizeof(uint32_t) * (size_t)n);
+        if (s->order) {
+            uint64_t st = seed;
+            for (uint64_t i = 0; i < n; i++) s->order[i] = (uint32_t)i;
+            for (uint64_t i = n - 1; i > 0; i--) {
+                uint64_t j = splitmix(&st) % (i + 1);
+                uint32_t t = s->order[i];
+                s->order[i] = s->order[j];
+                s->order[j] = t;
+            }
+            bool id = true;
+            for (uint64_t i = 0; i < n && id; i++) id = s->order[i] == i;
+            if (id) { s->order[0] = 1; s->order[1] = 0; }
+        }
+    }
+    int bits = 1;
+    while (bits < 63 && (1ULL << bits) < n) bits++;
+    s->n = n;
+    s->mask = (1ULL << bits) - 1;
+    s->half = bits / 2 ? bits / 2 : 1;
+    uint64_t st = seed;
+    s->a = splitmix(&st) | 1;
+    s->b = splitmix(&st);
+    s->c = splitmix(&st) | 1;
+}
+
+/* A bijection of [0, 2^bits): affine maps (odd multipliers) and xor-shifts; cycle-walked
+ * into [0, n). */
+static uint64_t perm_bits(const Shuffle *s, uint64_t x) {
+    for (int r = 0; r < 3; r++) {
+        x = (x * s->a + s->b) & s->mask;
+        x ^= x >> s->half;
+        x = (x * s->c + (s->b >> 17)) & s->mask;
+        x ^= x >> (s->half + 1 > 62 ? 1 : s->half + 1);
+    }
+    return x;
+}
+
+void shuffle_free(Shuffle *s) {
+    free(s->order);
+    s->order = NULL;
+}
+
+uint64_t shuffle_at(const Shuffle *s, uint64_t i) {
+    if (s->n <= 1) return 0;
+    if (s->order) return s->order[i];
+    uint64_t x = perm_bits(s, i);
+    while (x >= s->n) x = perm_bits(s, x);
+    return x;
+}
+
+/* ---- sequential runs ---------------------------------------------------------------- */
 
 /* Program `prog` (linear index: x outermost, then y, then z). */
 static void run_one(Ctx *c, uint64_t prog) {
@@ -1182,10 +1074,7 @@ static void run_one(Ctx *c, uint64_t prog) {
     c->pid[2] = (uint32_t)(prog % g[2]);
     c->prog = prog;
     c->returned = 0;
-    if (c->chk) {
-        c->epoch = check_next_epoch(c->chk);
-        c->nonfinite_in = c->args_nonfinite;
-    }
+    if (c->chk) check_program(c->chk, prog);
     exec_region(c, c->f->body);
 }
 
@@ -1341,188 +1230,9 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
     return rc;
 }
 
-static tc_status run_plain(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
-    if (threads > 1 && programs_of(l) > 1) return run_par(l, threads, seed, e);
-    return run_seq(l, seed, NULL, e);
-}
-
-/* ---- check mode: comparing orders ---------------------------------------------------------- */
-
-static void elem_str(int dt, const uint8_t *p, char *buf, size_t n) {
-    if (dt_is_float(dt)) fmt_double_repr(rdf(dt, p, 0), buf, n);
-    else if (dt_is_unsigned(dt)) snprintf(buf, n, "%llu", (unsigned long long)rdi(dt, p, 0));
-    else if (dt_is_int(dt)) snprintf(buf, n, "%lld", (long long)rdi(dt, p, 0));
-    else snprintf(buf, n, "0x%02x", p[0]);
-}
-
-/* Compares region r's memory after the program-order run (ref) with a run in another order
- * (other); differences become findings (or rounding notes for floats within tol). */
-static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8_t *ref,
-                           const uint8_t *other, const char *how, int variant) {
-    const MemRegion *m = &l->mem[r];
-    int dt = interp_region_dt(l, r);
-    if (!dt || dt == DT_PTR) dt = DT_U8;
-    int es = dt_size(dt);
-    uint64_t nel = (m->hi - m->lo) / (uint64_t)es, ndiff = 0, nround = 0;
-    int64_t first = -1, first_round = -1;
-    if (memcmp(ref, other, (size_t)(m->hi - m->lo)) == 0) return;
-    double tol = dt == DT_FP16 || dt == DT_BF16 ? 1e-2 : dt == DT_FP32 ? 1e-5 : 1e-12;
-    for (uint64_t i = 0; i < nel; i++) {
-        const uint8_t *a = ref + i * (uint64_t)es, *b = other + i * (uint64_t)es;
-        if (memcmp(a, b, (size_t)es) == 0) continue;
-        if (dt_is_float(dt)) {
-            double x = rdf(dt, a, 0), y = rdf(dt, b, 0);
-            if (isnan(x) && isnan(y)) continue;
-            if (isfinite(x) && isfinite(y) &&
-                fabs(x - y) <= tol * (fabs(x) > fabs(y) ? fabs(x) : fabs(y))) {
-                if (first_round < 0) first_round = (int64_t)i;
-                nround++;
-                continue;
-            }
-        }
-        if (first < 0) first = (int64_t)i;
-        ndiff++;
-    }
-    const char *name = m->name ? m->name : "?";
-    char va[64], vb[64], text[1200];
-    SrcLoc z = {0};
-    if (ndiff) {
-        const uint8_t *a = ref + (uint64_t)first * (uint64_t)es, *b = other + (uint64_t)first * (uint64_t)es;
-        elem_str(dt, a, va, sizeof va);
-        elem_str(dt, b, vb, sizeof vb);
-        snprintf(text, sizeof text, "order dependence: %s[%lld] is %s with the programs in order "
-                 "(x, then y, then z) but %s %s; %llu of %llu element(s) of '%s' differ", name,
-                 (long long)first, va, vb, how, (unsigned long long)ndiff,
-                 (unsigned long long)nel, name);
-        check_add(k, CK_ORDER, z, z, r * 4 + variant, text);
-    } else if (nround) {
-        const uint8_t *a = ref + (uint64_t)first_round * (uint64_t)es;
-        const uint8_t *b = other + (uint64_t)first_round * (uint64_t)es;
-        elem_str(dt, a, va, sizeof va);
-        elem_str(dt, b, vb, sizeof vb);
-        snprintf(text, sizeof text, "note: %s[%lld] is %s with the programs in order but %s %s "
-                 "(%llu element(s) of '%s' differ by rounding only, relative difference <= %g, as "
-                 "float atomics do on GPUs)", name, (long long)first_round, va, vb, how,
-                 (unsigned long long)nround, name, tol);
-        check_add(k, CK_NOTE_ROUND, z, z, r * 4 + variant, text);
-    }
-}
-
-/* Check mode: a recorded run in program order on the real memory, then the same launch on
- * copies of the tensors (as they were before) shuffled, and in parallel when threads > 1;
- * the copies are compared with the real results. */
-static tc_status run_checked(InterpLaunch *l, Err *e) {
-    Checker *k = check_new(l);
-    if (!k) {
-        err_set(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
-        return TC_ERR_NOMEM;
-    }
-    uint64_t n = programs_of(l);
-    int nm = l->nmem;
-    tc_status rc = run_seq(l, 0, k, e);
-    uint64_t seed = l->shuffle_seed ? l->shuffle_seed : INTERP_CHECK_DEFAULT_SEED;
-    int variants = l->threads > 1 ? 2 : 1;
-    bool compared = false;
-    if (rc == TC_OK && n > 1 && nm > 0) {
-        MemRegion *m2 = calloc((size_t)nm, sizeof *m2);
-        ArgBits *a2 = calloc((size_t)(l->f->nparams + 1), sizeof *a2);
-        uint8_t **cp = calloc((size_t)nm, sizeof *cp);
-        int *alias = calloc((size_t)nm, sizeof *alias);
-        compared = m2 && a2 && cp && alias;
-        if (compared) {
-            l->seed_used = seed;
-            for (int i = 0; i < nm; i++) {
-                alias[i] = -1;
-                for (int j = 0; j < i && alias[i] < 0; j++)
-                    if (l->mem[j].lo == l->mem[i].lo && l->mem[j].hi == l->mem[i].hi) alias[i] = j;
-            }
-        }
-        for (int v = 0; compared && v < variants; v++) {
-            bool last = v == variants - 1, ok = true;
-            /* written tensors start from their snapshot (the last variant mutates it); the
-             * others are shared with the real run, which did not write them */
-            for (int i = 0; i < nm; i++) {
-                const uint8_t *sn = check_snapshot(k, i);
-                size_t sz = (size_t)(l->mem[i].hi - l->mem[i].lo);
-                cp[i] = NULL;
-                if (alias[i] >= 0) { cp[i] = cp[alias[i]]; continue; }
-                if (!sn) continue;
-                if (last) { cp[i] = (uint8_t *)sn; continue; }
-                cp[i] = check_big_alloc(sz);
-                if (!cp[i]) { ok = false; break; }
-                if (sz) memcpy(cp[i], sn, sz);
-            }
-            if (ok) {
-                for (int i = 0; i < nm; i++) {
-                    m2[i] = l->mem[i];
-                    m2[i].uninit = NULL;
-                    if (!cp[i]) continue;
-                    m2[i].lo = (uint64_t)(uintptr_t)cp[i];
-                    m2[i].hi = m2[i].lo + (l->mem[i].hi - l->mem[i].lo);
-                }
-                for (int j = 0; j < l->f->nparams; j++) {
-                    a2[j] = l->args[j];
-                    if (l->f->params[j].type.dt != DT_PTR) continue;
-                    for (int i = 0; i < nm; i++)
-                        if (a2[j].u >= l->mem[i].lo && a2[j].u <= l->mem[i].hi) {
-                            a2[j].u = m2[i].lo + (a2[j].u - l->mem[i].lo);
-                            break;
-                        }
-                }
-                InterpLaunch l2 = *l;
-                l2.args = a2;
-                l2.mem = m2;
-                l2.print = NULL;
-                l2.check = 0;
-                l2.report = NULL;
-                char how[120];
-                if (v == 0) snprintf(how, sizeof how, "with the programs shuffled (seed %llu)", (unsigned long long)seed);
-                else snprintf(how, sizeof how, "with the programs on %d threads", l->threads);
-                Err e2;
-                memset(&e2, 0, sizeof e2);
-                tc_status rc2 = v == 0 ? run_seq(&l2, seed, NULL, &e2) : run_par(&l2, l->threads, 0, &e2);
-                if (rc2) {
-                    char text[1400];
-                    SrcLoc z = {0};
-                    size_t ml = strcspn(e2.msg, "\n");
-                    snprintf(text, sizeof text, "order dependence: the launch fails %s but not "
-                             "in program order: %.*s", how, (int)(ml > 900 ? 900 : ml), e2.msg);
-                    check_add(k, CK_FAIL_ORDER, e2.loc, z, v, text);
-                } else {
-                    for (int i = 0; i < nm; i++)
-                        if (alias[i] < 0 && cp[i])
-                            compare_region(k, l, i, (const uint8_t *)(uintptr_t)l->mem[i].lo,
-                                           cp[i], how, v);
-                }
-            }
-            if (!last)
-                for (int i = 0; i < nm; i++)
-                    if (alias[i] < 0 && cp[i] && cp[i] != check_snapshot(k, i))
-                        check_big_free(cp[i], (size_t)(l->mem[i].hi - l->mem[i].lo));
-            if (!ok) compared = false;
-        }
-        free(m2);
-        free(a2);
-        free(cp);
-        free(alias);
-    }
-    int notes = 0;
-    int nf = check_report(k, NULL, NULL, &notes);
-    char summary[400];
-    const char *name = l->f->name ? l->f->name : "kernel";
-    if (compared)
-        snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu programs; "
-                 "results compared with a shuffled order, seed %llu%s)\n", name, nf,
-                 nf == 1 ? "" : "s", notes, notes == 1 ? "" : "s", (unsigned long long)n,
-                 (unsigned long long)seed, variants > 1 ? ", and with a parallel run" : "");
-    else
-        snprintf(summary, sizeof summary, "check: %s: %d finding%s, %d note%s (%llu program%s%s)\n",
-                 name, nf, nf == 1 ? "" : "s", notes, notes == 1 ? "" : "s",
-                 (unsigned long long)n, n == 1 ? "" : "s",
-                 rc ? "; the launch failed" : n > 1 && nm > 0 ? "; orders not compared: out of memory" : "");
-    l->findings = check_report(k, l->report, summary, &l->notes);
-    check_free(k);
-    return rc;
+tc_status interp_programs(InterpLaunch *l, int threads, uint64_t seed, Checker *k, Err *e) {
+    if (!k && threads > 1 && programs_of(l) > 1) return run_par(l, threads, seed, e);
+    return run_seq(l, seed, k, e);
 }
 
 tc_status interp_run(InterpLaunch *l, Err *e) {
@@ -1548,6 +1258,6 @@ tc_status interp_run(InterpLaunch *l, Err *e) {
                 (unsigned long long)INTERP_MAX_PROGRAMS);
         return TC_ERR_LIMIT;
     }
-    if (l->check) return run_checked(l, e);
-    return run_plain(l, l->threads, l->shuffle_seed, e);
+    if (l->check) return check_launch(l, e);
+    return interp_programs(l, l->threads, l->shuffle_seed, NULL, e);
 }

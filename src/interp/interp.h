@@ -80,7 +80,7 @@ typedef struct InterpLaunch {
                                   unknown). Check mode records and compares per element of
                                   that size and prints values with it (else per byte) */
     tc_print_fn print; void *print_user;   /* device_print output (may be NULL) */
-    int check;                 /* check mode (see interp.c): record races, hazards, reads of
+    int check;                 /* check mode (see check.h): record races, hazards, reads of
                                   never-written memory and NaN/Inf production, and compare the
                                   results with a shuffled (and, threads > 1, parallel) run */
     int threads;               /* 0/1 = sequential; >1: programs on that many threads */
@@ -98,6 +98,15 @@ static inline int interp_region_dt(const InterpLaunch *l, int i) {
     int d = l->mem_dt ? l->mem_dt[i] : 0;
     return d > 0 && d < DT_COUNT && d != DT_VOID ? d : 0;
 }
+
+/* The order used by the shuffled mode: a permutation of [0, n) from a seed: Fisher-Yates
+ * (splitmix64) up to SHUFFLE_TABLE_MAX programs, never the identity; beyond, a bijection
+ * without storage (affine maps and xor-shifts, cycle-walked). Free with shuffle_free. */
+#define SHUFFLE_TABLE_MAX (1ULL << 22)
+typedef struct Shuffle { uint64_t n, mask, a, b, c; int half; uint32_t *order; } Shuffle;
+void shuffle_init(Shuffle *s, uint64_t n, uint64_t seed);
+uint64_t shuffle_at(const Shuffle *s, uint64_t i);
+void shuffle_free(Shuffle *s);
 
 /* The shuffle seed check mode uses when InterpLaunch.shuffle_seed is 0. */
 #define INTERP_CHECK_DEFAULT_SEED 0x5eedULL

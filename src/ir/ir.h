@@ -1,6 +1,7 @@
-/* ir.h — the tile IR: typed SSA values, structured control flow. The tracer (trace.c)
- * builds it, the optimizer (opt.c) simplifies it, the interpreter (interp.c) and the GPU
- * backend (gpu/) consume it. Nothing about threads, warps or layouts lives here. */
+/* ir.h — the tile IR: typed SSA values, structured control flow. The tracer (trace/)
+ * builds it, the optimizer (opt.c) simplifies it, the interpreter (interp/) and the GPU
+ * backend (gpu/) consume it; eval.c says what its element-wise ops compute, for the
+ * interpreter and for folding alike. Nothing about threads, warps or layouts lives here. */
 #ifndef IR_H
 #define IR_H
 

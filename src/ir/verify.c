@@ -73,21 +73,10 @@ static bool check_region(Vf *v, const Inst *owner, const Region *r, const Type *
 
 static bool is_int_scalar(Type t) { return t.rank == 0 && dt_is_int(t.dt); }
 
-static bool check_types(Vf *v, const Inst *in) {
+/* SPLAT, BROADCAST, EXPAND_DIMS, RESHAPE, PERMUTE, REDUCE: dtype kept, shapes related. */
+static bool check_shape_op(Vf *v, const Inst *in, Type rt) {
     const int *a = in->args;
-    int op = in->op;
-    Type rt = in->nres ? T(v, in->res[0]) : type_scalar(DT_VOID);
-    char x[96], y[96];
-    switch (op) {
-    case OP_CONST: case OP_BARRIER: case OP_RETURN: case OP_PRINT:
-        return true;
-    case OP_PROGRAM_ID: case OP_NUM_PROGRAMS:
-        if (rt.dt != DT_I32 || rt.rank) return vfail(v, in, "result must be an i32 scalar");
-        if (in->attr.axis < 0 || in->attr.axis > 2) return vfail(v, in, "axis %d", in->attr.axis);
-        return true;
-    case OP_ARANGE:
-        if (rt.dt != DT_I32 || rt.rank != 1) return vfail(v, in, "result must be <N x i32>");
-        return true;
+    switch (in->op) {
     case OP_SPLAT:
         if (!type_eq(type_elem(T(v, a[0])), type_elem(rt)) || T(v, a[0]).rank)
             return vfail(v, in, "operand must be a scalar of the result's dtype");
@@ -144,6 +133,80 @@ static bool check_types(Vf *v, const Inst *in) {
         if (rt.dt != want) return vfail(v, in, "result dtype %s, expected %s", dt_name(rt.dt), dt_name(want));
         return true;
     }
+    default:
+        return true;
+    }
+}
+
+/* LOAD, STORE, ATOMIC, ATOMIC_CAS: pointer tiles, masks and values of their shape. */
+static bool check_memory_op(Vf *v, const Inst *in, Type rt) {
+    const int *a = in->args;
+    int op = in->op;
+    switch (op) {
+    case OP_LOAD: {
+        Type p = T(v, a[0]);
+        if (p.dt != DT_PTR) return vfail(v, in, "operand is not a pointer");
+        if (rt.dt != p.elem || !same_shape(rt, p))
+            return vfail(v, in, "result must be the pointee dtype of the pointer's shape");
+        if (a[1] >= 0 && (T(v, a[1]).dt != DT_I1 || !same_shape(T(v, a[1]), p)))
+            return vfail(v, in, "mask must be i1 of the pointer's shape");
+        if (a[2] >= 0) return want_eq(v, in, a[2], rt, "other");
+        return true;
+    }
+    case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS: {
+        Type p = T(v, a[0]), val = T(v, a[1]);
+        if (p.dt != DT_PTR) return vfail(v, in, "operand is not a pointer");
+        if (val.dt != p.elem || !same_shape(val, p))
+            return vfail(v, in, "value must be the pointee dtype of the pointer's shape");
+        if (op == OP_ATOMIC_CAS) {
+            if (!want_eq(v, in, a[2], val, "value")) return false;
+        } else if (a[2] >= 0 && (T(v, a[2]).dt != DT_I1 || !same_shape(T(v, a[2]), p)))
+            return vfail(v, in, "mask must be i1 of the pointer's shape");
+        if (op != OP_STORE && in->nres && !type_eq(rt, val))
+            return vfail(v, in, "result must have the value's type");
+        return true;
+    }
+    default:
+        return true;
+    }
+}
+
+/* DOT: a <[B x] M x K>, b <[B x] K x N>, acc and result <[B x] M x N>. */
+static bool check_dot(Vf *v, const Inst *in, Type rt) {
+    const int *a = in->args;
+    char x[96], y[96];
+    Type ta = T(v, a[0]), tb = T(v, a[1]);
+    int r = ta.rank;
+    if ((r != 2 && r != 3) || tb.rank != r || rt.rank != r)
+        return vfail(v, in, "operands must be 2-D or 3-D");
+    if (ta.shape[r - 1] != tb.shape[r - 2] || rt.shape[r - 2] != ta.shape[r - 2] ||
+        rt.shape[r - 1] != tb.shape[r - 1] || (r == 3 && (ta.shape[0] != tb.shape[0] ||
+                                                          rt.shape[0] != ta.shape[0]))) {
+        tstr(ta, x);
+        tstr(tb, y);
+        return vfail(v, in, "shapes %s and %s do not multiply", x, y);
+    }
+    return want_eq(v, in, a[2], rt, "accumulator");
+}
+
+static bool check_types(Vf *v, const Inst *in) {
+    const int *a = in->args;
+    int op = in->op;
+    Type rt = in->nres ? T(v, in->res[0]) : type_scalar(DT_VOID);
+    char x[96], y[96];
+    switch (op) {
+    case OP_CONST: case OP_BARRIER: case OP_RETURN: case OP_PRINT:
+        return true;
+    case OP_PROGRAM_ID: case OP_NUM_PROGRAMS:
+        if (rt.dt != DT_I32 || rt.rank) return vfail(v, in, "result must be an i32 scalar");
+        if (in->attr.axis < 0 || in->attr.axis > 2) return vfail(v, in, "axis %d", in->attr.axis);
+        return true;
+    case OP_ARANGE:
+        if (rt.dt != DT_I32 || rt.rank != 1) return vfail(v, in, "result must be <N x i32>");
+        return true;
+    case OP_SPLAT: case OP_BROADCAST: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_PERMUTE:
+    case OP_REDUCE:
+        return check_shape_op(v, in, rt);
     case OP_CAST:
         if (!same_shape(T(v, a[0]), rt)) return vfail(v, in, "shape changes");
         return true;
@@ -184,43 +247,9 @@ static bool check_types(Vf *v, const Inst *in) {
     case OP_ERF: case OP_TANH:
         if (op >= OP_EXP && !dt_is_float(rt.dt)) return vfail(v, in, "needs a float operand");
         return want_eq(v, in, a[0], rt, "operand");
-    case OP_LOAD: {
-        Type p = T(v, a[0]);
-        if (p.dt != DT_PTR) return vfail(v, in, "operand is not a pointer");
-        if (rt.dt != p.elem || !same_shape(rt, p))
-            return vfail(v, in, "result must be the pointee dtype of the pointer's shape");
-        if (a[1] >= 0 && (T(v, a[1]).dt != DT_I1 || !same_shape(T(v, a[1]), p)))
-            return vfail(v, in, "mask must be i1 of the pointer's shape");
-        if (a[2] >= 0) return want_eq(v, in, a[2], rt, "other");
-        return true;
-    }
-    case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS: {
-        Type p = T(v, a[0]), val = T(v, a[1]);
-        if (p.dt != DT_PTR) return vfail(v, in, "operand is not a pointer");
-        if (val.dt != p.elem || !same_shape(val, p))
-            return vfail(v, in, "value must be the pointee dtype of the pointer's shape");
-        if (op == OP_ATOMIC_CAS) {
-            if (!want_eq(v, in, a[2], val, "value")) return false;
-        } else if (a[2] >= 0 && (T(v, a[2]).dt != DT_I1 || !same_shape(T(v, a[2]), p)))
-            return vfail(v, in, "mask must be i1 of the pointer's shape");
-        if (op != OP_STORE && in->nres && !type_eq(rt, val))
-            return vfail(v, in, "result must have the value's type");
-        return true;
-    }
-    case OP_DOT: {
-        Type ta = T(v, a[0]), tb = T(v, a[1]);
-        int r = ta.rank;
-        if ((r != 2 && r != 3) || tb.rank != r || rt.rank != r)
-            return vfail(v, in, "operands must be 2-D or 3-D");
-        if (ta.shape[r - 1] != tb.shape[r - 2] || rt.shape[r - 2] != ta.shape[r - 2] ||
-            rt.shape[r - 1] != tb.shape[r - 1] || (r == 3 && (ta.shape[0] != tb.shape[0] ||
-                                                              rt.shape[0] != ta.shape[0]))) {
-            tstr(ta, x);
-            tstr(tb, y);
-            return vfail(v, in, "shapes %s and %s do not multiply", x, y);
-        }
-        return want_eq(v, in, a[2], rt, "accumulator");
-    }
+    case OP_LOAD: case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS:
+        return check_memory_op(v, in, rt);
+    case OP_DOT: return check_dot(v, in, rt);
     case OP_ASSERT:
         if (T(v, a[0]).dt != DT_I1) return vfail(v, in, "condition must be i1");
         return true;

@@ -585,20 +585,14 @@ static bool parse_sig(const char *s, KeyArg *ka) {
     return true;
 }
 
-static int max_shared_for(const tc_target *t) {
-    if (t->arch >= 90) return 232448;
-    if (t->arch == 80 || t->arch == 87) return 166912;
-    if (t->arch >= 86) return 101376;
-    if (t->arch >= 75) return 65536;
-    return 49152;
-}
-
 tc_status jit_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
                           int nsig, tc_args *constexprs, int num_warps, char **ptx_out) {
     tc_context *ctx = k->m->ctx;
     int nw = num_warps ? num_warps : 4;
     if (nw < 1 || (nw & (nw - 1)))
         return ctx_fail(ctx, TC_ERR_ARG, "num_warps must be a power of 2 (got %d)", nw);
+    char why[256];
+    if (!target_lookup(target, why, sizeof why)) return ctx_fail(ctx, TC_ERR_ARG, "%s", why);
     int n = k->fn->nparams;
     if (n > JIT_MAX_PARAMS)
         return ctx_fail(ctx, TC_ERR_LIMIT, "%s has more than %d parameters", k->signature,
@@ -663,7 +657,7 @@ tc_status jit_compile_ptx(tc_kernel *k, const tc_target *target, const char *con
     GpuKernel gk;
     memset(&gk, 0, sizeof gk);
     Err ge = {0};
-    tc_status rc = gpu_compile(f, target, nw, 3, max_shared_for(target), &gk, &ge);
+    tc_status rc = gpu_compile(f, target, nw, 3, 0, &gk, &ge);
     arena_free(&arena);
     if (rc) {
         gpu_kernel_free(&gk);
