@@ -14,6 +14,16 @@ else
 endif
 CFLAGS  += $(CSTD) $(WARN) $(OPT) -fPIC -Iinclude -Isrc
 LDLIBS   = -lm -ldl -lpthread
+OBJCOPY ?= objcopy
+
+# The version is TRITONC_VERSION in include/tritonc.h, read here once. The shared library is
+# libtritonc.so.$(VERSION) with the SONAME libtritonc.so.MAJOR (the ABI policy in tritonc.h).
+VERSION := $(shell sed -n 's/.*define TRITONC_VERSION "\([0-9.]*\)".*/\1/p' include/tritonc.h)
+ifeq ($(VERSION),)
+  $(error no TRITONC_VERSION in include/tritonc.h)
+endif
+SONAME   = libtritonc.so.$(firstword $(subst ., ,$(VERSION)))
+SOFILE   = libtritonc.so.$(VERSION)
 
 SRCS     = $(wildcard src/*.c src/*/*.c)
 OBJS     = $(patsubst src/%.c,$(B)/obj/%.o,$(SRCS))
@@ -22,23 +32,37 @@ TESTSRCS = $(wildcard tests/test_*.c)
 TESTOBJS = $(patsubst tests/%.c,$(B)/tests/%.o,$(TESTSRCS))
 EXAMPLES = $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 
-all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES) aot-example
+all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/$(SONAME) $(B)/libtritonc-internal.a $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES) aot-example
 
 # The ahead-of-time example (issue 6): add_kernel compiled by $(B)/tritonc for cuda:80 and
 # cuda:90a into a C pair, built into a program with no kernel source (examples/aot/Makefile).
 aot-example: $(B)/tritonc $(B)/libtritonc.a
 	$(MAKE) -C examples/aot B=$(abspath $(B)) CFLAGS="-std=c11 -Wall -Werror -O2 $(SANLD)"
 
+# Only what tritonc.h marks TC_API is visible outside the library.
 $(B)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -c -o $@ $<
+	$(CC) $(CFLAGS) -fvisibility=hidden -c -o $@ $<
 
+# The public archive: one relocatable object whose hidden (internal) symbols are made local,
+# so that only the tc_* API can clash with a program's names.
 $(B)/libtritonc.a: $(OBJS)
+	$(CC) -r -nostdlib -o $(B)/libtritonc-all.o $^
+	$(OBJCOPY) --localize-hidden $(B)/libtritonc-all.o $(B)/libtritonc.o
+	@rm -f $@ $(B)/libtritonc-all.o
+	ar rcs $@ $(B)/libtritonc.o
+
+# The objects as compiled, internal names global: for the test suite and the programs that
+# call internal functions (scripts/gpu-check.sh, bench/gpu). Not installed.
+$(B)/libtritonc-internal.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^
 
-$(B)/libtritonc.so: $(OBJS)
-	$(CC) -shared $(SANLD) -o $@ $^ $(LDLIBS)
+$(B)/$(SOFILE): $(OBJS)
+	$(CC) -shared $(SANLD) -Wl,-soname,$(SONAME) -o $@ $^ $(LDLIBS)
+
+$(B)/$(SONAME) $(B)/libtritonc.so: $(B)/$(SOFILE)
+	ln -sf $(SOFILE) $@
 
 # The command uses only the public API; each subcommand may live in its own tools/*.c.
 TOOLSRCS = $(wildcard tools/*.c)
@@ -49,9 +73,9 @@ $(B)/examples/%: examples/%.c $(B)/libtritonc.a include/tritonc.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DTRITONC_EXAMPLES_DIR='"$(CURDIR)/examples"' $(SANLD) -o $@ $< $(B)/libtritonc.a $(LDLIBS)
 
-$(B)/tritonc.pc: Makefile
+$(B)/tritonc.pc: Makefile include/tritonc.h
 	@mkdir -p $(B)
-	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: tritonc\nDescription: Triton kernels, compiled and run from C\nVersion: 0.1.0\nLibs: -L$${libdir} -ltritonc\nLibs.private: -lm -ldl -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' > $@
+	printf 'prefix=%s\nlibdir=$${prefix}/lib\nincludedir=$${prefix}/include\n\nName: tritonc\nDescription: Triton kernels, compiled and run from C\nVersion: %s\nLibs: -L$${libdir} -ltritonc\nLibs.private: -lm -ldl -lpthread\nCflags: -I$${includedir}\n' '$(PREFIX)' '$(VERSION)' > $@
 
 # ---- tests -------------------------------------------------------------------------
 # Each tests/test_*.c defines TEST(name) functions; the list is generated from them.
@@ -66,7 +90,7 @@ $(B)/tests/%.o: tests/%.c $(wildcard tests/*.h) $(HDRS)
 $(B)/tests/main.o: tests/main.c tests/test.h $(B)/tests/list.inc
 	$(CC) $(CFLAGS) -I$(B)/tests -c -o $@ $<
 
-$(B)/run_tests: $(B)/tests/main.o $(TESTOBJS) $(B)/libtritonc.a
+$(B)/run_tests: $(B)/tests/main.o $(TESTOBJS) $(B)/libtritonc-internal.a
 	$(CC) $(CFLAGS) $(SANLD) -o $@ $^ $(LDLIBS)
 
 # A fake libcuda.so.1 answering a handful of driver calls with H200-like values, so that
@@ -77,13 +101,15 @@ $(B)/fake/libcuda.so.1: tests/fake_libcuda.c
 
 test: all $(B)/run_tests $(B)/fake/libcuda.so.1
 	sh scripts/check-layers.sh $(B)
-	TRITONC_BUILD=$(B) ./$(B)/run_tests
+	TRITONC_BUILD=$(B) CC="$(CC)" ./$(B)/run_tests
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
 	    $(DESTDIR)$(PREFIX)/lib/pkgconfig
 	install -m 644 $(B)/libtritonc.a $(DESTDIR)$(PREFIX)/lib/
-	install -m 755 $(B)/libtritonc.so $(DESTDIR)$(PREFIX)/lib/
+	install -m 755 $(B)/$(SOFILE) $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(SOFILE) $(DESTDIR)$(PREFIX)/lib/$(SONAME)
+	ln -sf $(SOFILE) $(DESTDIR)$(PREFIX)/lib/libtritonc.so
 	install -m 644 include/tritonc.h $(DESTDIR)$(PREFIX)/include/
 	install -m 755 $(B)/tritonc $(DESTDIR)$(PREFIX)/bin/
 	sed 's|^prefix=.*|prefix=$(PREFIX)|' $(B)/tritonc.pc > $(DESTDIR)$(PREFIX)/lib/pkgconfig/tritonc.pc

@@ -106,9 +106,9 @@ int main(int argc, char **argv) {
 
     /* What the launches did: the honest part the Python version cannot show. */
     tc_launch_report rep;
-    tc_last_launch(ctx, &rep);
+    tc_last_launch(ctx, &rep, sizeof rep);
     tc_stats st;
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     printf("\nlast launch: %s, specialization (%s), num_warps=%d, num_stages=%d\n",
            rep.backend == TC_BACKEND_CUDA ? "GPU" : "interpreter", rep.specialization,
            rep.num_warps, rep.num_stages);

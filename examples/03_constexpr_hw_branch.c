@@ -84,17 +84,17 @@ int main(int argc, char **argv) {
     if (tc_tensor_to_host(out_new, r, sizeof r)) return die("to_host");
     print_list("compute_capability=90 (fast path)   -> ", r, 4);
     tc_launch_report rep;
-    tc_last_launch(ctx, &rep);
+    tc_last_launch(ctx, &rep, sizeof rep);
     char spec90[512];
     snprintf(spec90, sizeof spec90, "%s", rep.specialization);
 
     if (launch_for_hardware(k, x, out_old, 4, 4, 80)) return die("hw_aware_kernel");
     if (tc_tensor_to_host(out_old, r, sizeof r)) return die("to_host");
     print_list("compute_capability=80 (fallback path) -> ", r, 4);
-    tc_last_launch(ctx, &rep);
+    tc_last_launch(ctx, &rep, sizeof rep);
 
     tc_stats st;
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     printf("\n%d specializations compiled, one per branch:\n  %s\n  %s\n", st.specializations,
            spec90, rep.specialization);
     tc_tensor_free(x);

@@ -7,6 +7,26 @@
  * Conventions: every function that can fail returns a tc_status; TC_OK is 0. The
  * message of the last failure on a context is tc_errmsg(ctx); it names the kernel
  * file, line and column where there is one. The library never exits and never prints.
+ *
+ * ABI policy. The shared library is libtritonc.so.MAJOR.MINOR.PATCH (TRITONC_VERSION) with
+ * the SONAME libtritonc.so.MAJOR; a program linked against it keeps working with every
+ * later library of the same SONAME.
+ *  - Exported are exactly the functions declared here with TC_API (all named tc_*); every
+ *    other symbol is hidden in libtritonc.so and local in libtritonc.a.
+ *  - Functions are only added (MINOR goes up). Enum values are only appended.
+ *  - Structs that grow carry or pass their size and only gain fields at their end, where a
+ *    field's 0 keeps the older behaviour:
+ *      tc_launch_opts (read by the library): its first field, size, is set by
+ *        tc_launch_defaults(), the way to initialise one; the library reads the fields that
+ *        fit within size and takes defaults for the rest; a size below 0.1's is TC_ERR_ARG.
+ *      tc_launch_report, tc_stats (written by the library): the caller passes sizeof its
+ *        struct; the library fills that many bytes, zeros for fields it does not know.
+ *    tc_compiled is only reached through the library's pointer and may also grow at its end.
+ *    Every other struct is frozen: its size and fields stay as they are within a SONAME.
+ *  - The opaque handles (tc_context, tc_module, ...) change freely.
+ *  - The SONAME changes (MAJOR goes up) when a function is removed or its parameters,
+ *    result or meaning change, when a struct field's type, offset or meaning changes, when
+ *    a frozen struct changes, or when an enum value changes.
  */
 #ifndef TRITONC_H
 #define TRITONC_H
@@ -19,6 +39,13 @@ extern "C" {
 #endif
 
 #define TRITONC_VERSION "0.1.0"
+
+/* Marks the exported API (the library is built with -fvisibility=hidden). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TC_API __attribute__((visibility("default")))
+#else
+#define TC_API
+#endif
 
 typedef enum tc_status {
     TC_OK = 0,
@@ -50,10 +77,11 @@ typedef struct tc_kernel tc_kernel;
 typedef struct tc_tensor tc_tensor;
 typedef struct tc_args tc_args;
 
-const char *tc_status_name(tc_status s);          /* "TC_ERR_SYNTAX" */
-const char *tc_dtype_name(tc_dtype t);             /* "fp32"; NULL if invalid */
-int tc_dtype_from_name(const char *name, tc_dtype *out); /* accepts fp32, float32, i32, int32, ... */
-size_t tc_dtype_size(tc_dtype t);                  /* bytes per element (i1 is stored as 1 byte) */
+TC_API const char *tc_status_name(tc_status s);   /* "TC_ERR_SYNTAX" */
+TC_API const char *tc_dtype_name(tc_dtype t);      /* "fp32"; NULL if invalid */
+/* Accepts fp32, float32, i32, int32, ...; TC_ERR_ARG for an unknown name or NULL. */
+TC_API tc_status tc_dtype_from_name(const char *name, tc_dtype *out);
+TC_API size_t tc_dtype_size(tc_dtype t);           /* bytes per element (i1 is stored as 1 byte) */
 
 /* ---- context -------------------------------------------------------------------- */
 
@@ -61,26 +89,26 @@ typedef enum tc_backend { TC_BACKEND_AUTO = 0, TC_BACKEND_INTERPRET, TC_BACKEND_
 
 /* A new context. The backend defaults to AUTO: the interpreter when TRITON_INTERPRET=1,
  * else the active driver. tc_context_new never touches the driver. */
-tc_status tc_context_new(tc_context **out);
-void tc_context_free(tc_context *ctx);
-tc_status tc_context_set_backend(tc_context *ctx, tc_backend b);
+TC_API tc_status tc_context_new(tc_context **out);
+TC_API void tc_context_free(tc_context *ctx);
+TC_API tc_status tc_context_set_backend(tc_context *ctx, tc_backend b);
 /* The backend launches will use (resolves AUTO; may fail with TC_ERR_NO_DRIVER). */
-tc_status tc_context_backend(tc_context *ctx, tc_backend *out);
+TC_API tc_status tc_context_backend(tc_context *ctx, tc_backend *out);
 
 /* The last error: its status, full message (file:line:col, source line, caret) and location. */
-tc_status tc_errcode(const tc_context *ctx);
-const char *tc_errmsg(const tc_context *ctx);
+TC_API tc_status tc_errcode(const tc_context *ctx);
+TC_API const char *tc_errmsg(const tc_context *ctx);
 typedef struct tc_srcloc { const char *file; int line, col; } tc_srcloc;
-tc_srcloc tc_errloc(const tc_context *ctx);
+TC_API tc_srcloc tc_errloc(const tc_context *ctx);
 
 /* ---- hardware: driver, target, devices (the chapter's three questions) ------------- */
 
 /* The active driver's name ("cuda"). Fails with TC_ERR_NO_DRIVER and the message
  * "0 active drivers ([]). There should only be one.\n<why>" when there is none. */
-tc_status tc_active_driver(tc_context *ctx, const char **name);
+TC_API tc_status tc_active_driver(tc_context *ctx, const char **name);
 /* The active driver's library as opened ("libcuda.so.1", or TRITONC_LIBCUDA_PATH) and its
  * version as the driver reports it (13000 for CUDA 13.0). Fails as tc_active_driver. */
-tc_status tc_driver_version(tc_context *ctx, const char **library, int *version);
+TC_API tc_status tc_driver_version(tc_context *ctx, const char **library, int *version);
 
 typedef struct tc_target {
     char backend[16];   /* "cuda" */
@@ -90,16 +118,16 @@ typedef struct tc_target {
 } tc_target;
 
 /* The target of the current device (TRITON_OVERRIDE_ARCH=sm80 overrides the arch). */
-tc_status tc_current_target(tc_context *ctx, tc_target *out);
+TC_API tc_status tc_current_target(tc_context *ctx, tc_target *out);
 /* "cuda:90" and "GPUTarget(backend='cuda', arch=90, warp_size=32)" */
-void tc_target_str(const tc_target *t, char *buf, size_t n);
-void tc_target_triton_str(const tc_target *t, char *buf, size_t n);
+TC_API void tc_target_str(const tc_target *t, char *buf, size_t n);
+TC_API void tc_target_triton_str(const tc_target *t, char *buf, size_t n);
 /* Parses "cuda:80", "cuda:90a", "sm_90a", "sm80" naming a target tritonc compiles for:
  * TC_ERR_ARG for bad syntax or an arch it does not know, TC_ERR_UNSUPPORTED for another
  * backend ("hip:gfx942"). */
-tc_status tc_target_parse(const char *s, tc_target *out);
+TC_API tc_status tc_target_parse(const char *s, tc_target *out);
 /* The targets tritonc compiles for, for messages: "cuda:80, cuda:86, ..., cuda:121". */
-const char *tc_target_names(void);
+TC_API const char *tc_target_names(void);
 
 typedef struct tc_device_props {
     char name[256];
@@ -118,25 +146,25 @@ typedef struct tc_device_props {
     double peak_bandwidth_gbs;        /* 2 * mem_clock * bus_width / 8 */
 } tc_device_props;
 
-tc_status tc_device_count(tc_context *ctx, int *count);
-tc_status tc_device_properties(tc_context *ctx, int device, tc_device_props *out);
-tc_status tc_set_device(tc_context *ctx, int device);
-int tc_current_device(const tc_context *ctx);
+TC_API tc_status tc_device_count(tc_context *ctx, int *count);
+TC_API tc_status tc_device_properties(tc_context *ctx, int device, tc_device_props *out);
+TC_API tc_status tc_set_device(tc_context *ctx, int device);
+TC_API int tc_current_device(const tc_context *ctx);
 
 /* ---- modules and kernels ---------------------------------------------------------- */
 
-tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out);
+TC_API tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out);
 /* name is used in error messages in place of a file path. */
-tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *source,
-                                tc_module **out);
-void tc_module_free(tc_module *m);
-int tc_module_kernel_count(const tc_module *m);
-const char *tc_module_kernel_name(const tc_module *m, int i);
-tc_status tc_module_kernel(tc_module *m, const char *name, tc_kernel **out);
+TC_API tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *source,
+                                       tc_module **out);
+TC_API void tc_module_free(tc_module *m);
+TC_API int tc_module_kernel_count(const tc_module *m);
+TC_API const char *tc_module_kernel_name(const tc_module *m, int i);
+TC_API tc_status tc_module_kernel(tc_module *m, const char *name, tc_kernel **out);
 
 /* Parameters of a kernel, in order; is_constexpr marks `P: tl.constexpr`. */
-int tc_kernel_param_count(const tc_kernel *k);
-const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr);
+TC_API int tc_kernel_param_count(const tc_kernel *k);
+TC_API const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr);
 
 /* ---- tensors ---------------------------------------------------------------------- */
 
@@ -144,27 +172,27 @@ const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr);
 
 /* A tensor in the memory of the context's backend (host memory for the interpreter,
  * device memory under CUDA). New tensors are zero-filled. */
-tc_status tc_tensor_new(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
-                        tc_tensor **out);
-tc_status tc_tensor_from_host(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
-                              const void *data, tc_tensor **out);
+TC_API tc_status tc_tensor_new(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
+                               tc_tensor **out);
+TC_API tc_status tc_tensor_from_host(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
+                                     const void *data, tc_tensor **out);
 /* Copies numel*dtype_size bytes to dst (nbytes must be at least that). */
-tc_status tc_tensor_to_host(tc_tensor *t, void *dst, size_t nbytes);
-tc_status tc_tensor_copy_from_host(tc_tensor *t, const void *src, size_t nbytes);
-void tc_tensor_free(tc_tensor *t);
-tc_dtype tc_tensor_dtype(const tc_tensor *t);
-int tc_tensor_rank(const tc_tensor *t);
-const int64_t *tc_tensor_shape(const tc_tensor *t);
-int64_t tc_tensor_numel(const tc_tensor *t);
-size_t tc_tensor_nbytes(const tc_tensor *t);
+TC_API tc_status tc_tensor_to_host(tc_tensor *t, void *dst, size_t nbytes);
+TC_API tc_status tc_tensor_copy_from_host(tc_tensor *t, const void *src, size_t nbytes);
+TC_API void tc_tensor_free(tc_tensor *t);
+TC_API tc_dtype tc_tensor_dtype(const tc_tensor *t);
+TC_API int tc_tensor_rank(const tc_tensor *t);
+TC_API const int64_t *tc_tensor_shape(const tc_tensor *t);
+TC_API int64_t tc_tensor_numel(const tc_tensor *t);
+TC_API size_t tc_tensor_nbytes(const tc_tensor *t);
 /* Interpreter (host) tensors: the tensor's own memory (nbytes, 64-byte aligned), to fill or
  * read in place without a copy; valid until tc_tensor_free. NULL for device (CUDA) tensors:
  * use tc_tensor_copy_from_host and tc_tensor_to_host there. Writes through it do not clear
  * tc_tensor_mark_uninit's marks. */
-void *tc_tensor_host_data(tc_tensor *t);
+TC_API void *tc_tensor_host_data(tc_tensor *t);
 /* Marks a tensor's contents as never written (as torch.empty); `tritonc check` reports
  * reads of such bytes. */
-void tc_tensor_mark_uninit(tc_tensor *t);
+TC_API void tc_tensor_mark_uninit(tc_tensor *t);
 
 /* ---- arguments and launch ---------------------------------------------------------- */
 
@@ -177,21 +205,21 @@ typedef struct tc_value {
     union { int64_t i; double f; int b; const char *s; tc_tensor *t; } u;
 } tc_value;
 
-tc_value tc_int(int64_t v);
-tc_value tc_float(double v);
-tc_value tc_bool(int v);
-tc_value tc_str(const char *s);    /* copied when set */
-tc_value tc_none(void);
-tc_value tc_tens(tc_tensor *t);
+TC_API tc_value tc_int(int64_t v);
+TC_API tc_value tc_float(double v);
+TC_API tc_value tc_bool(int v);
+TC_API tc_value tc_str(const char *s);    /* copied when set */
+TC_API tc_value tc_none(void);
+TC_API tc_value tc_tens(tc_tensor *t);
 
 /* An argument list for one kernel. Arguments may be set by name (runtime arguments and
  * constexprs alike) or by position; setting one twice replaces it. */
-tc_status tc_args_new(tc_kernel *k, tc_args **out);
-void tc_args_free(tc_args *a);
-tc_status tc_args_set(tc_args *a, const char *name, tc_value v);
-tc_status tc_args_set_at(tc_args *a, int position, tc_value v);
+TC_API tc_status tc_args_new(tc_kernel *k, tc_args **out);
+TC_API void tc_args_free(tc_args *a);
+TC_API tc_status tc_args_set(tc_args *a, const char *name, tc_value v);
+TC_API tc_status tc_args_set_at(tc_args *a, int position, tc_value v);
 /* Reads a value back (used by grid callbacks: Triton's `lambda META: ...`). */
-tc_status tc_args_get(const tc_args *a, const char *name, tc_value *out);
+TC_API tc_status tc_args_get(const tc_args *a, const char *name, tc_value *out);
 /* A launch grid written as Python, as the body of Triton's `lambda META: ...` sees it: one to
  * three expressions, or a tuple ("cdiv(n, BLOCK)", "(cdiv(M, BM) * cdiv(N, BN), 1)"), over
  * the launch's arguments by name (constexprs included) with + - * // % ** << >>, cdiv,
@@ -199,11 +227,12 @@ tc_status tc_args_get(const tc_args *a, const char *name, tc_value *out);
  * constexpr rules (Python's floor division; past 64 bits an error). Fills grid (missing
  * axes 1); TC_ERR_ARG with the reason on the kernel's context for a bad expression or a
  * dimension outside 0..2^32-1. Call it from a tc_grid_fn. */
-tc_status tc_grid_eval(const tc_args *meta, const char *expr, uint32_t grid[3]);
+TC_API tc_status tc_grid_eval(const tc_args *meta, const char *expr, uint32_t grid[3]);
 
 typedef tc_status (*tc_grid_fn)(const tc_args *meta, uint32_t grid[3], void *user);
 
 typedef struct tc_launch_opts {
+    size_t size;            /* sizeof(tc_launch_opts) of the caller: set by tc_launch_defaults */
     uint32_t grid[3];       /* unused axes are 0 or 1 */
     tc_grid_fn grid_fn;     /* if set, called to fill grid */
     void *grid_user;
@@ -222,9 +251,17 @@ typedef struct tc_launch_opts {
                                the shuffled comparison run (0: a fixed default, reported) */
 } tc_launch_opts;
 
-tc_launch_opts tc_launch_defaults(void);
+/* Fills size bytes of *o: the defaults (grid (1,1,1), num_warps 4, num_stages 3, the rest 0)
+ * with o->size = size. Use tc_launch_defaults(). */
+TC_API void tc_launch_opts_init(tc_launch_opts *o, size_t size);
+/* Inline, so that the size is the program's: a newer library never writes past it. */
+static inline tc_launch_opts tc_launch_defaults(void) {
+    tc_launch_opts o;
+    tc_launch_opts_init(&o, sizeof o);
+    return o;
+}
 
-tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
+TC_API tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
 
 /* What the last launch on this context did, for --verbose / --stats. */
 typedef struct tc_launch_report {
@@ -243,25 +280,26 @@ typedef struct tc_launch_report {
     uint64_t check_seed;             /* check mode: the shuffle seed compared with (0: none) */
     int threads;                     /* interpreter threads used for the (plain) run */
 } tc_launch_report;
-void tc_last_launch(const tc_context *ctx, tc_launch_report *out);
+/* size: sizeof *out (the ABI policy above). */
+TC_API void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size);
 
 typedef struct tc_stats { int specializations; int hits; int launches; } tc_stats;
-void tc_kernel_stats(const tc_kernel *k, tc_stats *out);
+TC_API void tc_kernel_stats(const tc_kernel *k, tc_stats *out, size_t size); /* size: sizeof *out */
 
 /* Output of device_print/print/static_print goes to this callback (default: none, the
  * text is kept and can be read with tc_take_output). */
 typedef void (*tc_print_fn)(const char *text, void *user);
-void tc_set_print(tc_context *ctx, tc_print_fn fn, void *user);
+TC_API void tc_set_print(tc_context *ctx, tc_print_fn fn, void *user);
 /* The output kept since the last call when no print callback is set (malloc'd; free with
  * tc_free), or NULL if there is none. */
-char *tc_take_output(tc_context *ctx);
+TC_API char *tc_take_output(tc_context *ctx);
 
 /* ---- ahead of time ----------------------------------------------------------------- */
 
 /* Lowers a kernel to PTX for a target with no device: sig is Triton's signature string
  * list, one per runtime parameter ("*fp32:16", "i32", "fp32"), constexprs come from a. */
-tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
-                         int nsig, tc_args *constexprs, int num_warps, char **ptx_out);
+TC_API tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
+                                int nsig, tc_args *constexprs, int num_warps, char **ptx_out);
 
 /* One compiled variant (a signature for a target) with what a launcher needs. */
 typedef struct tc_compiled_param {
@@ -296,24 +334,24 @@ typedef struct tc_compiled {
  * order: "*fp32", "*fp16:16" (16-byte aligned), "i32", "i64:16" (divisible by 16), "i32:1"
  * (equal to 1: folded, as Triton does), "fp32", or a number (the value is baked in).
  * Constexprs come from a. num_stages 0 = 3. Uses the disk cache. */
-tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *sig, int nsig,
-                     tc_args *constexprs, int num_warps, int num_stages, tc_compiled **out);
-void tc_compiled_free(tc_compiled *c);
+TC_API tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *sig, int nsig,
+                            tc_args *constexprs, int num_warps, int num_stages, tc_compiled **out);
+TC_API void tc_compiled_free(tc_compiled *c);
 /* Runs ptxas on c->ptx and keeps the cubin in c (ptxas: $TRITONC_PTXAS, else ptxas on
  * PATH, else /usr/local/cuda/bin/ptxas). TC_ERR_NOT_FOUND when there is none. The cubin is
  * added to the disk cache entry (a JIT launch on that arch then loads it directly); a cubin
  * already there (c->cubin set by tc_compile) is kept and ptxas is not run. */
-tc_status tc_compiled_assemble(tc_context *ctx, tc_compiled *c);
+TC_API tc_status tc_compiled_assemble(tc_context *ctx, tc_compiled *c);
 /* The ptxas that tc_compiled_assemble would run (into buf); TC_ERR_NOT_FOUND if none. */
-tc_status tc_ptxas_path(char *buf, size_t n);
+TC_API tc_status tc_ptxas_path(char *buf, size_t n);
 
 /* Writes out_h and out_c: a C pair embedding the variants (several signatures and targets
  * of kernel k; all with the same runtime parameter types) with functions to load them on
  * the current device and to launch the kernel with typed arguments, using only tritonc.h.
  * prefix names the functions (prefix_load, prefix_launch, ...); include_name is what the
  * .c file #includes. */
-tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *variants, int n, const char *prefix,
-                    const char *out_h, const char *out_c, const char *include_name);
+TC_API tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *variants, int n, const char *prefix,
+                           const char *out_h, const char *out_c, const char *include_name);
 
 /* ---- loading ahead-of-time binaries (what the generated C calls) ---------------------- */
 
@@ -333,21 +371,21 @@ typedef struct tc_binary tc_binary;
  * highest arch below the device's that has PTX and no arch-specific ("a") features (PTX is
  * forward compatible). Fails as tc_current_target with no driver, and with
  * TC_ERR_NOT_FOUND naming the targets when none fits. */
-tc_status tc_binary_select(tc_context *ctx, const tc_binary_desc *descs, int n, int *index);
+TC_API tc_status tc_binary_select(tc_context *ctx, const tc_binary_desc *descs, int n, int *index);
 /* Loads one descriptor on the current device (the cubin on an exact arch match, else the
  * PTX, which the driver compiles). */
-tc_status tc_binary_load(tc_context *ctx, const tc_binary_desc *desc, tc_binary **out);
+TC_API tc_status tc_binary_load(tc_context *ctx, const tc_binary_desc *desc, tc_binary **out);
 /* Launches with params[i] pointing at the value of the entry's i-th parameter, as
  * cuLaunchKernel takes them (uint64_t device addresses, int32_t, float, ...). Asynchronous
  * on stream (NULL: the default stream); nparams must equal the descriptor's. A grid with a
  * 0 launches nothing. */
-tc_status tc_binary_launch(tc_binary *b, const uint32_t grid[3], void *stream, void **params,
-                           int nparams);
-void tc_binary_free(tc_binary *b);
+TC_API tc_status tc_binary_launch(tc_binary *b, const uint32_t grid[3], void *stream, void **params,
+                                  int nparams);
+TC_API void tc_binary_free(tc_binary *b);
 /* Waits for the device to finish (errors of asynchronous launches surface here). */
-tc_status tc_synchronize(tc_context *ctx);
+TC_API tc_status tc_synchronize(tc_context *ctx);
 /* A tensor's address: the device pointer under CUDA, the host pointer under the interpreter. */
-uint64_t tc_tensor_address(const tc_tensor *t);
+TC_API uint64_t tc_tensor_address(const tc_tensor *t);
 
 /* ---- the disk cache -------------------------------------------------------------------- */
 
@@ -358,7 +396,7 @@ typedef enum tc_cache_event {
     TC_CACHE_CORRUPT,      /* an entry was damaged: deleted, recompiled, stored (note says why) */
     TC_CACHE_BYPASSED      /* TRITONC_ALWAYS_COMPILE=1: compiled and stored */
 } tc_cache_event;
-const char *tc_cache_event_name(int ev);   /* "cache hit", "cache miss", ... */
+TC_API const char *tc_cache_event_name(int ev);   /* "cache hit", "cache miss", ... */
 
 typedef struct tc_cache_item {
     char key[65];          /* hex hash: the file name without ".tcc" */
@@ -371,12 +409,12 @@ typedef struct tc_cache_item {
 } tc_cache_item;
 
 /* The directory ($TRITONC_CACHE_DIR, else $HOME/.cache/tritonc); TC_ERR_NOT_FOUND if none. */
-tc_status tc_cache_dir(char *buf, size_t n);
+TC_API tc_status tc_cache_dir(char *buf, size_t n);
 /* The entries, oldest first (malloc'd array; free with tc_free). A missing directory is an
  * empty list. */
-tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n);
+TC_API tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n);
 /* Removes every entry (and stale temporary files); *removed counts entries. */
-tc_status tc_cache_clear(tc_context *ctx, int *removed);
+TC_API tc_status tc_cache_clear(tc_context *ctx, int *removed);
 
 /* ---- benchmarking, autotuning and heuristics (issue 5; src/tune.c) ------------------- */
 
@@ -400,11 +438,11 @@ typedef struct tc_bench_result {
 typedef tc_status (*tc_bench_fn)(void *user);
 
 /* Times fn on the context's current device. opts may be NULL (defaults). */
-tc_status tc_do_bench(tc_context *ctx, tc_bench_fn fn, void *user, const tc_bench_opts *opts,
-                      tc_bench_result *out);
+TC_API tc_status tc_do_bench(tc_context *ctx, tc_bench_fn fn, void *user, const tc_bench_opts *opts,
+                             tc_bench_result *out);
 /* Times launches of k with a and opts (autotuned kernels: the launch picks its config). */
-tc_status tc_bench_kernel(tc_kernel *k, tc_args *a, const tc_launch_opts *lopts,
-                          const tc_bench_opts *opts, tc_bench_result *out);
+TC_API tc_status tc_bench_kernel(tc_kernel *k, tc_args *a, const tc_launch_opts *lopts,
+                                 const tc_bench_opts *opts, tc_bench_result *out);
 
 /* A configuration, as triton.Config(kwargs, num_warps, num_stages, num_ctas, maxnreg). */
 typedef struct tc_autotune_config {
@@ -426,7 +464,7 @@ typedef struct tc_autotune_spec {
     const char *const *restore_value; int nrestore;
     double warmup_ms, rep_ms;       /* 0 = 25 / 100 */
 } tc_autotune_spec;
-tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *spec);
+TC_API tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *spec);
 
 /* What the kernel's decorators say. Fails with the decorator's error (TC_ERR_UNSUPPORTED for
  * what tritonc cannot evaluate: prune_configs_by, pre_hook, ...; file:line:col). */
@@ -437,12 +475,12 @@ typedef struct tc_tune_info {
     int nkey;
     double warmup_ms, rep_ms;
 } tc_tune_info;
-tc_status tc_kernel_tune_info(tc_kernel *k, tc_tune_info *out);
+TC_API tc_status tc_kernel_tune_info(tc_kernel *k, tc_tune_info *out);
 /* str(config) as Triton prints it: "BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3,
  * maxnreg: None"; NULL if out of range. Valid until the kernel is freed or re-specified. */
-const char *tc_kernel_config_str(tc_kernel *k, int i);
+TC_API const char *tc_kernel_config_str(tc_kernel *k, int i);
 /* The name of the i-th heuristics value ("EVEN_K"); NULL if out of range. */
-const char *tc_kernel_heuristic_name(tc_kernel *k, int i);
+TC_API const char *tc_kernel_heuristic_name(tc_kernel *k, int i);
 
 typedef enum tc_tune_source {
     TC_TUNE_NONE = 0,       /* the kernel is not autotuned */
@@ -452,7 +490,7 @@ typedef enum tc_tune_source {
     TC_TUNE_DISK,           /* read from the on-disk tuning cache (no benchmarking) */
     TC_TUNE_DB              /* from a tuning database loaded by tc_tuning_db_load */
 } tc_tune_source;
-const char *tc_tune_source_name(tc_tune_source s);   /* "benchmarked", "disk cache", ... */
+TC_API const char *tc_tune_source_name(tc_tune_source s);   /* "benchmarked", "disk cache", ... */
 
 typedef struct tc_tune_result {
     char config[256];       /* str(config) */
@@ -477,30 +515,30 @@ typedef struct tc_tune_report {
     const tc_tune_result *results;  /* one per config (benchmarked, or as recorded) */
 } tc_tune_report;
 /* The last autotuning decision on this context (valid until the next launch). */
-tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out);
+TC_API tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out);
 
 /* Runs the autotuning of k for these arguments now. flags: TC_TUNE_FORCE benchmarks even
  * when a cached or database choice exists. progress (may be NULL) is called once per config
  * after it is measured or skipped. Nothing is launched beyond the benchmark runs. */
 #define TC_TUNE_FORCE 1
 typedef void (*tc_tune_progress_fn)(int i, int n, const tc_tune_result *r, void *user);
-tc_status tc_tune(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, int flags,
-                  tc_tune_progress_fn progress, void *user, tc_tune_report *out);
+TC_API tc_status tc_tune(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, int flags,
+                         tc_tune_progress_fn progress, void *user, tc_tune_report *out);
 
 /* Tuning databases (JSON): load merges the file's entries into the context (a launch under
  * the interpreter replays them; on a GPU an entry for the same device is reused); save
  * writes every entry the context knows (loaded and measured). Hostile files fail with
  * TC_ERR_IO or TC_ERR_SYNTAX naming the file and the problem. */
-tc_status tc_tuning_db_load(tc_context *ctx, const char *path);
-tc_status tc_tuning_db_save(tc_context *ctx, const char *path);
+TC_API tc_status tc_tuning_db_load(tc_context *ctx, const char *path);
+TC_API tc_status tc_tuning_db_save(tc_context *ctx, const char *path);
 /* The on-disk tuning cache directory ($TRITONC_CACHE_DIR/tune, else ~/.cache/tritonc/tune). */
-tc_status tc_tuning_cache_dir(char *buf, size_t n);
+TC_API tc_status tc_tuning_cache_dir(char *buf, size_t n);
 
-void tc_free(void *p);  /* frees strings returned by the library */
+TC_API void tc_free(void *p);  /* frees strings returned by the library */
 
 /* Python's repr() of a float: the shortest decimal that reads back to the same double
  * ("11.0", "0.1", "1e-05", "inf", "nan"), as `print(list)` shows it. */
-void tc_format_double(double v, char *buf, size_t n);
+TC_API void tc_format_double(double v, char *buf, size_t n);
 
 #ifdef __cplusplus
 }

@@ -15,7 +15,7 @@ CC=${CC:-cc}
 JOBS=$(nproc 2>/dev/null || echo 8)
 make B="$B" -j"$JOBS" all "$B/run_tests" >"$B.log" 2>&1 || { cat "$B.log"; exit 1; }
 $CC -std=c11 -D_GNU_SOURCE -O1 -g -Iinclude -o "$B/gpu_shadow" "$B/tests/main.o" "$B"/tests/test_*.o \
-    tests/gpu_shadow.c "$B/libtritonc.a" -lm -ldl -lpthread \
+    tests/gpu_shadow.c "$B/libtritonc-internal.a" -lm -ldl -lpthread \
     -Wl,--wrap=tc_launch,--wrap=tc_module_load_string,--wrap=tc_module_load_file,--wrap=tc_module_kernel
 echo "== tritonc info"
 "./$B/tritonc" info || true

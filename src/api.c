@@ -9,8 +9,12 @@
 #include "tune/tune.h"
 
 tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
-    if (k && tune_wanted(k)) return tune_launch(k, a, opts);
-    return jit_launch(k, a, opts);
+    if (!k) return TC_ERR_ARG;
+    tc_launch_opts o;
+    tc_status rc = jit_opts(k->m->ctx, opts, &o);
+    if (rc) return rc;
+    if (tune_wanted(k)) return tune_launch(k, a, &o);
+    return jit_launch(k, a, &o);
 }
 
 void tc_context_free(tc_context *ctx) {

@@ -411,7 +411,7 @@ TEST(api_launch_by_position_and_name) {
     CHECK(got[0] == 11.0f && got[3] == 44.0f);
 
     tc_launch_report r;
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_INT(TC_BACKEND_INTERPRET, r.backend);
     CHECK_INT(1, r.compiled);
     CHECK_INT(4, r.num_warps);
@@ -428,7 +428,7 @@ TEST(api_launch_by_position_and_name) {
     CHECK_INT(TC_OK, tc_launch(k, a, NULL));
     tc_tensor_to_host(o2, got, sizeof got);
     CHECK(got[0] == 11.0f && got[1] == 22.0f && got[2] == 0.0f && got[3] == 0.0f);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_INT(0, r.compiled);  /* 2 and 4 are both i32, neither ==1 nor divisible by 16 */
 
     /* a float scalar, and a default constexpr (BLOCK = 8) */
@@ -447,7 +447,7 @@ TEST(api_launch_by_position_and_name) {
     if (s) fprintf(stderr, "%s\n", tc_errmsg(ctx));
     tc_tensor_to_host(so, got, sizeof got);
     for (int i = 0; i < 4; i++) CHECK(got[i] == xs[i] * 2.5f);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_STR("*fp32:16, *fp32:16, fp32, i32, BLOCK=8", r.specialization);
     tc_value bv;
     CHECK_INT(TC_OK, tc_args_get(b, "BLOCK", &bv));  /* the literal default */
@@ -556,7 +556,7 @@ TEST(api_specialization_cache) {
     tc_args_set(a, "out_ptr", tc_tens(o));
     tc_args_set(a, "BLOCK", tc_int(8));
     tc_stats st;
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     CHECK_INT(0, st.specializations);
     CHECK_INT(0, st.launches);
 
@@ -579,7 +579,7 @@ TEST(api_specialization_cache) {
         tc_status s = tc_launch(k, a, NULL);
         CHECK_INT(TC_OK, s);
         if (s) fprintf(stderr, "%s\n", tc_errmsg(ctx));
-        tc_kernel_stats(k, &st);
+        tc_kernel_stats(k, &st, sizeof st);
         if (st.specializations != steps[i].specs || st.hits != steps[i].hits)
             fprintf(stderr, "step %d (%s)\n", i, steps[i].why);
         CHECK_INT(steps[i].specs, st.specializations);
@@ -589,32 +589,32 @@ TEST(api_specialization_cache) {
     tc_launch_report r;
     tc_args_set(a, "n", tc_int(16));
     tc_launch(k, a, NULL);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_STR("*fp32:16, *fp32:16, *fp32:16, i32:16, BLOCK=8", r.specialization);
     tc_args_set(a, "n", tc_int(1));
     tc_launch(k, a, NULL);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_STR("*fp32:16, *fp32:16, *fp32:16, n=1, BLOCK=8", r.specialization);
     tc_args_set(a, "n", tc_int((int64_t)1 << 31));
     tc_launch(k, a, NULL);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_STR("*fp32:16, *fp32:16, *fp32:16, i64:16, BLOCK=8", r.specialization);
 
     /* a new constexpr value is a new specialization; num_warps is not one under the
      * interpreter (it changes nothing there) */
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     int before = st.specializations;
     tc_args_set(a, "n", tc_int(5));
     tc_args_set(a, "BLOCK", tc_int(4));
     CHECK_INT(TC_OK, tc_launch(k, a, NULL));
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     CHECK_INT(before + 1, st.specializations);
     tc_launch_opts opts = tc_launch_defaults();
     opts.num_warps = 8;
     CHECK_INT(TC_OK, tc_launch(k, a, &opts));
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     CHECK_INT(before + 1, st.specializations);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_INT(8, r.num_warps);
     CHECK_INT(0, r.compiled);
 
@@ -635,7 +635,7 @@ TEST(api_specialization_cache) {
     if (s) fprintf(stderr, "%s\n", tc_errmsg(ctx));
     tc_tensor_to_host(vo, got, sizeof got);
     CHECK(got[0] == 0.0f && got[1] == 2.0f && got[2] == 0.0f && got[3] == 4.0f);
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_STR("*fp32:16, *fp32:16, i32, KIND='relu', BLOCK=4", r.specialization);
     tc_args_set(b, "KIND", tc_str("neg"));
     CHECK_INT(TC_OK, tc_launch(ka, b, NULL));
@@ -643,7 +643,7 @@ TEST(api_specialization_cache) {
     CHECK(got[0] == 1.0f && got[1] == -2.0f);
     tc_args_set(b, "KIND", tc_str("relu"));
     CHECK_INT(TC_OK, tc_launch(ka, b, NULL));
-    tc_kernel_stats(ka, &st);
+    tc_kernel_stats(ka, &st, sizeof st);
     CHECK_INT(2, st.specializations);
     CHECK_INT(1, st.hits);
 
@@ -689,7 +689,7 @@ TEST(api_runtime_and_compile_errors) {
     CHECK_INT(41, loc.line);
     CHECK_CONTAINS(tc_errmsg(ctx), "undefined_name");
     tc_stats st;
-    tc_kernel_stats(kb, &st);
+    tc_kernel_stats(kb, &st, sizeof st);
     CHECK_INT(0, st.specializations);  /* nothing cached for a failed compile */
     tc_args_free(a);
     tc_tensor_free(x);

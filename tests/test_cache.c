@@ -717,7 +717,7 @@ static const char *JIT_MAIN =
     "    tc_args_set(a, \"BLOCK\", tc_int(128));\n"
     "    tc_status s = tc_launch(k, a, NULL);\n"
     "    tc_launch_report r;\n"
-    "    tc_last_launch(ctx, &r);\n"
+    "    tc_last_launch(ctx, &r, sizeof r);\n"
     "    printf(\"launch %s compiled %d disk %d (%s) note [%s]\\n\", tc_status_name(s), r.compiled,\n"
     "           r.disk_cache, tc_cache_event_name(r.disk_cache), r.note);\n"
     "    tc_tensor_free(x); tc_tensor_free(y); tc_tensor_free(o);\n"

@@ -73,7 +73,7 @@ static tc_status launch(tc_context *c, const char *name, uint32_t gx, const Arg 
         o.shuffle_seed = seed;
         s = tc_launch(k, a, &o);
     }
-    if (r) tc_last_launch(c, r);
+    if (r) tc_last_launch(c, r, sizeof *r);
     tc_args_free(a);
     tc_module_free(m);
     return s;

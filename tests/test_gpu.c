@@ -404,7 +404,7 @@ TEST(gpu_kernel_suite_lowers) {
     char cmd[4096], out[16384];
     snprintf(cmd, sizeof cmd,
              "cc -std=c11 -D_GNU_SOURCE -O1" SHADOW_SAN " -Iinclude -o %s/gpu_shadow %s/tests/main.o %s/tests/test_*.o "
-             "tests/gpu_shadow.c %s/libtritonc.a -lm -ldl -lpthread "
+             "tests/gpu_shadow.c %s/libtritonc-internal.a -lm -ldl -lpthread "
              "-Wl,--wrap=tc_launch,--wrap=tc_module_load_string,--wrap=tc_module_load_file,"
              "--wrap=tc_module_kernel",
              B, B, B, B);

@@ -124,7 +124,7 @@ TEST(kern_chapter_add_warps_stages) {
         kt_get(to, o);
         for (int i = 0; i < 4; i++) CHECK_NEAR(x[i] + y[i], o[i], 0, 0);
         tc_launch_report r;
-        tc_last_launch(ctx, &r);
+        tc_last_launch(ctx, &r, sizeof r);
         CHECK_INT(TC_BACKEND_INTERPRET, r.backend);
         CHECK_INT(warps[w], r.num_warps);
         CHECK(r.note[0] != 0); /* says the interpreter does not model num_warps/num_stages */
@@ -173,12 +173,12 @@ TEST(kern_chapter_hw_aware_two_specializations) {
         kt_get(to, o);
         for (int j = 0; j < 4; j++) CHECK_NEAR(2.0 * (j + 1), o[j], 0, 0);
         tc_launch_report r;
-        tc_last_launch(ctx, &r);
+        tc_last_launch(ctx, &r, sizeof r);
         CHECK_INT(i < 2 ? 1 : 0, r.compiled);
         tc_tensor_free(to);
     }
     tc_stats st;
-    tc_kernel_stats(k, &st);
+    tc_kernel_stats(k, &st, sizeof st);
     CHECK_INT(2, st.specializations);
     CHECK_INT(1, st.hits);
     CHECK_INT(3, st.launches);
@@ -206,7 +206,7 @@ TEST(kern_specialization_key) {
         kt_get(to, o);
         CHECK_NEAR(101.0 * (ns[i] - 1), o[ns[i] - 1], 0, 0);
         tc_stats st;
-        tc_kernel_stats(k, &st);
+        tc_kernel_stats(k, &st, sizeof st);
         CHECK_INT(expect_specs[i], st.specializations);
     }
     tc_tensor_free(tx); tc_tensor_free(ty); tc_tensor_free(to);

@@ -251,7 +251,7 @@ static void launch_scale(int n, float *out_host, char *spec, size_t nspec) {
     CHECK_INT(TC_OK, tc_launch(k, a, &o));
     tc_tensor_to_host(to, out_host, sizeof(float) * (size_t)n);
     tc_launch_report r;
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     snprintf(spec, nspec, "%s", r.specialization);
     /* the user's argument list is unchanged: heuristics values are per launch */
     tc_value v;
@@ -332,12 +332,12 @@ TEST(tune_heuristics_eval) {
     tc_args_set(a, "A", tc_int(99));   /* heuristics override the caller, as Triton's kwargs do */
     CHECK_INT(TC_OK, tc_launch(k, a, NULL));
     tc_launch_report r;
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_CONTAINS(r.specialization, "A=-3, B=-3, C=3, D=True, E=9, F=2.25, G=1032, H=20, I=True, J=58, K=True");
     tc_args_set(a, "flag", tc_bool(0));
     tc_args_set(a, "n", tc_int(100));
     CHECK_INT(TC_OK, tc_launch(k, a, NULL));
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_CONTAINS(r.specialization, "E=7, F=25.0");
     CHECK_CONTAINS(r.specialization, "I='none'");
     tc_value v;
@@ -491,7 +491,7 @@ TEST(tune_single_config_interp) {
     for (int i = 0; i < 20; i++) bad += out[i] != 2.0f * i;
     CHECK_INT(0, bad);
     tc_launch_report r;
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_CONTAINS(r.note, "autotune: one config (BLOCK: 8, num_warps: 2, num_ctas: 1, num_stages: 3, maxnreg: None), used without benchmarking");
     CHECK_INT(2, r.num_warps);
     tc_tune_report tr;
@@ -545,7 +545,7 @@ static tc_status replay(tc_context *ctx, int n, float *total, tc_launch_report *
     tc_status s = tc_launch(k, a, &o);
     if (!s) {
         tc_tensor_to_host(ts[3], total, sizeof(float));
-        tc_last_launch(ctx, r);
+        tc_last_launch(ctx, r, sizeof *r);
         float *out = malloc(sizeof(float) * (size_t)n);
         tc_tensor_to_host(ts[2], out, sizeof(float) * (size_t)n);
         int bad = 0;
@@ -823,7 +823,7 @@ TEST(tune_api_configs) {
     tc_tensor_to_host(t, out, sizeof out);
     CHECK(out[0] == 0.5f && out[39] == 39.5f);
     tc_launch_report r;
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_CONTAINS(r.specialization, "BLOCK=16, V=0.5");
     CHECK_INT(2, r.num_warps);
     tc_args_free(a);
@@ -1058,14 +1058,14 @@ TEST(tune_decorator_order) {
     o.grid[0] = 2;
     CHECK_INT(TC_OK, tc_launch(k, a, &o));
     tc_launch_report r;
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_CONTAINS(r.specialization, "BLOCK=8, EVEN=True");
     float out[16];
     tc_tensor_to_host(t, out, sizeof out);
     CHECK(out[15] == 15.0f);
     tc_args_set(a, "n", tc_int(12));
     CHECK_INT(TC_OK, tc_launch(k, a, &o));
-    tc_last_launch(ctx, &r);
+    tc_last_launch(ctx, &r, sizeof r);
     CHECK_CONTAINS(r.specialization, "BLOCK=8, EVEN=False");
     tc_tensor_to_host(t, out, sizeof out);
     CHECK(out[11] == -11.0f && out[12] == 12.0f);

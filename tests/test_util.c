@@ -55,7 +55,9 @@ TEST(arena_and_types) {
     CHECK_STR("*fp16", buf);
     CHECK_INT(32, type_numel(type_block(DT_FP32, 2, shape)));
     tc_dtype d;
-    CHECK(tc_dtype_from_name("bfloat16", &d) && d == TC_BF16);
-    CHECK(!tc_dtype_from_name("float7", &d));
+    CHECK(tc_dtype_from_name("bfloat16", &d) == TC_OK && d == TC_BF16);
+    CHECK_INT(TC_ERR_ARG, tc_dtype_from_name("float7", &d));
+    CHECK_INT(TC_ERR_ARG, tc_dtype_from_name(NULL, &d));
+    CHECK_INT(TC_ERR_ARG, tc_dtype_from_name("fp32", NULL));
     CHECK_INT(2, tc_dtype_size(TC_FP16));
 }

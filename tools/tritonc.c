@@ -441,7 +441,7 @@ static int parse_literal(const char *dtname, const char *body, HostArr *h, char 
     p.s = body;
     p.rank = -1;
     for (int i = 0; i < TC_MAX_RANK; i++) p.shape[i] = -1;
-    if (!tc_dtype_from_name(dtname, &p.dt)) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
+    if (tc_dtype_from_name(dtname, &p.dt) != TC_OK) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
     if (!lit_list(&p, 0)) { snprintf(err, errn, "bad tensor literal: %s", p.err); return 0; }
     lit_ws(&p);
     if (*p.s) { snprintf(err, errn, "bad tensor literal: text after the closing ']'"); return 0; }
@@ -476,7 +476,7 @@ static int parse_factory(const char *s, HostArr *h, int *kind_out, char *err, si
     if (dl == 0 || dl >= sizeof dtname) { snprintf(err, errn, "bad dtype in '%s'", s); return 0; }
     memcpy(dtname, s, dl);
     dtname[dl] = 0;
-    if (!tc_dtype_from_name(dtname, &h->dt)) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
+    if (tc_dtype_from_name(dtname, &h->dt) != TC_OK) { snprintf(err, errn, "unknown dtype '%s'", dtname); return 0; }
     const char *fn = colon + 1, *lp = strchr(fn, '(');
     if (!lp) { snprintf(err, errn, "expected DTYPE:fn(dims) in '%s'", s); return 0; }
     char fname[16];
@@ -855,12 +855,12 @@ int cli_run(int argc, char **argv, int check) {
     if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
     if (check) {
         tc_launch_report r;
-        tc_last_launch(ctx, &r);
+        tc_last_launch(ctx, &r, sizeof r);
         if (r.check_findings > 0) rc = EXIT_CHECK;
     }
     if (verbose) {
         tc_launch_report r;
-        tc_last_launch(ctx, &r);
+        tc_last_launch(ctx, &r, sizeof r);
         fprintf(stderr, "launch: %s(%s) on the %s, grid (%u, %u, %u), num_warps=%d, num_stages=%d\n",
                 pos[1], r.specialization, r.backend == TC_BACKEND_CUDA ? "GPU (cuda)" : "interpreter",
                 opts.grid[0], opts.grid[1] ? opts.grid[1] : 1, opts.grid[2] ? opts.grid[2] : 1,
@@ -919,7 +919,7 @@ int cli_run(int argc, char **argv, int check) {
     }
     if (stats) {
         tc_stats st;
-        tc_kernel_stats(k, &st);
+        tc_kernel_stats(k, &st, sizeof st);
         printf("specializations: %d, hits: %d, launches: %d\n", st.specializations, st.hits,
                st.launches);
     }

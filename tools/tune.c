@@ -312,7 +312,7 @@ int cmd_bench(int argc, char **argv) {
             st = tc_bench_kernel(s.k, s.args, &o, &bo, &r);
             if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
             tc_launch_report lr;
-            tc_last_launch(s.ctx, &lr);
+            tc_last_launch(s.ctx, &lr, sizeof lr);
             if (json) {
                 printf("{\"kernel\": ");
                 json_str(s.kernel);
@@ -334,7 +334,7 @@ int cmd_bench(int argc, char **argv) {
             fflush(stdout);
         }
     tc_launch_report lr;
-    tc_last_launch(s.ctx, &lr);
+    tc_last_launch(s.ctx, &lr, sizeof lr);
     if (lr.note[0] && !json) printf("note: %s\n", lr.note);
     setup_free(&s);
     return EXIT_OK;

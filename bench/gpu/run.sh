@@ -6,8 +6,8 @@ set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build-gpu}
 WHICH=${1:-all}
-make B="$B" -j"$(nproc 2>/dev/null || echo 8)" "$B/libtritonc.a" >/dev/null
-cc -std=c11 -D_GNU_SOURCE -O2 -Iinclude -Isrc -o "$B/bench" bench/gpu/bench.c "$B/libtritonc.a" -lm -ldl -lpthread
+make B="$B" -j"$(nproc 2>/dev/null || echo 8)" "$B/libtritonc-internal.a" >/dev/null
+cc -std=c11 -D_GNU_SOURCE -O2 -Iinclude -Isrc -o "$B/bench" bench/gpu/bench.c "$B/libtritonc-internal.a" -lm -ldl -lpthread
 T=$(mktemp -d)
 "./$B/bench" kernels bench/gpu/kernels.py "$WHICH" > "$T/tritonc.csv"
 if [ "$WHICH" = all ]; then

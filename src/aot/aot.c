@@ -46,7 +46,7 @@ bool aot_parse_sig(const char *s, tc_compiled_param *p) {
     name[n] = 0;
     tc_dtype dt;
     if (strcmp(name, "u1") == 0 || strcmp(name, "i1") == 0) dt = TC_I1;
-    else if (!tc_dtype_from_name(name, &dt)) return false;
+    else if (tc_dtype_from_name(name, &dt) != TC_OK) return false;
     p->typed = 1;
     p->dtype = dt;
     if (s[n] == ':') {

@@ -100,10 +100,11 @@ char *tc_take_output(tc_context *ctx) {
     return s;
 }
 
-void tc_last_launch(const tc_context *ctx, tc_launch_report *out) {
+/* size: the caller's sizeof; past what the library has, zeros. */
+void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size) {
     if (!out) return;
-    if (!ctx) { memset(out, 0, sizeof *out); return; }
-    *out = ctx->last;
+    memset(out, 0, size);
+    if (ctx) memcpy(out, &ctx->last, size < sizeof ctx->last ? size : sizeof ctx->last);
 }
 
 void tc_free(void *p) { free(p); }

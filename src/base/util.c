@@ -312,7 +312,7 @@ size_t tc_dtype_size(tc_dtype t) {
     return (int)t >= TC_I1 && (int)t <= TC_FP64 ? (size_t)dt_size((int)t) : 0;
 }
 
-int tc_dtype_from_name(const char *name, tc_dtype *out) {
+tc_status tc_dtype_from_name(const char *name, tc_dtype *out) {
     static const struct { const char *name; int dt; } names[] = {
         {"i1", DT_I1},     {"bool", DT_I1},      {"int1", DT_I1},     {"i8", DT_I8},
         {"int8", DT_I8},   {"i16", DT_I16},      {"int16", DT_I16},   {"i32", DT_I32},
@@ -322,12 +322,13 @@ int tc_dtype_from_name(const char *name, tc_dtype *out) {
         {"float16", DT_FP16}, {"bf16", DT_BF16}, {"bfloat16", DT_BF16}, {"fp32", DT_FP32},
         {"float32", DT_FP32}, {"fp64", DT_FP64}, {"float64", DT_FP64},
     };
+    if (!name || !out) return TC_ERR_ARG;
     for (int i = 0; i < COUNT_OF(names); i++)
         if (strcmp(names[i].name, name) == 0) {
             *out = (tc_dtype)names[i].dt;
-            return 1;
+            return TC_OK;
         }
-    return 0;
+    return TC_ERR_ARG;
 }
 
 const char *tc_status_name(tc_status s) {

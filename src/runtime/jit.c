@@ -306,13 +306,29 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
 
 /* ---- launch -------------------------------------------------------------------------- */
 
-tc_launch_opts tc_launch_defaults(void) {
-    tc_launch_opts o;
-    memset(&o, 0, sizeof o);
-    o.grid[0] = o.grid[1] = o.grid[2] = 1;
-    o.num_warps = 4;
-    o.num_stages = 3;
-    return o;
+/* Fills size bytes (the caller's sizeof): the defaults, then zeros for fields this library
+ * does not know. */
+void tc_launch_opts_init(tc_launch_opts *o, size_t size) {
+    if (!o || size < sizeof o->size) return;
+    tc_launch_opts d;
+    memset(&d, 0, sizeof d);
+    d.size = size;
+    d.grid[0] = d.grid[1] = d.grid[2] = 1;
+    d.num_warps = 4;
+    d.num_stages = 3;
+    memset(o, 0, size);
+    memcpy(o, &d, size < sizeof d ? size : sizeof d);
+}
+
+tc_status jit_opts(tc_context *ctx, const tc_launch_opts *in, tc_launch_opts *out) {
+    tc_launch_opts_init(out, sizeof *out);
+    if (!in) return TC_OK;
+    if (in->size < JIT_OPTS_SIZE_0_1)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_launch_opts.size is %zu, less than %zu: initialise "
+                        "the options with tc_launch_defaults()", in->size, JIT_OPTS_SIZE_0_1);
+    memcpy(out, in, in->size < sizeof *out ? in->size : sizeof *out);
+    out->size = sizeof *out;
+    return TC_OK;
 }
 
 /* The value given for parameter i, or its literal default; false if neither. */
@@ -562,7 +578,7 @@ static bool parse_sig(const char *s, KeyArg *ka) {
     }
     tc_dtype dt;
     if (strcmp(name, "u1") == 0) dt = TC_I1;
-    else if (!tc_dtype_from_name(name, &dt)) return false;
+    else if (tc_dtype_from_name(name, &dt) != TC_OK) return false;
     if (ptr) { ka->dt = DT_PTR; ka->elem = (uint8_t)dt; }
     else ka->dt = (uint8_t)dt;
     if (!ptr && !dt_is_int(ka->dt) && ka->div16) return false;

@@ -17,6 +17,11 @@
  * costs about 100 bytes of memory per source byte, so this bounds it near 400 MB). */
 #define API_MAX_SOURCE ((size_t)4 << 20)
 
+/* The size of tc_launch_opts in 0.1: the least a caller's opts->size may say. */
+#define JIT_OPTS_SIZE_0_1 (offsetof(tc_launch_opts, shuffle_seed) + sizeof(uint64_t))
+/* in (the caller's, read up to in->size; NULL: defaults) as this library's struct. */
+tc_status jit_opts(tc_context *ctx, const tc_launch_opts *in, tc_launch_opts *out);
+
 struct tc_module {
     tc_context *ctx;
     Source *src;             /* kept alive for error messages */

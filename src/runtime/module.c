@@ -156,10 +156,11 @@ const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr) {
     return k->fn->params[i].name;
 }
 
-void tc_kernel_stats(const tc_kernel *k, tc_stats *out) {
+/* size: the caller's sizeof; past what the library has, zeros. */
+void tc_kernel_stats(const tc_kernel *k, tc_stats *out, size_t size) {
     if (!out) return;
-    if (!k) { memset(out, 0, sizeof *out); return; }
-    *out = k->stats;
+    memset(out, 0, size);
+    if (k) memcpy(out, &k->stats, size < sizeof k->stats ? size : sizeof k->stats);
 }
 
 

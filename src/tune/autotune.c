@@ -542,7 +542,10 @@ tc_status tc_tune(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, int flag
     if (!t->autotune)
         return ctx_fail(ctx, TC_ERR_ARG, "%s is not autotuned (no @triton.autotune and no "
                         "tc_kernel_set_autotune)", k->signature);
-    tc_status rc = tune_run(k, a, opts, flags, progress, user, false);
+    tc_launch_opts o;
+    tc_status rc = jit_opts(ctx, opts, &o);
+    if (rc) return rc;
+    rc = tune_run(k, a, &o, flags, progress, user, false);
     if (rc) return rc;
     if (out) tc_last_tune(ctx, out);
     return TC_OK;
