@@ -8,6 +8,16 @@
 
 #include <string.h>
 
+/* The id of a layout in this kernel's table, added when new (analysis picks layouts first;
+ * lowering asks for more as it converts). */
+int lay_id(G *g, const Layout *L) {
+    for (int i = 0; i < g->nlays; i++)
+        if (lay_eq(&g->lays[i].L, L)) return i;
+    LayEnt e = {*L, 0, -1};
+    ARENA_PUSH(g->a, g->lays, g->nlays, g->caplays, e);
+    return g->nlays - 1;
+}
+
 #define DIV_BIG ((int64_t)1 << 30)
 
 static int64_t gcd64(int64_t a, int64_t b) {

@@ -196,14 +196,6 @@ static int pred_to_u32(G *g, int p) {
 
 /* ---- layouts ------------------------------------------------------------------------ */
 
-int lay_id(G *g, const Layout *L) {
-    for (int i = 0; i < g->nlays; i++)
-        if (lay_eq(&g->lays[i].L, L)) return i;
-    LayEnt e = {*L, 0, -1};
-    ARENA_PUSH(g->a, g->lays, g->nlays, g->caplays, e);
-    return g->nlays - 1;
-}
-
 static int nlay(G *g, int id) { return 1 << g->lays[id].L.nreg; }
 
 /* this thread's flat-index part of layout id (a b32 register computed in the prologue) */

@@ -3,7 +3,7 @@
  * Every SSA value has a static type, so each value gets one buffer per launch (numel *
  * dt_size bytes; 0-d values one element), reused by every program and loop iteration.
  * Ops are tight loops over whole tiles with the dtype switch outside the loop; the
- * element-wise ones are ir_eval's (ir/eval.c), which constant folding runs too. Storage
+ * element-wise ones are ir_eval's (ir/elementwise.c), which constant folding runs too. Storage
  * (ir/elem.h): i1 as uint8 0/1, fp16/bf16 as uint16 bit patterns, pointers as uint64 host
  * addresses. EXPAND_DIMS, RESHAPE and BITCAST alias their operand's buffer (SSA values
  * never change while visible, so sharing storage is safe); CONST and ARANGE are filled once
@@ -15,7 +15,7 @@
  * compare-and-swap loops on __atomic builtins; the lines of one device_print stay together
  * under a lock; a failure reports the failing program with the lowest index).
  *
- * Numerics (documented choices; the element-wise ones at the top of ir/eval.c):
+ * Numerics (documented choices; the element-wise ones at the top of ir/elementwise.c):
  *  - integer division (and remainder) by zero is unspecified on GPUs: tritonc gives 0, with
  *    no error (lanes a mask drops later often divide by zero); check mode notes it.
  *  - fp16/bf16 ops are computed in float and rounded back to 16 bits per op (round to

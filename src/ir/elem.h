@@ -1,6 +1,6 @@
 /* elem.h — how the elements of IR values are stored, and converted one at a time: i1 as
  * uint8 0/1, fp16/bf16 as uint16 bit patterns (computed in float, rounded back to nearest
- * even), pointers as uint64 host addresses. Shared by the element-wise semantics (eval.c),
+ * even), pointers as uint64 host addresses. Shared by the element-wise semantics (elementwise.c),
  * the folder (opt.c) and the interpreter, so that all three round the same way. */
 #ifndef IR_ELEM_H
 #define IR_ELEM_H

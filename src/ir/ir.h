@@ -1,6 +1,6 @@
 /* ir.h — the tile IR: typed SSA values, structured control flow. The tracer (trace/)
  * builds it, the optimizer (opt.c) simplifies it, the interpreter (interp/) and the GPU
- * backend (gpu/) consume it; eval.c says what its element-wise ops compute, for the
+ * backend (gpu/) consume it; elementwise.c says what its element-wise ops compute, for the
  * interpreter and for folding alike. Nothing about threads, warps or layouts lives here. */
 #ifndef IR_H
 #define IR_H
@@ -90,7 +90,7 @@ void ir_print(const IrFunc *f, Buf *b);
  * defined before use. Returns false with e set (TC_ERR_INTERNAL) on the first problem. */
 bool ir_verify(const IrFunc *f, Err *e);
 
-/* eval.c: what an element-wise op (ADD .. UMULHI, CMP, NEG .. TANH, FMA, WHERE, CAST)
+/* elementwise.c: what an element-wise op (ADD .. UMULHI, CMP, NEG .. TANH, FMA, WHERE, CAST)
  * computes over n contiguous elements: r = op(a[0], a[1], a[2]), each array stored as
  * elem.h says for its value's dtype in f->types. False, with nothing written, for an op or
  * dtype it does not define. The interpreter runs it on tiles, ir_optimize on constants. */

@@ -1,4 +1,4 @@
-/* eval.c — what the element-wise ops compute (arithmetic, comparisons, unary math, fma,
+/* elementwise.c — what the element-wise ops compute (arithmetic, comparisons, unary math, fma,
  * where, casts), over n contiguous elements: the interpreter runs it on whole tiles and the
  * optimizer on single constants, so a folded value is the value the interpreter computes.
  * Numerics: integers wrap at the type width; // and % truncate like C; INT_MIN / -1 wraps;
