@@ -33,6 +33,18 @@ $(B)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
+# The build id in the disk cache's key (src/runtime/cache.c): a hash of the library's sources,
+# the compiler and its flags, so that no other build's compiled kernels are ever used.
+BUILD_ID_IN = $(SRCS) $(HDRS) Makefile
+%/gen/build_id.h: $(BUILD_ID_IN)
+	@mkdir -p $(dir $@)
+	@{ echo '$(CC) $(CFLAGS) $(FUZZ_FLAGS)'; $(CC) --version 2>/dev/null | sed -n 1p; cat $(BUILD_ID_IN); } | \
+	    { sha256sum 2>/dev/null || cksum; } | \
+	    sed -n 's/^\([0-9a-f]*\).*/#define TRITONC_BUILD_ID "\1"/p' > $@.tmp
+	@mv $@.tmp $@
+$(B)/obj/runtime/cache.o: $(B)/gen/build_id.h
+$(B)/obj/runtime/cache.o: CFLAGS += -I$(B)/gen
+
 $(B)/libtritonc.a: $(OBJS)
 	@rm -f $@
 	ar rcs $@ $^
@@ -116,6 +128,8 @@ FZ_TOOLOBJS  = $(patsubst tools/%.c,$(FZ)/obj/tools/%.o,$(filter-out tools/trito
 $(FZ)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FZ)/obj/runtime/cache.o: $(FZ)/gen/build_id.h
+$(FZ)/obj/runtime/cache.o: FUZZ_FLAGS += -I$(FZ)/gen
 
 $(FZ)/obj/tools/%.o: tools/%.c $(wildcard tools/*.h) include/tritonc.h
 	@mkdir -p $(dir $@)

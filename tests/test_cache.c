@@ -5,6 +5,7 @@
 #include "test.h"
 #include "runtime/cache.h"
 #include "aot/aot.h"
+#include "trace/trace.h"
 
 #include <dirent.h>
 #include <fcntl.h>
@@ -269,38 +270,107 @@ TEST(cache_entry_build_limits) {
     free(b);
 }
 
+/* Every input that changes the generated code changes the key; nothing else does. */
 TEST(cache_key_components) {
-    tc_target a, b;
+    tc_target a, b, c;
     tc_target_parse("cuda:80", &a);
     tc_target_parse("cuda:90a", &b);
-    CacheKey k1, k2;
+    c = b;
+    c.arch_suffix_a = 0;
     const char *src = "def f(): pass\n";
-    CHECK(cache_key_make(&k1, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a));
+    CacheKeyIn base = {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL};
+    CacheKey k1, k2;
+    CHECK(cache_key_make(&k1, &base));
     CHECK_INT(64, strlen(k1.hex));
     CHECK_CONTAINS(k1.text, "tritonc " TRITONC_VERSION);
-    CHECK_CONTAINS(k1.text, "target cuda:80\n");
-    CHECK(cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a));
+    CHECK_CONTAINS(k1.text, "target cuda:90a\n");
+    CHECK_CONTAINS(k1.text, cache_build_id());
+    CHECK(cache_key_make(&k2, &base));
     CHECK_STR(k1.hex, k2.hex);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    CHECK_CONTAINS(k2.text, "target cuda:90a\n");
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32, i32", 4, 3, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 8, 3, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 2, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    cache_key_make(&k2, "def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    /* the occupancy step switched off compiles other code: another key */
-    setenv("TRITONC_OCCUPANCY", "0", 1);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a);
-    unsetenv("TRITONC_OCCUPANCY");
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    CHECK_CONTAINS(k2.text, "occupancy off\n");
+    struct { const char *what; CacheKeyIn in; } v[] = {
+        {"source", {"def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL}},
+        {"kernel", {src, strlen(src), "g", "*fp32:16, i32", 4, 3, &b, false, false, NULL}},
+        {"specialization", {src, strlen(src), "f", "*fp32, i32", 4, 3, &b, false, false, NULL}},
+        {"num_warps", {src, strlen(src), "f", "*fp32:16, i32", 8, 3, &b, false, false, NULL}},
+        {"num_stages", {src, strlen(src), "f", "*fp32:16, i32", 4, 2, &b, false, false, NULL}},
+        {"target arch", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a, false, false, NULL}},
+        {"target suffix", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &c, false, false, NULL}},
+        {"TRITON_DEBUG", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, true, false, NULL}},
+        {"occupancy", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, true, NULL}},
+        {"build", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, "another build"}},
+    };
+    for (int i = 0; i < COUNT_OF(v); i++) {
+        CHECK(cache_key_make(&k2, &v[i].in));
+        if (!strcmp(k1.hex, k2.hex)) fprintf(stderr, "  (%s does not change the key)\n", v[i].what);
+        CHECK(strcmp(k1.hex, k2.hex) != 0);
+        for (int j = 0; j < i; j++) {   /* and no two of them give the same key */
+            CacheKey k3;
+            cache_key_make(&k3, &v[j].in);
+            CHECK(strcmp(k3.hex, k2.hex) != 0);
+        }
+    }
+    /* the environment the code generator reads: TRITON_DEBUG through trace_debug, the target
+     * (TRITON_OVERRIDE_ARCH) through cuda_target, TRITONC_OCCUPANCY through the occupancy
+     * flag (cache_jit_occupancy_keys) */
+    setenv("TRITON_DEBUG", "1", 1);
+    CHECK(trace_debug());
+    unsetenv("TRITON_DEBUG");
+    CHECK(!trace_debug());
     static char huge[3000];
     memset(huge, 'x', sizeof huge - 1);
-    CHECK(!cache_key_make(&k2, src, strlen(src), "f", huge, 4, 3, &a));
+    CacheKeyIn big = base;
+    big.spec = huge;
+    CHECK(!cache_key_make(&k2, &big));
+}
+
+/* The build id is the Makefile's hash of the sources (not the binary's size and mtime). */
+TEST(cache_build_id_is_content_hash) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/gen/build_id.h", test_build_dir());
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    CHECK(b != NULL);
+    if (!b) return;
+    char want[200];
+    snprintf(want, sizeof want, "#define TRITONC_BUILD_ID \"%s\"", cache_build_id());
+    CHECK(strlen(cache_build_id()) >= 16);
+    b[n - 1] = 0;
+    CHECK_CONTAINS((char *)b, want);
+    free(b);
+}
+
+/* TRITON_DEBUG compiles assertions in: its kernel is another entry. */
+TEST(cache_key_triton_debug) {
+    static const char *ASSERT_SRC =
+        "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+        "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    x = tl.load(x_ptr + offs)\n"
+        "    tl.device_assert(x > 0, \"positive\")\n"
+        "    tl.store(out_ptr + offs, x)\n";
+    cache_begin("debug");
+    unsetenv("TRITON_DEBUG");
+    Kern K;
+    CHECK(kern_open(&K, ASSERT_SRC, 64));
+    tc_compiled *c1 = compile_for(&K, "cuda:80", SIG_A);
+    setenv("TRITON_DEBUG", "1", 1);
+    tc_compiled *c2 = compile_for(&K, "cuda:80", SIG_A);
+    tc_compiled *c3 = compile_for(&K, "cuda:80", SIG_A);
+    unsetenv("TRITON_DEBUG");
+    tc_compiled *c4 = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c1 && c2 && c3 && c4);
+    if (c1 && c2 && c3 && c4) {
+        CHECK_INT(TC_CACHE_MISS, c1->disk_cache);
+        CHECK_INT(TC_CACHE_MISS, c2->disk_cache);
+        CHECK(strcmp(c1->ptx, c2->ptx) != 0);
+        CHECK_INT(TC_CACHE_HIT, c3->disk_cache);
+        CHECK_STR(c2->ptx, c3->ptx);
+        CHECK_INT(TC_CACHE_HIT, c4->disk_cache);
+        CHECK_STR(c1->ptx, c4->ptx);
+    }
+    tc_compiled_free(c1); tc_compiled_free(c2); tc_compiled_free(c3); tc_compiled_free(c4);
+    kern_close(&K);
+    cache_end();
 }
 
 /* ---- the cache through tc_compile ------------------------------------------------------ */
@@ -725,29 +795,41 @@ static const char *JIT_MAIN =
     "    return 0;\n"
     "}\n";
 
-TEST(cache_jit_launch_path) {
+/* The command that runs prog with the fake driver, env and the cache directory cdir. */
+static void jit_cmd(char *run, size_t runn, const char *env, const char *prog) {
+    snprintf(run, runn, "%s TRITONC_CACHE_DIR=%s TRITONC_LIBCUDA_PATH=%s/fake/libcuda.so.1 %s "
+             "examples/chapter10.py", env, cdir, test_build_dir(), prog);
+}
+
+/* Builds JIT_MAIN into prog (outside the cache directory) and puts jit_cmd into run; 0 when
+ * that is not possible (skipped). */
+static int jit_prog(const char *tag, char *prog, size_t progn, char *run, size_t runn) {
     char fake[600], lib[600];
     snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
     snprintf(lib, sizeof lib, "%s/libtritonc.a", test_build_dir());
     if (access(fake, R_OK) != 0 || access(lib, R_OK) != 0) {
         fprintf(stderr, "SKIP %s: %s or %s is missing\n", test_current, fake, lib);
-        return;
+        return 0;
     }
-    cache_begin("jit");
-    mkdir(cdir, 0755);
     char mp[600], cmd[3000], out[4096];
-    snprintf(mp, sizeof mp, "%s/jit_main.c", cdir);
+    snprintf(prog, progn, "/tmp/tritonc-test-jitprog-%d-%s", (int)getpid(), tag);
+    snprintf(mp, sizeof mp, "%s.c", prog);
     FILE *f = fopen(mp, "w");
     if (f) { fputs(JIT_MAIN, f); fclose(f); }
-    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall %s -Iinclude -o %s/jit_prog %s %s -lm -ldl -lpthread",
-             strstr(test_build_dir(), "san") ? "-fsanitize=address,undefined" : "", cdir, mp, lib);
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall %s -Iinclude -o %s %s %s -lm -ldl -lpthread",
+             strstr(test_build_dir(), "san") ? "-fsanitize=address,undefined" : "", prog, mp, lib);
     int r = test_run(cmd, out, sizeof out);
+    unlink(mp);
     if (r) fprintf(stderr, "%s\n", out);
     CHECK_INT(0, r);
-    if (r) { cache_end(); return; }
-    char run[1500];
-    snprintf(run, sizeof run, "TRITONC_CACHE_DIR=%s TRITONC_LIBCUDA_PATH=%s %s/jit_prog examples/chapter10.py",
-             cdir, fake, cdir);
+    jit_cmd(run, runn, "", prog);
+    return r == 0;
+}
+
+TEST(cache_jit_launch_path) {
+    char prog[600], run[1500], out[4096];
+    cache_begin("jit");
+    if (!jit_prog("jit", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
     CHECK_INT(0, test_run(run, out, sizeof out));
     CHECK_CONTAINS(out, "compiled 1 disk 2 (cache miss)");
     CHECK_INT(1, entry_files(NULL, 0));
@@ -769,5 +851,77 @@ TEST(cache_jit_launch_path) {
     CHECK_INT(0, test_run(run2, out, sizeof out));
     CHECK_CONTAINS(out, "disk 4 (cache bypassed");
     CHECK_CONTAINS(out, "TRITONC_ALWAYS_COMPILE is set");
+    unlink(prog);
+    cache_end();
+}
+
+/* `tritonc compile` of what the JIT launches (JIT_MAIN: BLOCK=128, n=4, on the fake H200). */
+static int aot_compile(char *out, size_t n) {
+    char cmd[2000], ptx[600];
+    snprintf(ptx, sizeof ptx, "%s.ptx", cdir);
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s/tritonc compile examples/chapter10.py "
+             "add_kernel --target cuda:90a x_ptr='*fp32:16' y_ptr='*fp32:16' out_ptr='*fp32:16' "
+             "n=i32 BLOCK=128 --verbose -o %s && cat %s", cdir, test_build_dir(), ptx, ptx);
+    int r = test_run(cmd, out, n);
+    unlink(ptx);
+    return r;
+}
+
+/* The occupancy step's PTX has its own key: `tritonc compile` never gets it, and a plain
+ * entry serves the JIT when the step changes nothing (fake driver: FAKE_CUDA_REGS=40 makes
+ * the step apply, 32 not). */
+TEST(cache_jit_occupancy_keys) {
+    char prog[600], run[1500], run40[1500];
+    static char out[65536];
+    cache_begin("occ");
+    if (!jit_prog("occ", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
+    jit_cmd(run40, sizeof run40, "FAKE_CUDA_REGS=40", prog);
+    /* the JIT first, the step applies: `compile` does not get its PTX */
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache miss)");
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache miss");
+    CHECK(!strstr(out, ".minnctapersm"));
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK(!strstr(out, ".minnctapersm"));
+    CHECK_INT(2, entry_files(NULL, 0));
+    /* `compile` first; the step changes nothing: its entry serves the JIT, then the JIT's
+     * (with no new entry) serves `compile` */
+    cache_end();
+    cache_begin("occ2");
+    jit_cmd(run, sizeof run, "", prog);
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache miss");
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(1, entry_files(NULL, 0));
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK(!strstr(out, ".minnctapersm"));
+    /* `compile` first, the step applies: the JIT keeps its PTX under its own key */
+    cache_end();
+    cache_begin("occ3");
+    jit_cmd(run40, sizeof run40, "FAKE_CUDA_REGS=40", prog);
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache miss)");
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(2, entry_files(NULL, 0));
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK(!strstr(out, ".minnctapersm"));
+    /* TRITONC_OCCUPANCY=0 reads the plain entry */
+    char run0[1600];
+    jit_cmd(run0, sizeof run0, "TRITONC_OCCUPANCY=0 FAKE_CUDA_REGS=40", prog);
+    CHECK_INT(0, test_run(run0, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(2, entry_files(NULL, 0));
+    unlink(prog);
     cache_end();
 }

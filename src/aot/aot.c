@@ -241,8 +241,9 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
 
     /* the disk cache */
     CacheKey key;
-    bool use_cache = spec_ok && cache_key_make(&key, k->m->src->text, k->m->src->len, k->fn->name,
-                                               c->specialization, nw, ns, &c->target);
+    CacheKeyIn kin = {k->m->src->text, k->m->src->len, k->fn->name, c->specialization, nw, ns,
+                      &c->target, trace_debug(), false, NULL};
+    bool use_cache = spec_ok && cache_key_make(&key, &kin);
     CacheResult cr = CACHE_OFF;
     if (use_cache && (c->priv = malloc(sizeof key))) memcpy(c->priv, &key, sizeof key);
     if (use_cache) {
@@ -256,7 +257,9 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         }
         if (cr == CACHE_HIT) {
             c->ptx = strdup(ent.ptx);
-            if (ent.cubin_len && (c->cubin = malloc(ent.cubin_len)))
+            /* the JIT's driver-made cubin is not what ptxas would give */
+            if (ent.cubin_len && !(ent.meta.flags & CACHE_META_DRIVER_CUBIN) &&
+                (c->cubin = malloc(ent.cubin_len)))
                 memcpy(c->cubin, ent.cubin, ent.cubin_len), c->cubin_size = ent.cubin_len;
             snprintf(c->name, sizeof c->name, "%s", ent.meta.kernel);
             c->threads = ent.meta.threads;

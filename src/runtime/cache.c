@@ -192,7 +192,7 @@ int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, s
     int32_t f[7];
     for (int i = 0; i < 7; i++) f[i] = (int32_t)rd32(meta + 144 + 4 * i);
     m->threads = f[0]; m->shared_bytes = f[1]; m->num_regs = f[2];
-    m->num_warps = f[3]; m->num_stages = f[4]; m->nparams = f[5];
+    m->num_warps = f[3]; m->num_stages = f[4]; m->nparams = f[5]; m->flags = f[6];
     if (m->threads < 32 || m->threads > 1024 || m->threads % 32)
         return bad(why, whyn, "bad thread count %d", m->threads);
     if (m->shared_bytes < 0 || m->shared_bytes > (1 << 20)) return bad(why, whyn, "bad shared memory size");
@@ -201,6 +201,7 @@ int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, s
         return bad(why, whyn, "bad num_warps");
     if (m->num_stages < 0 || m->num_stages > 64) return bad(why, whyn, "bad num_stages");
     if (m->nparams < 0 || m->nparams > CACHE_MAX_PARAMS) return bad(why, whyn, "bad parameter count");
+    if (m->flags & ~(CACHE_META_OCC_CHECKED | CACHE_META_DRIVER_CUBIN)) return bad(why, whyn, "bad flags");
     if (mlen != (uint64_t)META_FIXED + 4u * (uint64_t)m->nparams)
         return bad(why, whyn, "metadata length does not match its parameter count");
     for (int i = 0; i < m->nparams; i++) {
@@ -246,7 +247,7 @@ uint8_t *cache_entry_build(const char *key, const CacheMeta *m, const char *ptx,
     snprintf((char *)p, 128, "%s", m->kernel);
     snprintf((char *)p + 128, 16, "%s", m->target);
     int32_t f[7] = {m->threads, m->shared_bytes, m->num_regs, m->num_warps, m->num_stages,
-                    m->nparams, 0};
+                    m->nparams, m->flags};
     for (int i = 0; i < 7; i++) wr32(p + 144 + 4 * i, (uint32_t)f[i]);
     for (int i = 0; i < m->nparams; i++) {
         uint8_t *q = p + META_FIXED + 4 * i;
@@ -270,39 +271,58 @@ void cache_target_name(const tc_target *t, char *buf, size_t n) {
              t->arch_suffix_a ? "a" : "");
 }
 
-/* Which build of tritonc made an entry: the size and modification time of the binary that
- * holds this code (libtritonc.so, or the program libtritonc.a was linked into). Any rebuild
- * changes it, so a changed compiler never reuses old PTX (as Triton's key hashes
- * libtriton.so). Read once per process. */
-static char build_id[96];
+/* Which build of tritonc made an entry (cache.h). The Makefile writes TRITONC_BUILD_ID;
+ * a build without it hashes the file that holds this code (libtritonc.so, or the program
+ * libtritonc.a was linked into), once per process. */
+#if defined(__has_include)
+#if __has_include("build_id.h")
+#include "build_id.h"
+#endif
+#endif
+static char build_id[72];
 static void build_id_init(void) {
+#ifdef TRITONC_BUILD_ID
+    snprintf(build_id, sizeof build_id, "%s", TRITONC_BUILD_ID);
+#else
     Dl_info di;
-    struct stat st;
-    const char *path = NULL;
+    const char *path = "/proc/self/exe";
     if (dladdr((void *)&build_id_init, &di) && di.dli_fname && di.dli_fname[0]) path = di.dli_fname;
-    if ((path && stat(path, &st) == 0) || stat("/proc/self/exe", &st) == 0)
-        snprintf(build_id, sizeof build_id, "%llx-%llx.%09ld", (unsigned long long)st.st_size,
-                 (unsigned long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
-    else
-        snprintf(build_id, sizeof build_id, "unknown");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    Sha256 s;
+    sha256_init(&s);
+    uint8_t buf[65536], h[32];
+    ssize_t r = fd < 0 ? -1 : 0;
+    while (fd >= 0 && (r = read(fd, buf, sizeof buf)) != 0) {
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        sha256_update(&s, buf, (size_t)r);
+    }
+    if (fd >= 0) close(fd);
+    sha256_final(&s, h);
+    char hx[65];
+    sha256_hex(h, hx);
+    snprintf(build_id, sizeof build_id, "%s", r == 0 ? hx : "unknown");
+#endif
 }
 
-bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *kernel,
-                    const char *spec, int num_warps, int num_stages, const tc_target *t) {
+const char *cache_build_id(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, build_id_init);
+    return build_id;
+}
+
+bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
     uint8_t sh[32];
     char shx[65], tn[16];
-    sha256(src, src_len, sh);
+    sha256(in->src, in->src_len, sh);
     sha256_hex(sh, shx);
-    cache_target_name(t, tn, sizeof tn);
-    /* TRITONC_OCCUPANCY=0 (cuda_ptx_occupancy) changes the code: its own entries */
-    const char *occ = getenv("TRITONC_OCCUPANCY");
+    cache_target_name(in->target, tn, sizeof tn);
     int w = snprintf(k->text, sizeof k->text,
                      "tritonc %s cache %d build %s\nsource %s\nkernel %s\nspec %s\n"
-                     "num_warps %d\nnum_stages %d\ntarget %s\n%s",
-                     TRITONC_VERSION, CACHE_FORMAT, build_id, shx, kernel, spec, num_warps,
-                     num_stages, tn, occ && strcmp(occ, "0") == 0 ? "occupancy off\n" : "");
+                     "num_warps %d\nnum_stages %d\ntarget %s\ndebug %d\nminnctapersm %d\n",
+                     TRITONC_VERSION, CACHE_FORMAT, in->build ? in->build : cache_build_id(), shx,
+                     in->kernel, in->spec, in->num_warps, in->num_stages, tn, in->debug ? 1 : 0,
+                     in->occupancy ? 1 : 0);
     if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
     uint8_t kh[32];
     sha256(k->text, (size_t)w, kh);

@@ -5,10 +5,18 @@
  * written atomically (a unique temporary file in the same directory, fsync, rename), so
  * several processes storing one key at once all succeed and readers never see half a file.
  *
- * The key (design decision 4) is a text: tritonc's version and build, the SHA-256 of the
- * module's source, the kernel, the specialization string, num_warps, num_stages and the
- * target. The file name is the SHA-256 of that text; the entry keeps the text and a lookup
- * compares it, so a collision can never hand back the wrong kernel.
+ * The key (design decision 4) is a text holding every input that changes the code:
+ * tritonc's version and build (a hash of its sources and compiler flags), the SHA-256 of the
+ * module's source, the kernel, the specialization string, num_warps, num_stages, the
+ * target, TRITON_DEBUG and whether the PTX carries the JIT occupancy step's .minnctapersm;
+ * never which path (JIT or `tritonc compile`) made it. The file name is the SHA-256 of that
+ * text; the entry keeps the text and a lookup compares it, so a collision can never hand
+ * back the wrong kernel.
+ *
+ * The occupancy step (cuda_ptx_occupancy) runs only under the JIT. Its PTX is stored under
+ * the key with occupancy set; when the step leaves the PTX as it was, the entry goes under
+ * the plain key (the one `tritonc compile` uses) with CACHE_META_OCC_CHECKED, so that one
+ * entry serves both.
  *
  * Under the JIT the cubin is the one the driver makes of the PTX (its linker, aot.c), so a
  * warm start loads it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only.
@@ -23,7 +31,7 @@
  *   64 32  SHA-256 of bytes [0, 64) and [96, end): the checksum of everything else
  *   96     key text, metadata, PTX, cubin
  * Metadata: kernel name char[128], target char[16], int32 threads, shared_bytes, num_regs,
- * num_warps, num_stages, nparams, reserved; then per parameter of the entry: uint16 index of
+ * num_warps, num_stages, nparams, flags (CACHE_META_*); then per parameter of the entry: uint16 index of
  * the kernel parameter, uint8 dtype (tc_dtype; the pointee for pointers), uint8 flags
  * (1 pointer, 2 divisible by 16). */
 #ifndef CACHE_H
@@ -37,6 +45,10 @@
 #define CACHE_MAX_FILE (512u << 20)   /* larger files are refused as corrupt */
 
 enum { CACHE_PARAM_PTR = 1, CACHE_PARAM_DIV16 = 2 };
+/* OCC_CHECKED: the JIT ran the occupancy step on this PTX and it changed nothing;
+ * DRIVER_CUBIN: the cubin is the driver's (the JIT's), not ptxas's (`tritonc compile`
+ * ignores it, so that its output never depends on what the JIT did before). */
+enum { CACHE_META_OCC_CHECKED = 1, CACHE_META_DRIVER_CUBIN = 2 };
 
 typedef struct CacheParam {
     uint16_t index;   /* which kernel parameter */
@@ -49,6 +61,7 @@ typedef struct CacheMeta {
     char target[16];    /* "cuda:90a" */
     int threads, shared_bytes, num_regs, num_warps, num_stages;
     int nparams;        /* parameters of the entry, in order */
+    int flags;          /* CACHE_META_* */
     CacheParam params[CACHE_MAX_PARAMS];
 } CacheMeta;
 
@@ -74,9 +87,21 @@ typedef struct CacheKey {
     char text[1536];
     char hex[65];       /* SHA-256 of text: the entry's file name without ".tcc" */
 } CacheKey;
+/* What the key is made of. */
+typedef struct CacheKeyIn {
+    const char *src; size_t src_len;   /* the module's source text */
+    const char *kernel, *spec;         /* the kernel's name, the specialization string */
+    int num_warps, num_stages;
+    const tc_target *target;
+    bool debug;                        /* TRITON_DEBUG (trace_debug) */
+    bool occupancy;                    /* the PTX has the occupancy step's .minnctapersm */
+    const char *build;                 /* NULL: this build (cache_build_id) */
+} CacheKeyIn;
 /* False when the key does not fit (then the cache is not used for it). */
-bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *kernel,
-                    const char *spec, int num_warps, int num_stages, const tc_target *t);
+bool cache_key_make(CacheKey *k, const CacheKeyIn *in);
+/* This build of tritonc: a hash of its sources and flags (build/gen/build_id.h, made by the
+ * Makefile), else of the binary holding this code. */
+const char *cache_build_id(void);
 /* "cuda:90a" */
 void cache_target_name(const tc_target *t, char *buf, size_t n);
 

@@ -2437,8 +2437,7 @@ static Val call_tl(Call *c, const char *name, bool libdevice) {
         }
         const char *msg = arg_str(c, a[1], "", "msg");
         /* semantic.device_assert: compiled away unless debugging (TRITON_DEBUG=1, as trace.c) */
-        const char *dbg = getenv("TRITON_DEBUG");
-        if (!(dbg && dbg[0] == '1')) return mk_void();
+        if (!trace_debug()) return mk_void();
         Attr at = {0};
         at.str = arena_strdup(t->arena, msg);
         sem_emit(t, OP_ASSERT, &cond.id, 1, scalar_t(DT_VOID), at, loc);
