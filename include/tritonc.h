@@ -344,7 +344,10 @@ typedef enum tc_cache_event {
     TC_CACHE_HIT,
     TC_CACHE_MISS,         /* compiled and stored */
     TC_CACHE_CORRUPT,      /* an entry was damaged: deleted, recompiled, stored (note says why) */
-    TC_CACHE_BYPASSED      /* TRITONC_ALWAYS_COMPILE=1: compiled and stored */
+    TC_CACHE_BYPASSED,     /* TRITONC_ALWAYS_COMPILE=1: compiled and stored */
+    TC_CACHE_UNSAFE        /* the entry or the cache directory is not the user's or others may
+                              write to it: not read, compiled (the entry replaced, unless the
+                              directory is the problem; note says why) */
 } tc_cache_event;
 const char *tc_cache_event_name(int ev);   /* "cache hit", "cache miss", ... */
 
@@ -354,8 +357,9 @@ typedef struct tc_cache_item {
     char target[16];       /* "cuda:90a" */
     uint64_t size;         /* bytes on disk */
     double age_s;          /* seconds since written */
-    int valid;             /* 0: damaged (why in note) */
-    char note[128];        /* valid: "ptx" or "ptx+cubin"; damaged: why */
+    int valid;             /* 0: not usable (why in note) */
+    char note[128];        /* valid: "ptx" or "ptx+cubin"; else "damaged: why", or why it is
+                              never read (not the user's, writable by others, a link) */
 } tc_cache_item;
 
 /* The directory ($TRITONC_CACHE_DIR, else $HOME/.cache/tritonc); TC_ERR_NOT_FOUND if none. */
@@ -485,6 +489,12 @@ tc_status tc_tuning_db_save(tc_context *ctx, const char *path);
 tc_status tc_tuning_cache_dir(char *buf, size_t n);
 
 void tc_free(void *p);  /* frees strings returned by the library */
+
+/* Writes n bytes to path atomically: to a new temporary file of a random name in the same
+ * directory, fsynced, then renamed over path (whose mode is kept; a link is followed, a
+ * device is written in place). On failure (TC_ERR_IO: a full disk, a size limit) the old
+ * file is intact and no temporary file is left. tc_emit_c and the command write this way. */
+tc_status tc_write_file(tc_context *ctx, const char *path, const void *data, size_t n);
 
 /* Python's repr() of a float: the shortest decimal that reads back to the same double
  * ("11.0", "0.1", "1e-05", "inf", "nan"), as `print(list)` shows it. */

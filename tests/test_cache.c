@@ -598,6 +598,118 @@ TEST(cache_corruption_recovery) {
     cache_end();
 }
 
+/* Rewrites the one entry with the same key and metadata but other PTX (a forger's), then
+ * gives it mode `mode`. */
+static void forge_entry(int mode) {
+    char path[512];
+    if (entry_files(path, sizeof path) != 1) { CHECK(!"one entry"); return; }
+    size_t n = 0, n2 = 0;
+    uint8_t *b = slurp(path, &n);
+    CacheEntry e;
+    char why[128];
+    if (!b || cache_entry_parse(b, n, &e, why, sizeof why) != 0) { CHECK(!"parse"); free(b); return; }
+    char key[2048];
+    snprintf(key, sizeof key, "%s", e.key);
+    uint8_t *f = cache_entry_build(key, &e.meta, "// forged\n.visible .entry add_kernel()\n", NULL, 0, &n2);
+    unlink(path);
+    spit(path, f, n2);
+    chmod(path, (mode_t)mode);
+    free(f);
+    free(b);
+}
+
+/* A cache shared with others (or an entry planted in it) is never read: compiled instead,
+ * with the reason in the note; the directory is made 0700 with its parents, entries 0600. */
+TEST(cache_refuses_unsafe_owner_or_mode) {
+    cache_begin("unsafe");
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s/a/b", cdir);
+    setenv("TRITONC_CACHE_DIR", sub, 1);
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *ref = compile_for(&K, "cuda:80", SIG_A), *c;
+    CHECK(ref && ref->disk_cache == TC_CACHE_MISS);
+    struct stat st;
+    CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+    snprintf(sub, sizeof sub, "%s/a", cdir);
+    CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+    snprintf(sub, sizeof sub, "%s/a/b", cdir);
+    snprintf(cdir + strlen(cdir), sizeof cdir - strlen(cdir), "/a/b");  /* entry_files */
+    char path[512];
+    CHECK_INT(1, entry_files(path, sizeof path));
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
+    if (!ref) { kern_close(&K); return; }
+    /* an entry others may write: not read, replaced */
+    forge_entry(0666);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_UNSAFE);
+    CHECK(c && strstr(c->cache_note, "writable by others (mode 0666)") &&
+          strstr(c->cache_note, "not read"));
+    tc_compiled_free(c);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_HIT);
+    tc_compiled_free(c);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
+    /* group-writable, a link to a forged file */
+    forge_entry(0620);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "writable by its group"));
+    tc_compiled_free(c);
+    char other[600];
+    snprintf(other, sizeof other, "%s/../forged", sub);
+    rename(path, other);
+    CHECK(symlink(other, path) == 0);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "symbolic link"));
+    tc_compiled_free(c);
+    unlink(other);
+    /* another user's entry (root can make one) */
+    if (geteuid() == 0) {
+        forge_entry(0600);
+        CHECK_INT(0, chown(path, 4242, 4242));
+        c = compile_for(&K, "cuda:80", SIG_A);
+        CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "belongs to uid 4242"));
+        tc_compiled_free(c);
+        tc_cache_item *it = NULL;
+        int n = 0;
+        forge_entry(0600);
+        chown(path, 4242, 4242);
+        CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+        CHECK(n == 1 && !it[0].valid && strstr(it[0].note, "belongs to uid 4242") &&
+              strstr(it[0].note, "never read"));
+        tc_free(it);
+    }
+    /* a directory others may write: neither read nor written */
+    forge_entry(0600);
+    CHECK_INT(0, chmod(sub, 0777));
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_UNSAFE);
+    CHECK(c && strstr(c->cache_note, "is writable by others (mode 0777): the disk cache is not used"));
+    tc_compiled_free(c);
+    tc_cache_item *it = NULL;
+    int n = 0, removed = 0;
+    CHECK_INT(TC_ERR_IO, tc_cache_list(K.ctx, &it, &n));
+    CHECK_CONTAINS(tc_errmsg(K.ctx), "writable by others");
+    CHECK_INT(TC_ERR_IO, tc_cache_clear(K.ctx, &removed));
+    CHECK_INT(1, entry_files(NULL, 0));
+    char cmd[1000], out[2000];
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s/tritonc cache ls", sub, test_build_dir());
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "is writable by others (mode 0777)");
+    if (geteuid() == 0) {
+        chmod(sub, 0700);
+        CHECK_INT(0, chown(sub, 4242, 4242));
+        c = compile_for(&K, "cuda:80", SIG_A);
+        CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "belongs to uid 4242"));
+        tc_compiled_free(c);
+        chown(sub, 0, 0);
+    }
+    tc_compiled_free(ref);
+    kern_close(&K);
+    cdir[strlen(cdir) - 4] = 0;
+    cache_end();
+}
+
 TEST(cache_always_compile) {
     cache_begin("always");
     Kern K;
@@ -922,6 +1034,21 @@ TEST(cache_jit_occupancy_keys) {
     CHECK_INT(0, test_run(run0, out, sizeof out));
     CHECK_CONTAINS(out, "(cache hit)");
     CHECK_INT(2, entry_files(NULL, 0));
+    unlink(prog);
+    cache_end();
+}
+
+/* The launch report (--verbose) says why an entry was not read. */
+TEST(cache_unsafe_jit_note) {
+    char prog[600], run[1500], out[4096];
+    cache_begin("unsafejit");
+    if (!jit_prog("unsafejit", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache miss)");
+    chmod(cdir, 0775);
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "disk 5 (cache not read");
+    CHECK_CONTAINS(out, "is writable by its group (mode 0775): the disk cache is not used");
     unlink(prog);
     cache_end();
 }

@@ -394,7 +394,7 @@ int cmd_cache(int argc, char **argv) {
                 if (it[i].valid)
                     printf("%s  %-24s  %-9s  %7s  %5s  %s\n", it[i].key, it[i].kernel, it[i].target, sz, age, it[i].note);
                 else
-                    printf("%s  %-24s  %-9s  %7s  %5s  damaged: %s\n", it[i].key, "?", "?", sz, age, it[i].note);
+                    printf("%s  %-24s  %-9s  %7s  %5s  %s\n", it[i].key, "?", "?", sz, age, it[i].note);
             }
             tc_cache_dir(dir, sizeof dir);
             printf("%d entr%s in %s\n", n, n == 1 ? "y" : "ies", dir);

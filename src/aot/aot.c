@@ -316,9 +316,8 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         c->shared_bytes = gk.shared_bytes;
         gpu_kernel_free(&gk);
     }
-    c->disk_cache = cr == CACHE_OFF ? TC_CACHE_UNUSED : cr == CACHE_CORRUPT ? TC_CACHE_CORRUPT
-                    : cr == CACHE_BYPASS ? TC_CACHE_BYPASSED : TC_CACHE_MISS;
-    if (use_cache && cr != CACHE_OFF) {
+    c->disk_cache = cache_event_of(cr);
+    if (use_cache && cache_may_store(cr)) {
         CacheMeta m;
         meta_fill(&m, c);
         char why[256];

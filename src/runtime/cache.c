@@ -340,23 +340,57 @@ bool cache_dir(char *buf, size_t n) {
     return false;
 }
 
+/* Creates the directory and its missing parents, private to the user (0700). */
 static int mkdirs(const char *path) {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return -1;
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/') continue;
         *p = 0;
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
         *p = '/';
     }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
     return 0;
 }
 
-static bool entry_path(const CacheKey *k, char *buf, size_t n) {
-    char d[4000];
-    if (!cache_dir(d, sizeof d)) return false;
-    return (size_t)snprintf(buf, n, "%s/%s.tcc", d, k->hex) < n;
+/* A directory or entry is used only when it is the user's and no one else may write to it:
+ * a shared cache could otherwise hand over a forged kernel. False with why ("belongs to uid
+ * 0, not to you (uid 1000)"). */
+static bool safe_owner(const struct stat *st, char *why, size_t whyn) {
+    if (st->st_uid != geteuid()) {
+        bad(why, whyn, "belongs to uid %u, not to you (uid %u)", (unsigned)st->st_uid,
+            (unsigned)geteuid());
+        return false;
+    }
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+        bad(why, whyn, "is writable by %s (mode %04o)", st->st_mode & S_IWOTH ? "others" : "its group",
+            (unsigned)(st->st_mode & 07777));
+        return false;
+    }
+    return true;
+}
+
+/* Opens the cache directory dir: a descriptor; -1 with errno (ENOENT: there is none yet); -2
+ * when it is not safe to use (why: "the cache directory D is writable by others (mode
+ * 0777)"). */
+static int dir_open(const char *dir, char *why, size_t whyn) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    char r[128];
+    if (!safe_owner(&st, r, sizeof r)) {
+        bad(why, whyn, "the cache directory %s %s", dir, r);
+        close(fd);
+        return -2;
+    }
+    return fd;
 }
 
 static bool always_compile(void) {
@@ -385,23 +419,44 @@ static int read_file(int fd, uint8_t **out, size_t *n) {
 
 CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *why,
                          size_t whyn) {
-    char path[4200];
+    char dir[4000], name[72];
     *mem = NULL;
     if (why && whyn) why[0] = 0;
-    if (!k->hex[0] || !entry_path(k, path, sizeof path)) return CACHE_OFF;
+    if (!k->hex[0] || !cache_dir(dir, sizeof dir)) return CACHE_OFF;
     if (always_compile()) {
         snprintf(why, whyn, "TRITONC_ALWAYS_COMPILE is set: the disk cache was not read");
         return CACHE_BYPASS;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
-    if (fd < 0) return CACHE_MISS;
+    char reason[300] = "unreadable";
+    int dfd = dir_open(dir, reason, sizeof reason);
+    if (dfd == -2) {
+        snprintf(why, whyn, "%.220s: the disk cache is not used", reason);
+        return CACHE_UNSAFE_DIR;
+    }
+    if (dfd < 0) return CACHE_MISS;
+    snprintf(name, sizeof name, "%s.tcc", k->hex);
+    /* never follows a link, never blocks on a FIFO */
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) {
+        int err = errno;
+        close(dfd);
+        if (err != ELOOP) return CACHE_MISS;
+        snprintf(why, whyn, "disk cache entry %s is a symbolic link: not read, compiled instead",
+                 name);
+        return CACHE_UNSAFE;
+    }
     uint8_t *b = NULL;
     size_t n = 0;
     struct stat st0;
     bool have_st = fstat(fd, &st0) == 0;
+    if (have_st && !safe_owner(&st0, reason, sizeof reason)) {
+        close(fd);
+        close(dfd);
+        snprintf(why, whyn, "disk cache entry %s %.100s: not read, compiled instead", name, reason);
+        return CACHE_UNSAFE;
+    }
     int r = read_file(fd, &b, &n);
     close(fd);
-    char reason[200] = "unreadable";
     if (r == 0 && cache_entry_parse(b, n, out, reason, sizeof reason) == 0) {
         char hx[65];
         sha256_hex(out->keyhash, hx);
@@ -410,9 +465,11 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
         } else if (out->key_len != strlen(k->text) || memcmp(out->key, k->text, out->key_len) != 0) {
             /* a SHA-256 collision or a forged file: never use it; leave it alone */
             free(b);
-            snprintf(why, whyn, "disk cache entry %s.tcc holds another key: ignored", k->hex);
+            close(dfd);
+            snprintf(why, whyn, "disk cache entry %s holds another key: ignored", name);
             return CACHE_MISS;
         } else {
+            close(dfd);
             *mem = b;
             return CACHE_HIT;
         }
@@ -421,51 +478,35 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
     memset(out, 0, sizeof *out);
     /* Delete it, unless a writer has replaced it meanwhile. */
     struct stat st1;
-    if (have_st && stat(path, &st1) == 0 && st1.st_ino == st0.st_ino && st1.st_dev == st0.st_dev)
-        unlink(path);
-    snprintf(why, whyn, "disk cache entry %s.tcc was damaged (%s): deleted and recompiled",
-             k->hex, reason);
+    if (have_st && fstatat(dfd, name, &st1, AT_SYMLINK_NOFOLLOW) == 0 &&
+        st1.st_ino == st0.st_ino && st1.st_dev == st0.st_dev)
+        unlinkat(dfd, name, 0);
+    close(dfd);
+    snprintf(why, whyn, "disk cache entry %s was damaged (%.200s): deleted and recompiled", name,
+             reason);
     return CACHE_CORRUPT;
 }
 
-static atomic_uint tmp_counter;
-
 int cache_store(const CacheKey *k, const CacheMeta *meta, const char *ptx, const void *cubin,
                 size_t cubin_len, char *why, size_t whyn) {
-    char dir[4000], path[4200], tmp[4300];
+    char dir[4000], name[72], tmp[96];
     if (why && whyn) why[0] = 0;
     if (!k->hex[0] || !cache_dir(dir, sizeof dir)) return 0;
-    snprintf(path, sizeof path, "%s/%s.tcc", dir, k->hex);
     if (mkdirs(dir) != 0) return bad(why, whyn, "cannot create the cache directory %s: %s", dir, strerror(errno));
+    char reason[300];
+    int dfd = dir_open(dir, reason, sizeof reason);
+    if (dfd == -2) return bad(why, whyn, "%s", reason);
+    if (dfd < 0) return bad(why, whyn, "cannot open the cache directory %s: %s", dir, strerror(errno));
     size_t n = 0;
     uint8_t *b = cache_entry_build(k->text, meta, ptx, cubin, cubin_len, &n);
-    if (!b) return bad(why, whyn, "the entry is too large or out of memory");
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    unsigned c = atomic_fetch_add(&tmp_counter, 1u);
-    uint64_t rnd = hash_bytes(&ts, sizeof ts, (uint64_t)(uintptr_t)&ts ^ ((uint64_t)getpid() << 32) ^ c);
-    snprintf(tmp, sizeof tmp, "%s/.tmp.%.16s.%ld.%u.%016llx", dir, k->hex, (long)getpid(), c,
-             (unsigned long long)rnd);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) { free(b); return bad(why, whyn, "cannot create %s: %s", tmp, strerror(errno)); }
-    size_t off = 0;
-    while (off < n) {
-        ssize_t w = write(fd, b + off, n - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) break;
-        off += (size_t)w;
-    }
+    if (!b) { close(dfd); return bad(why, whyn, "the entry is too large or out of memory"); }
+    snprintf(name, sizeof name, "%s.tcc", k->hex);
+    snprintf(tmp, sizeof tmp, ".tmp.%.16s.%016llx", k->hex, (unsigned long long)random_u64());
+    int r = file_replace_at(dfd, name, tmp, 0600, b, n);
+    int err = errno;
     free(b);
-    int err = off == n ? 0 : (errno ? errno : EIO);
-    if (!err && fsync(fd) != 0) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && rename(tmp, path) != 0) err = errno;
-    if (err) {
-        unlink(tmp);
-        return bad(why, whyn, "cannot write %s: %s", path, strerror(err));
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) { fsync(dfd); close(dfd); }
+    close(dfd);
+    if (r != 0) return bad(why, whyn, "cannot write %s/%s: %s", dir, name, strerror(err));
     return 0;
 }
 
@@ -484,6 +525,29 @@ tc_status tc_cache_dir(char *buf, size_t n) {
     return TC_OK;
 }
 
+/* The cache directory (into dir) opened for listing: *d stays NULL when it does not exist.
+ * A directory that is not safe to use is an error that says why. */
+static tc_status open_listing(tc_context *ctx, char *dir, size_t n, DIR **d) {
+    *d = NULL;
+    if (!cache_dir(dir, n))
+        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
+    char why[4200];
+    int fd = dir_open(dir, why, sizeof why);
+    if (fd == -2)
+        return ctx_fail(ctx, TC_ERR_IO, "%s: tritonc neither reads nor writes it (make it yours "
+                        "and not writable by others, e.g. chmod go-w)", why);
+    if (fd < 0) {
+        if (errno == ENOENT) return TC_OK;
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
+    }
+    if (!(*d = fdopendir(fd))) {
+        int err = errno;
+        close(fd);
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(err));
+    }
+    return TC_OK;
+}
+
 static int item_cmp(const void *a, const void *b) {
     const tc_cache_item *x = a, *y = b;
     if (x->age_s != y->age_s) return x->age_s < y->age_s ? 1 : -1;
@@ -496,28 +560,28 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     *items = NULL;
     *n = 0;
     char dir[4000];
-    if (!cache_dir(dir, sizeof dir))
-        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (errno == ENOENT) return TC_OK;
-        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
-    }
+    DIR *d = NULL;
+    tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
+    if (rc || !d) return rc;
     tc_cache_item *v = NULL;
     int cnt = 0, cap = 0;
     struct dirent *de;
     time_t now = time(NULL);
     while ((de = readdir(d))) {
         if (!is_entry_name(de->d_name)) continue;
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
-        if (fd < 0) continue;
+        /* never follows a link, never blocks on a FIFO */
+        int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
         struct stat st;
         uint8_t *b = NULL;
         size_t len = 0;
-        if (fstat(fd, &st) != 0 || read_file(fd, &b, &len) != 0) { close(fd); continue; }
-        close(fd);
+        char unsafe[128] = "";
+        if (fd < 0 && errno == ELOOP && fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+            snprintf(unsafe, sizeof unsafe, "a symbolic link: never read");
+        else if (fd < 0 || fstat(fd, &st) != 0) { if (fd >= 0) close(fd); continue; }
+        else if (!safe_owner(&st, unsafe, sizeof unsafe))
+            snprintf(unsafe + strlen(unsafe), sizeof unsafe - strlen(unsafe), ": never read");
+        else if (read_file(fd, &b, &len) != 0) { close(fd); continue; }
+        if (fd >= 0) close(fd);
         if (cnt == cap) {
             int nc = cap ? cap * 2 : 32;
             tc_cache_item *nv = realloc(v, (size_t)nc * sizeof *nv);
@@ -533,7 +597,9 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
         if (it->age_s < 0) it->age_s = 0;
         CacheEntry e;
         char why[128];
-        if (cache_entry_parse(b, len, &e, why, sizeof why) == 0) {
+        if (unsafe[0]) {
+            snprintf(it->note, sizeof it->note, "%s", unsafe);
+        } else if (cache_entry_parse(b, len, &e, why, sizeof why) == 0) {
             char hx[65];
             sha256_hex(e.keyhash, hx);
             it->valid = strcmp(hx, it->key) == 0;
@@ -543,7 +609,7 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
             else if (e.cubin_len) snprintf(it->note, sizeof it->note, "ptx+cubin");
             else snprintf(it->note, sizeof it->note, "ptx");
         } else {
-            snprintf(it->note, sizeof it->note, "%s", why);
+            snprintf(it->note, sizeof it->note, "damaged: %.110s", why);
         }
         free(b);
     }
@@ -558,13 +624,9 @@ tc_status tc_cache_clear(tc_context *ctx, int *removed) {
     if (!ctx) return TC_ERR_ARG;
     if (removed) *removed = 0;
     char dir[4000];
-    if (!cache_dir(dir, sizeof dir))
-        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (errno == ENOENT) return TC_OK;
-        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
-    }
+    DIR *d = NULL;
+    tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
+    if (rc || !d) return rc;
     struct dirent *de;
     int cnt = 0, fails = 0;
     char failed[4600] = "";
@@ -588,12 +650,26 @@ tc_status tc_cache_clear(tc_context *ctx, int *removed) {
     return TC_OK;
 }
 
+int cache_event_of(CacheResult r) {
+    switch (r) {
+    case CACHE_OFF: return TC_CACHE_UNUSED;
+    case CACHE_HIT: return TC_CACHE_HIT;
+    case CACHE_CORRUPT: return TC_CACHE_CORRUPT;
+    case CACHE_BYPASS: return TC_CACHE_BYPASSED;
+    case CACHE_UNSAFE: case CACHE_UNSAFE_DIR: return TC_CACHE_UNSAFE;
+    default: return TC_CACHE_MISS;
+    }
+}
+
+bool cache_may_store(CacheResult r) { return r != CACHE_OFF && r != CACHE_UNSAFE_DIR; }
+
 const char *tc_cache_event_name(int ev) {
     switch (ev) {
     case TC_CACHE_HIT: return "cache hit";
     case TC_CACHE_MISS: return "cache miss";
     case TC_CACHE_CORRUPT: return "cache miss (damaged entry replaced)";
     case TC_CACHE_BYPASSED: return "cache bypassed (TRITONC_ALWAYS_COMPILE)";
+    case TC_CACHE_UNSAFE: return "cache not read (not yours, or writable by others)";
     default: return "no disk cache";
     }
 }

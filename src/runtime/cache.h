@@ -1,9 +1,11 @@
 /* cache.h — the on-disk cache of compiled kernels (cache.c), and SHA-256.
  *
  * Directory: $TRITONC_CACHE_DIR, else $HOME/.cache/tritonc; with neither set there is no
- * disk cache (not an error). One file per entry, named <64 hex digits of the key>.tcc,
- * written atomically (a unique temporary file in the same directory, fsync, rename), so
- * several processes storing one key at once all succeed and readers never see half a file.
+ * disk cache (not an error). It is created 0700; a directory or entry that is not the
+ * user's or that others may write to is never read (nor the directory written). One file
+ * per entry (0600), named <64 hex digits of the key>.tcc, written atomically (a temporary
+ * file ".tmp.*" of a random name in the same directory, fsync, rename), so several
+ * processes storing one key at once all succeed and readers never see half a file.
  *
  * The key (design decision 4) is a text holding every input that changes the code:
  * tritonc's version and build (a hash of its sources and compiler flags), the SHA-256 of the
@@ -113,8 +115,15 @@ typedef enum CacheResult {
     CACHE_HIT,
     CACHE_MISS,
     CACHE_CORRUPT,   /* an entry was there but damaged: deleted; why says how */
-    CACHE_BYPASS     /* TRITONC_ALWAYS_COMPILE=1 */
+    CACHE_BYPASS,    /* TRITONC_ALWAYS_COMPILE=1 */
+    CACHE_UNSAFE,    /* the entry is not the user's, is writable by others, or is a link:
+                        not read (a store replaces it); why says which */
+    CACHE_UNSAFE_DIR /* the same of the directory: neither read nor written */
 } CacheResult;
+
+/* The tc_cache_event of a compilation after a lookup gave r; whether to store its result. */
+int cache_event_of(CacheResult r);
+bool cache_may_store(CacheResult r);
 
 /* Looks a key up. On CACHE_HIT *mem owns the file's bytes (free() it) and *out points into
  * them. why gets a sentence for --verbose on every outcome but a plain miss. */

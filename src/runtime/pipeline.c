@@ -158,12 +158,12 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
         cr = lookup(&occk, f, &ent, &mem, note, noten);
         if (cr == CACHE_HIT) hit = &occk;
     }
-    if (use && !hit && cr != CACHE_BYPASS) {
+    if (use && !hit && cr != CACHE_BYPASS && cr != CACHE_UNSAFE_DIR) {
         char why[256];
         CacheResult c2 = lookup(&plain, f, &ent, &mem, why, sizeof why);
         if (!note[0]) snprintf(note, noten, "%s", why);
         if (c2 == CACHE_HIT) hit = &plain;
-        if (cr != CACHE_CORRUPT) cr = c2;
+        if (cr == CACHE_OFF || cr == CACHE_MISS) cr = c2;
     }
     GpuCode c = {0};
     char *occ = NULL;
@@ -204,11 +204,9 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
                   gk.shared_bytes, occ_on && !occ ? CACHE_META_OCC_CHECKED : 0};
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
-    bool store = use && cr != CACHE_OFF;
+    bool store = use && cache_may_store(cr);
     rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);
-    if (rc == TC_OK && store)
-        code->cache_event = cr == CACHE_CORRUPT ? TC_CACHE_CORRUPT
-                            : cr == CACHE_BYPASS ? TC_CACHE_BYPASSED : TC_CACHE_MISS;
+    if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);
     free(occ);
     gpu_kernel_free(&gk);
     return rc;
