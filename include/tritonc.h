@@ -352,23 +352,34 @@ typedef enum tc_cache_event {
 const char *tc_cache_event_name(int ev);   /* "cache hit", "cache miss", ... */
 
 typedef struct tc_cache_item {
-    char key[65];          /* hex hash: the file name without ".tcc" */
+    char key[65];          /* hex hash: the file name without ".tcc" (a temporary file: its name) */
     char kernel[128];      /* the .entry name */
     char target[16];       /* "cuda:90a" */
     uint64_t size;         /* bytes on disk */
     double age_s;          /* seconds since written */
-    int valid;             /* 0: not usable (why in note) */
-    char note[128];        /* valid: "ptx" or "ptx+cubin"; else "damaged: why", or why it is
-                              never read (not the user's, writable by others, a link) */
+    int valid;             /* 1: an entry this build reads; 0: see note */
+    char note[128];        /* valid: "ptx" or "ptx+cubin"; else it begins with what the file is:
+                              "stale: ..." (an entry of another build or format of tritonc),
+                              "temporary: ..." (an unfinished or interrupted write),
+                              "damaged: why", or "not read: why" (not the user's, writable by
+                              others, a link) */
 } tc_cache_item;
 
 /* The directory ($TRITONC_CACHE_DIR, else $HOME/.cache/tritonc); TC_ERR_NOT_FOUND if none. */
 tc_status tc_cache_dir(char *buf, size_t n);
-/* The entries, oldest first (malloc'd array; free with tc_free). A missing directory is an
- * empty list. */
+/* The entries and temporary files, oldest first (malloc'd array; free with tc_free). A
+ * missing directory is an empty list; one that is not the user's or that others may write
+ * to is TC_ERR_IO, saying so (tritonc neither reads nor writes it). */
 tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n);
-/* Removes every entry (and stale temporary files); *removed counts entries. */
+/* Removes every entry (stale and damaged ones too) and temporary file; *removed counts
+ * them. The autotuning records stay (tc_cache_clear_tuning). */
 tc_status tc_cache_clear(tc_context *ctx, int *removed);
+/* Removes the autotuning choices kept on disk (the files of tc_tuning_cache_dir). */
+tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed);
+/* The cap on the entries' total size: TRITONC_CACHE_MAX_BYTES (bytes, or with K, M, G, T:
+ * KiB ... TiB), default 1 GiB; 0: no cap. A store that passes it removes the least
+ * recently used entries (a hit counts as a use). */
+uint64_t tc_cache_max_bytes(void);
 
 /* ---- benchmarking, autotuning and heuristics (issue 5; src/tune.c) ------------------- */
 

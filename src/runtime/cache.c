@@ -156,22 +156,32 @@ static bool ident_ok(const char *s) {
     return true;
 }
 
+int cache_header_check(const void *hdr, uint64_t n, char *why, size_t whyn) {
+    const uint8_t *b = hdr;
+    if (n == 0) return bad(why, whyn, "empty file");
+    if (n < CACHE_HEADER) return bad(why, whyn, "truncated header (%llu of %d bytes)", (unsigned long long)n, CACHE_HEADER);
+    if (memcmp(b, MAGIC, 8) != 0) return bad(why, whyn, "bad magic (not a tritonc cache entry)");
+    uint32_t fmt = rd32(b + 8), hsz = rd32(b + 12);
+    if (fmt != CACHE_FORMAT) {
+        bad(why, whyn, "format %u, this tritonc reads %d", fmt, CACHE_FORMAT);
+        return -2;
+    }
+    if (hsz != CACHE_HEADER) return bad(why, whyn, "bad header size %u", hsz);
+    if (n > CACHE_MAX_FILE) return bad(why, whyn, "entry of %llu bytes exceeds the limit", (unsigned long long)n);
+    uint64_t klen = rd32(b + 48), mlen = rd32(b + 52), plen = rd32(b + 56), clen = rd32(b + 60);
+    uint64_t total = CACHE_HEADER + klen + mlen + plen + clen;   /* no overflow: each < 2^32 */
+    if (total > n) return bad(why, whyn, "truncated (%llu of %llu bytes)", (unsigned long long)n, (unsigned long long)total);
+    if (total < n) return bad(why, whyn, "%llu trailing bytes", (unsigned long long)(n - total));
+    return 0;
+}
+
 int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, size_t whyn) {
     const uint8_t *b = bytes;
     if (why && whyn) why[0] = 0;
     if (!b || !out) return bad(why, whyn, "no entry");
     memset(out, 0, sizeof *out);
-    if (n == 0) return bad(why, whyn, "empty file");
-    if (n < CACHE_HEADER) return bad(why, whyn, "truncated header (%zu of %d bytes)", n, CACHE_HEADER);
-    if (memcmp(b, MAGIC, 8) != 0) return bad(why, whyn, "bad magic (not a tritonc cache entry)");
-    uint32_t fmt = rd32(b + 8), hsz = rd32(b + 12);
-    if (fmt != CACHE_FORMAT) return bad(why, whyn, "format %u, this tritonc reads %d", fmt, CACHE_FORMAT);
-    if (hsz != CACHE_HEADER) return bad(why, whyn, "bad header size %u", hsz);
-    if (n > CACHE_MAX_FILE) return bad(why, whyn, "entry of %zu bytes exceeds the limit", n);
+    if (cache_header_check(b, n, why, whyn) != 0) return -1;
     uint64_t klen = rd32(b + 48), mlen = rd32(b + 52), plen = rd32(b + 56), clen = rd32(b + 60);
-    uint64_t total = CACHE_HEADER + klen + mlen + plen + clen;   /* no overflow: each < 2^32 */
-    if (total > n) return bad(why, whyn, "truncated (%zu of %llu bytes)", n, (unsigned long long)total);
-    if (total < n) return bad(why, whyn, "%zu trailing bytes", n - (size_t)total);
     uint8_t sum[32];
     entry_checksum(b, n, sum);
     if (memcmp(sum, b + 64, 32) != 0) return bad(why, whyn, "checksum mismatch");
@@ -398,23 +408,122 @@ static bool always_compile(void) {
     return v && *v && strcmp(v, "0") != 0;
 }
 
-/* Reads a whole file (at most CACHE_MAX_FILE + 1 bytes so oversize is seen). */
-static int read_file(int fd, uint8_t **out, size_t *n) {
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
-    size_t cap = st.st_size > (off_t)CACHE_MAX_FILE ? (size_t)CACHE_MAX_FILE + 1 : (size_t)st.st_size;
-    uint8_t *b = malloc(cap ? cap : 1);
-    if (!b) return -1;
+static bool read_at(int fd, void *p, size_t n, off_t off) {
     size_t got = 0;
-    while (got < cap) {
-        ssize_t r = read(fd, b + got, cap - got);
+    while (got < n) {
+        ssize_t r = pread(fd, (char *)p + got, n - got, off + (off_t)got);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
+        if (r <= 0) return false;
         got += (size_t)r;
     }
+    return true;
+}
+
+/* Reads an entry file: its header first, checked against the file's size, then the rest,
+ * so that a damaged or hostile file (an 8 GiB sparse one) costs 96 bytes. -1 with why (-2:
+ * another format). */
+static int read_entry(int fd, uint8_t **out, size_t *n, char *why, size_t whyn) {
+    struct stat st;
+    *out = NULL;
+    *n = 0;
+    if (fstat(fd, &st) != 0) return bad(why, whyn, "unreadable: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode)) return bad(why, whyn, "not a regular file");
+    uint8_t h[CACHE_HEADER];
+    uint64_t size = (uint64_t)st.st_size;
+    size_t hn = size < CACHE_HEADER ? (size_t)size : CACHE_HEADER;
+    if (!read_at(fd, h, hn, 0)) return bad(why, whyn, "unreadable");
+    int r = cache_header_check(h, size, why, whyn);
+    if (r) return r;
+    uint8_t *b = malloc((size_t)size);
+    if (!b) return bad(why, whyn, "out of memory");
+    memcpy(b, h, CACHE_HEADER);
+    if (!read_at(fd, b + CACHE_HEADER, (size_t)size - CACHE_HEADER, CACHE_HEADER)) {
+        free(b);
+        return bad(why, whyn, "unreadable (changed while read?)");
+    }
     *out = b;
-    *n = got;
+    *n = (size_t)size;
     return 0;
+}
+
+/* ---- the size cap: least recently used entries go first ----------------------------------- */
+
+uint64_t tc_cache_max_bytes(void) {
+    const char *v = getenv("TRITONC_CACHE_MAX_BYTES");
+    uint64_t def = (uint64_t)1 << 30;
+    if (!v || !*v) return def;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || end == v || *v == '-') return def;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && *end == 'i') end++;
+    if (*end == 'B') end++;
+    if (*end || (shift && x > (UINT64_MAX >> shift))) return def;
+    return (uint64_t)x << shift;
+}
+
+/* When an entry was last used: a hit sets the access time (cache_lookup), a store the
+ * modification time. */
+static double last_used(const struct stat *st) {
+    double a = st->st_atim.tv_sec + st->st_atim.tv_nsec * 1e-9;
+    double m = st->st_mtim.tv_sec + st->st_mtim.tv_nsec * 1e-9;
+    return a > m ? a : m;
+}
+
+typedef struct Aged { char name[72]; uint64_t size; double used; } Aged;
+
+static int aged_cmp(const void *a, const void *b) {
+    const Aged *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used ? 1 : strcmp(x->name, y->name);
+}
+
+static bool is_entry_name(const char *s);
+
+/* Removes the least recently used entries of the directory dfd, never `keep`, until they
+ * take at most the cap. */
+static void cache_trim(int dfd, const char *keep) {
+    uint64_t cap = tc_cache_max_bytes(), total = 0;
+    if (cap == 0) return;
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) { if (fd >= 0) close(fd); return; }
+    Aged *v = NULL;
+    size_t n = 0, vcap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        struct stat st;
+        if (!is_entry_name(de->d_name) || fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (n == vcap) {
+            size_t nc = vcap ? vcap * 2 : 64;
+            Aged *nv = realloc(v, nc * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+            vcap = nc;
+        }
+        snprintf(v[n].name, sizeof v[n].name, "%.68s", de->d_name);
+        v[n].size = (uint64_t)st.st_size;
+        v[n].used = last_used(&st);
+        total += v[n].size;
+        n++;
+    }
+    closedir(d);
+    if (total > cap) {
+        qsort(v, n, sizeof *v, aged_cmp);
+        for (size_t i = 0; i < n && total > cap; i++) {
+            if (strcmp(v[i].name, keep) == 0) continue;
+            if (unlinkat(dfd, v[i].name, 0) == 0 || errno == ENOENT) total -= v[i].size;
+        }
+    }
+    free(v);
 }
 
 CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *why,
@@ -449,14 +558,14 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
     size_t n = 0;
     struct stat st0;
     bool have_st = fstat(fd, &st0) == 0;
+    int r = -1;
     if (have_st && !safe_owner(&st0, reason, sizeof reason)) {
         close(fd);
         close(dfd);
         snprintf(why, whyn, "disk cache entry %s %.100s: not read, compiled instead", name, reason);
         return CACHE_UNSAFE;
     }
-    int r = read_file(fd, &b, &n);
-    close(fd);
+    r = read_entry(fd, &b, &n, reason, sizeof reason);
     if (r == 0 && cache_entry_parse(b, n, out, reason, sizeof reason) == 0) {
         char hx[65];
         sha256_hex(out->keyhash, hx);
@@ -465,15 +574,21 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
         } else if (out->key_len != strlen(k->text) || memcmp(out->key, k->text, out->key_len) != 0) {
             /* a SHA-256 collision or a forged file: never use it; leave it alone */
             free(b);
+            close(fd);
             close(dfd);
             snprintf(why, whyn, "disk cache entry %s holds another key: ignored", name);
             return CACHE_MISS;
         } else {
+            /* used now: the size cap evicts the least recently used first */
+            struct timespec ts[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
+            futimens(fd, ts);
+            close(fd);
             close(dfd);
             *mem = b;
             return CACHE_HIT;
         }
     }
+    close(fd);
     free(b);
     memset(out, 0, sizeof *out);
     /* Delete it, unless a writer has replaced it meanwhile. */
@@ -505,6 +620,7 @@ int cache_store(const CacheKey *k, const CacheMeta *meta, const char *ptx, const
     int r = file_replace_at(dfd, name, tmp, 0600, b, n);
     int err = errno;
     free(b);
+    if (r == 0) cache_trim(dfd, name);
     close(dfd);
     if (r != 0) return bad(why, whyn, "cannot write %s/%s: %s", dir, name, strerror(err));
     return 0;
@@ -554,6 +670,57 @@ static int item_cmp(const void *a, const void *b) {
     return strcmp(x->key, y->key);
 }
 
+static const char TEMP_NOTE[] = "temporary: an unfinished or interrupted write";
+
+/* One file of the directory as `cache ls` shows it (item cache.h; false: not ours to list). */
+static bool list_one(int dfd, const char *name, time_t now, const char *prefix, tc_cache_item *it) {
+    bool entry = is_entry_name(name);
+    if (!entry && strncmp(name, ".tmp.", 5) != 0) return false;
+    memset(it, 0, sizeof *it);
+    snprintf(it->key, sizeof it->key, "%.64s", name);
+    struct stat st;
+    /* never follows a link, never blocks on a FIFO */
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0 && errno == ELOOP && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        snprintf(it->note, sizeof it->note, "not read: a symbolic link");
+    else if (fd < 0 || fstat(fd, &st) != 0) { if (fd >= 0) close(fd); return false; }
+    it->size = (uint64_t)st.st_size;
+    it->age_s = difftime(now, st.st_mtime);
+    if (it->age_s < 0) it->age_s = 0;
+    char why[128];
+    uint8_t *b = NULL;
+    size_t len = 0;
+    CacheEntry e;
+    if (fd < 0) {
+    } else if (!entry) {
+        snprintf(it->note, sizeof it->note, "%s", TEMP_NOTE);
+    } else if (!safe_owner(&st, why, sizeof why)) {
+        snprintf(it->note, sizeof it->note, "not read: %.110s", why);
+    } else {
+        int r = read_entry(fd, &b, &len, why, sizeof why);
+        if (r == -2) snprintf(it->note, sizeof it->note, "stale: %.110s", why);
+        else if (r || cache_entry_parse(b, len, &e, why, sizeof why) != 0)
+            snprintf(it->note, sizeof it->note, "damaged: %.110s", why);
+        else {
+            char hx[65];
+            sha256_hex(e.keyhash, hx);
+            snprintf(it->kernel, sizeof it->kernel, "%s", e.meta.kernel);
+            snprintf(it->target, sizeof it->target, "%s", e.meta.target);
+            if (strcmp(hx, it->key) != 0)
+                snprintf(it->note, sizeof it->note, "damaged: file name does not match its key");
+            else if (strncmp(e.key, prefix, strlen(prefix)) != 0)
+                snprintf(it->note, sizeof it->note, "stale: made by another build of tritonc");
+            else {
+                it->valid = 1;
+                snprintf(it->note, sizeof it->note, "%s", e.cubin_len ? "ptx+cubin" : "ptx");
+            }
+        }
+    }
+    free(b);
+    if (fd >= 0) close(fd);
+    return true;
+}
+
 tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     if (!ctx) return TC_ERR_ARG;
     if (!items || !n) return ctx_fail(ctx, TC_ERR_ARG, "tc_cache_list: NULL output");
@@ -563,55 +730,22 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     DIR *d = NULL;
     tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
     if (rc || !d) return rc;
+    char prefix[200];   /* how this build's keys begin (cache_key_make) */
+    snprintf(prefix, sizeof prefix, "tritonc %s cache %d build %s\n", TRITONC_VERSION,
+             CACHE_FORMAT, cache_build_id());
     tc_cache_item *v = NULL;
     int cnt = 0, cap = 0;
     struct dirent *de;
     time_t now = time(NULL);
     while ((de = readdir(d))) {
-        if (!is_entry_name(de->d_name)) continue;
-        /* never follows a link, never blocks on a FIFO */
-        int fd = openat(dirfd(d), de->d_name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
-        struct stat st;
-        uint8_t *b = NULL;
-        size_t len = 0;
-        char unsafe[128] = "";
-        if (fd < 0 && errno == ELOOP && fstatat(dirfd(d), de->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0)
-            snprintf(unsafe, sizeof unsafe, "a symbolic link: never read");
-        else if (fd < 0 || fstat(fd, &st) != 0) { if (fd >= 0) close(fd); continue; }
-        else if (!safe_owner(&st, unsafe, sizeof unsafe))
-            snprintf(unsafe + strlen(unsafe), sizeof unsafe - strlen(unsafe), ": never read");
-        else if (read_file(fd, &b, &len) != 0) { close(fd); continue; }
-        if (fd >= 0) close(fd);
         if (cnt == cap) {
             int nc = cap ? cap * 2 : 32;
             tc_cache_item *nv = realloc(v, (size_t)nc * sizeof *nv);
-            if (!nv) { free(b); free(v); closedir(d); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+            if (!nv) { free(v); closedir(d); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
             v = nv;
             cap = nc;
         }
-        tc_cache_item *it = &v[cnt++];
-        memset(it, 0, sizeof *it);
-        memcpy(it->key, de->d_name, 64);
-        it->size = (uint64_t)st.st_size;
-        it->age_s = difftime(now, st.st_mtime);
-        if (it->age_s < 0) it->age_s = 0;
-        CacheEntry e;
-        char why[128];
-        if (unsafe[0]) {
-            snprintf(it->note, sizeof it->note, "%s", unsafe);
-        } else if (cache_entry_parse(b, len, &e, why, sizeof why) == 0) {
-            char hx[65];
-            sha256_hex(e.keyhash, hx);
-            it->valid = strcmp(hx, it->key) == 0;
-            snprintf(it->kernel, sizeof it->kernel, "%s", e.meta.kernel);
-            snprintf(it->target, sizeof it->target, "%s", e.meta.target);
-            if (!it->valid) snprintf(it->note, sizeof it->note, "file name does not match its key");
-            else if (e.cubin_len) snprintf(it->note, sizeof it->note, "ptx+cubin");
-            else snprintf(it->note, sizeof it->note, "ptx");
-        } else {
-            snprintf(it->note, sizeof it->note, "damaged: %.110s", why);
-        }
-        free(b);
+        cnt += list_one(dirfd(d), de->d_name, now, prefix, &v[cnt]);
     }
     closedir(d);
     if (cnt > 1) qsort(v, (size_t)cnt, sizeof *v, item_cmp);
@@ -620,6 +754,29 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     return TC_OK;
 }
 
+/* Unlinks the files of d that keep() accepts; counts them into *removed. */
+static tc_status remove_files(tc_context *ctx, DIR *d, const char *dir, bool (*keep)(const char *),
+                              int *removed) {
+    struct dirent *de;
+    int cnt = 0, fails = 0;
+    char failed[4600] = "";
+    while ((de = readdir(d))) {
+        if (!keep(de->d_name)) continue;
+        if (unlinkat(dirfd(d), de->d_name, 0) == 0) cnt++;
+        else if (errno != ENOENT) {
+            fails++;
+            snprintf(failed, sizeof failed, "%s/%s: %s", dir, de->d_name, strerror(errno));
+        }
+    }
+    closedir(d);
+    if (removed) *removed = cnt;
+    if (fails) return ctx_fail(ctx, TC_ERR_IO, "could not remove %d cache file%s (%s)", fails,
+                               fails == 1 ? "" : "s", failed);
+    return TC_OK;
+}
+
+static bool is_cache_file(const char *s) { return is_entry_name(s) || strncmp(s, ".tmp.", 5) == 0; }
+
 tc_status tc_cache_clear(tc_context *ctx, int *removed) {
     if (!ctx) return TC_ERR_ARG;
     if (removed) *removed = 0;
@@ -627,27 +784,32 @@ tc_status tc_cache_clear(tc_context *ctx, int *removed) {
     DIR *d = NULL;
     tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
     if (rc || !d) return rc;
-    struct dirent *de;
-    int cnt = 0, fails = 0;
-    char failed[4600] = "";
-    time_t now = time(NULL);
-    while ((de = readdir(d))) {
-        bool entry = is_entry_name(de->d_name);
-        if (!entry && strncmp(de->d_name, ".tmp.", 5) != 0) continue;
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (!entry) {  /* a temporary file: only when stale, a writer may be busy with it */
-            struct stat st;
-            if (stat(path, &st) != 0 || difftime(now, st.st_mtime) < 60) continue;
-        }
-        if (unlink(path) == 0) cnt += entry;
-        else if (errno != ENOENT) { fails++; snprintf(failed, sizeof failed, "%s: %s", path, strerror(errno)); }
-    }
+    return remove_files(ctx, d, dir, is_cache_file, removed);
+}
+
+static bool is_file_name(const char *s) { return strcmp(s, ".") != 0 && strcmp(s, "..") != 0; }
+
+tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed) {
+    if (!ctx) return TC_ERR_ARG;
+    if (removed) *removed = 0;
+    char dir[4000], tune[4100], why[4300];
+    DIR *d = NULL;
+    tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
+    if (rc || !d) return rc;
     closedir(d);
-    if (removed) *removed = cnt;
-    if (fails) return ctx_fail(ctx, TC_ERR_IO, "could not remove %d cache file%s (%s)", fails,
-                               fails == 1 ? "" : "s", failed);
-    return TC_OK;
+    /* the autotuner's records (tc_tuning_cache_dir) */
+    snprintf(tune, sizeof tune, "%s/tune", dir);
+    int fd = dir_open(tune, why, sizeof why);
+    if (fd == -2) return ctx_fail(ctx, TC_ERR_IO, "%s: not cleared", why);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) return TC_OK;
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read %s: %s", tune, strerror(errno));
+    }
+    if (!(d = fdopendir(fd))) {
+        close(fd);
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read %s", tune);
+    }
+    return remove_files(ctx, d, tune, is_file_name, removed);
 }
 
 int cache_event_of(CacheResult r) {

@@ -76,6 +76,9 @@ typedef struct CacheEntry {
     const uint8_t *cubin; size_t cubin_len; /* NULL/0 when none */
 } CacheEntry;
 
+/* Checks an entry's header (its first min(n, 96) bytes at hdr) against the file's size n:
+ * 0, -2 for an entry of another format, else -1; why says what is wrong. */
+int cache_header_check(const void *hdr, uint64_t n, char *why, size_t whyn);
 /* Validates and parses one entry file's bytes. Returns 0, or -1 with the reason in why
  * (bad magic, unknown format, truncated, checksum mismatch, ...). Reads nothing outside
  * bytes[0, n); the fuzz target calls it on hostile input. */
