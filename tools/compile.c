@@ -331,9 +331,8 @@ int cmd_compile_aot(int argc, char **argv) {
             if (nv == 1) snprintf(path, sizeof path, "%s", outp);
             else snprintf(path, sizeof path, "%s.%d.sm_%d%s.%s", outp, i / ntargets,
                           c->target.arch, c->target.arch_suffix_a ? "a" : "", cub ? "cubin" : "ptx");
-            FILE *f = fopen(path, "wb");
-            if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-                fprintf(stderr, "tritonc: error: cannot write %s: %s\n", path, strerror(errno));
+            if (tc_write_file(ctx, path, data, len)) {   /* the old file survives a failure */
+                fprintf(stderr, "tritonc: error: %s\n", tc_errmsg(ctx));
                 rc = EXIT_ERR;
                 goto done;
             }

@@ -909,7 +909,7 @@ int cli_run(int argc, char **argv, int check) {
             char err[300];
             if (!buf) { cli_error("error: out of memory"); rc = EXIT_ERR; goto done; }
             if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = cli_api_error(ctx, s, 1); goto done; }
-            int w = npy_write(eq + 1, tc_tensor_dtype(ra[j].t), tc_tensor_rank(ra[j].t),
+            int w = npy_write(ctx, eq + 1, tc_tensor_dtype(ra[j].t), tc_tensor_rank(ra[j].t),
                               tc_tensor_shape(ra[j].t), buf, err, sizeof err);
             free(buf);
             if (w) { cli_error("error: %s", err); rc = EXIT_ERR; goto done; }

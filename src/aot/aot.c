@@ -954,8 +954,7 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
 
     tc_status rc = TC_OK;
     if (h.oom || c.oom) rc = ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
-    else if (!write_all(out_h, h.s, h.len)) rc = ctx_fail(ctx, TC_ERR_IO, "cannot write %s: %s", out_h, strerror(errno));
-    else if (!write_all(out_c, c.s, c.len)) rc = ctx_fail(ctx, TC_ERR_IO, "cannot write %s: %s", out_c, strerror(errno));
+    else if (!(rc = tc_write_file(ctx, out_h, h.s, h.len))) rc = tc_write_file(ctx, out_c, c.s, c.len);
     buf_free(&h);
     buf_free(&c);
     return rc;
