@@ -79,7 +79,8 @@ tc_srcloc tc_errloc(const tc_context *ctx);
  * "0 active drivers ([]). There should only be one.\n<why>" when there is none. */
 tc_status tc_active_driver(tc_context *ctx, const char **name);
 /* The active driver's library as opened ("libcuda.so.1", or TRITONC_LIBCUDA_PATH) and its
- * version as the driver reports it (13000 for CUDA 13.0). Fails as tc_active_driver. */
+ * version as the driver reports it (13000 for CUDA 13.0); either output may be NULL, not
+ * both. Fails as tc_active_driver. */
 tc_status tc_driver_version(tc_context *ctx, const char **library, int *version);
 
 typedef struct tc_target {
@@ -165,7 +166,8 @@ void tc_tensor_mark_uninit(tc_tensor *t);
 /* ---- arguments and launch ---------------------------------------------------------- */
 
 typedef enum tc_value_kind {
-    TC_VAL_NONE = 0, TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_STR, TC_VAL_TENSOR
+    TC_VAL_NONE = 0, TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_STR, TC_VAL_TENSOR,
+    TC_VAL_UINT         /* an integer in [2^63, 2^64) (tc_uint); u.i holds its bits */
 } tc_value_kind;
 
 typedef struct tc_value {
@@ -174,6 +176,9 @@ typedef struct tc_value {
 } tc_value;
 
 tc_value tc_int(int64_t v);
+/* An unsigned integer: tc_int(v) up to INT64_MAX, beyond a TC_VAL_UINT, which a runtime
+ * parameter takes as u64 (Triton's rule: i32, i64, u64; constexprs stay within int64). */
+tc_value tc_uint(uint64_t v);
 tc_value tc_float(double v);
 tc_value tc_bool(int v);
 tc_value tc_str(const char *s);    /* copied when set */

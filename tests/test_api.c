@@ -475,6 +475,48 @@ static tc_status grid_fails(const tc_args *meta, uint32_t grid[3], void *user) {
     return TC_ERR_ARG;
 }
 
+/* tc_uint: values from 2^63 are u64 parameters (Triton's rule); constexprs refuse them. */
+TEST(api_uint_values) {
+    tc_value v = tc_uint(5);
+    CHECK(v.kind == TC_VAL_INT && v.u.i == 5);
+    v = tc_uint(UINT64_MAX);
+    CHECK(v.kind == TC_VAL_UINT && (uint64_t)v.u.i == UINT64_MAX);
+    v = tc_uint((uint64_t)1 << 63);
+    CHECK(v.kind == TC_VAL_UINT && (uint64_t)v.u.i == (uint64_t)1 << 63);
+    tc_context *ctx = new_ctx();
+    tc_module *m = NULL;
+    const char *src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                      "def k(out_ptr, n, C: tl.constexpr):\n    tl.store(out_ptr, n + C)\n";
+    CHECK_INT(TC_OK, tc_module_load_string(ctx, "u.py", src, &m));
+    tc_kernel *k = NULL;
+    tc_args *a = NULL;
+    tc_tensor *o = NULL;
+    int64_t one = 1;
+    CHECK_INT(TC_OK, tc_module_kernel(m, "k", &k));
+    CHECK_INT(TC_OK, tc_args_new(k, &a));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_U64, 1, &one, &o));
+    tc_args_set(a, "out_ptr", tc_tens(o));
+    tc_args_set(a, "n", tc_uint(UINT64_MAX - 10));
+    tc_args_set(a, "C", tc_int(3));
+    CHECK_INT(TC_OK, tc_launch(k, a, NULL));
+    uint64_t r = 0;
+    tc_tensor_to_host(o, &r, sizeof r);
+    CHECK(r == UINT64_MAX - 7);
+    tc_launch_report rep;
+    tc_last_launch(ctx, &rep);
+    CHECK_STR("*u64:16, u64, C=3", rep.specialization);
+    tc_value g;
+    CHECK_INT(TC_OK, tc_args_get(a, "n", &g));
+    CHECK(g.kind == TC_VAL_UINT && (uint64_t)g.u.i == UINT64_MAX - 10);
+    tc_args_set(a, "C", tc_uint(UINT64_MAX));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, NULL));
+    CHECK_CONTAINS(tc_errmsg(ctx), "constexpr parameter 'C' got 18446744073709551615");
+    tc_tensor_free(o);
+    tc_args_free(a);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 TEST(api_grid_callback) {
     tc_context *ctx = new_ctx();
     tc_module *m = load(ctx);

@@ -12,6 +12,7 @@
 #include "tritonc.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -107,6 +108,13 @@ static void gws(GridP *g) { while (*g->s == ' ' || *g->s == '\t') g->s++; }
 
 static int g_expr(GridP *g, int64_t *v);
 
+/* 0 with the message when an operation overflowed int64 (the grid is then a usage error). */
+static int g_ovf(GridP *g, int overflowed) {
+    if (!overflowed) return 1;
+    snprintf(g->err, sizeof g->err, "integer overflow (beyond int64)");
+    return 0;
+}
+
 static int g_atom(GridP *g, int64_t *v) {
     gws(g);
     if (++g->depth > 32) { snprintf(g->err, sizeof g->err, "nested too deep"); return 0; }
@@ -120,10 +128,12 @@ static int g_atom(GridP *g, int64_t *v) {
     } else if (*g->s == '-') {
         g->s++;
         ok = g_atom(g, v);
-        if (ok) *v = -*v;
+        if (ok) ok = g_ovf(g, __builtin_sub_overflow((int64_t)0, *v, v));
     } else if (isdigit((unsigned char)*g->s)) {
         char *end;
+        errno = 0;
         long long x = strtoll(g->s, &end, 0);
+        ok = g_ovf(g, errno == ERANGE);
         g->s = end;
         *v = x;
     } else if (isalpha((unsigned char)*g->s) || *g->s == '_') {
@@ -147,15 +157,19 @@ static int g_atom(GridP *g, int64_t *v) {
             if (ok && *g->s != ')') { snprintf(g->err, sizeof g->err, "expected ')'"); ok = 0; }
             if (ok) g->s++;
             if (ok) {
-                if (!strcmp(fn, "cdiv")) {
+                if (!strcmp(fn, "cdiv")) {   /* Python's -(-x // y) */
                     if (y == 0) { snprintf(g->err, sizeof g->err, "cdiv by zero"); ok = 0; }
-                    else *v = (x + y - 1) / y;
+                    else if (x == INT64_MIN && y == -1) ok = g_ovf(g, 1);
+                    else *v = x / y + (x % y != 0 && (x % y < 0) == (y < 0));
                 } else if (!strcmp(fn, "min")) *v = x < y ? x : y;
                 else if (!strcmp(fn, "max")) *v = x > y ? x : y;
                 else if (!strcmp(fn, "next_power_of_2")) {
-                    uint64_t p = (uint64_t)x - 1;
-                    p |= p >> 1; p |= p >> 2; p |= p >> 4; p |= p >> 8; p |= p >> 16; p |= p >> 32;
-                    *v = (int64_t)(p + 1);
+                    if (x > ((int64_t)1 << 62)) ok = g_ovf(g, 1);
+                    else {
+                        uint64_t p = x > 0 ? (uint64_t)x - 1 : 0;
+                        p |= p >> 1; p |= p >> 2; p |= p >> 4; p |= p >> 8; p |= p >> 16; p |= p >> 32;
+                        *v = (int64_t)(p + 1);
+                    }
                 } else { snprintf(g->err, sizeof g->err, "unknown function '%s' (cdiv, min, max, next_power_of_2)", fn); ok = 0; }
             }
         } else {
@@ -164,6 +178,7 @@ static int g_atom(GridP *g, int64_t *v) {
                 snprintf(g->err, sizeof g->err, "'%s' is not an argument of the launch", name);
                 ok = 0;
             } else if (x.kind == TC_VAL_INT) *v = x.u.i;
+            else if (x.kind == TC_VAL_UINT) ok = g_ovf(g, 1);
             else if (x.kind == TC_VAL_BOOL) *v = x.u.b;
             else { snprintf(g->err, sizeof g->err, "'%s' is not an integer", name); ok = 0; }
         }
@@ -185,8 +200,9 @@ static int g_term(GridP *g, int64_t *v) {
         else return 1;
         int64_t r;
         if (!g_atom(g, &r)) return 0;
-        if (op == '*') *v *= r;
+        if (op == '*') { if (!g_ovf(g, __builtin_mul_overflow(*v, r, v))) return 0; }
         else if (r == 0) { snprintf(g->err, sizeof g->err, "division by zero"); return 0; }
+        else if (*v == INT64_MIN && r == -1) return g_ovf(g, 1);
         else if (op == 'd') *v /= r;
         else *v %= r;
     }
@@ -200,7 +216,8 @@ static int g_expr(GridP *g, int64_t *v) {
         char op = *g->s++;
         int64_t r;
         if (!g_term(g, &r)) return 0;
-        *v = op == '+' ? *v + r : *v - r;
+        if (!g_ovf(g, op == '+' ? __builtin_add_overflow(*v, r, v) : __builtin_sub_overflow(*v, r, v)))
+            return 0;
     }
 }
 

@@ -226,6 +226,11 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
                 case TC_VAL_FLOAT: sa[i].cv = cv_float(v.u.f); break;
                 case TC_VAL_BOOL: sa[i].cv = cv_bool(v.u.b != 0); break;
                 case TC_VAL_STR: sa[i].cv = cv_str(v.u.s); break;
+                case TC_VAL_UINT:
+                    rc = ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr '%s' got %llu; constexpr "
+                                  "integers range from -2**63 to 2**63-1", k->signature, p->name,
+                                  (unsigned long long)v.u.i);
+                    goto fail;
                 default:
                     rc = ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr parameter '%s' got a tensor; "
                                   "constexprs take numbers, booleans, strings or None",
