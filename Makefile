@@ -1,5 +1,6 @@
 # tritonc — GNU make. `make` builds the library, the command and the examples;
-# `make test` builds and runs every test; `make SAN=1 test` does it under ASan+UBSan.
+# `make test` builds and runs every test; `make SAN=1 test` does it under ASan+UBSan;
+# `make TSAN=1 test` runs the tests that use threads under ThreadSanitizer.
 CC      ?= cc
 PREFIX  ?= /usr/local
 CSTD     = -std=c11 -D_GNU_SOURCE
@@ -9,6 +10,12 @@ ifeq ($(SAN),1)
   B      = build-san
   OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow
   SANLD  = -fsanitize=address,undefined,float-cast-overflow
+else ifeq ($(TSAN),1)
+  # ThreadSanitizer: `make TSAN=1 test` runs the tests that use threads (TESTS_ONLY)
+  B      = build-tsan
+  OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+  SANLD  = -fsanitize=thread
+  TESTS_ONLY = check_parallel check_order driver_inprocess_h200 api_threads
 else
   B      = build
 endif
@@ -43,6 +50,18 @@ aot-example: $(B)/tritonc $(B)/libtritonc.a
 $(B)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -fvisibility=hidden -c -o $@ $<
+
+# The build id in the disk cache's key (src/runtime/cache.c): a hash of the library's sources,
+# the compiler and its flags, so that no other build's compiled kernels are ever used.
+BUILD_ID_IN = $(SRCS) $(HDRS) Makefile
+%/gen/build_id.h: $(BUILD_ID_IN)
+	@mkdir -p $(dir $@)
+	@{ echo '$(CC) $(CFLAGS) $(FUZZ_FLAGS)'; $(CC) --version 2>/dev/null | sed -n 1p; cat $(BUILD_ID_IN); } | \
+	    { sha256sum 2>/dev/null || cksum; } | \
+	    sed -n 's/^\([0-9a-f]*\).*/#define TRITONC_BUILD_ID "\1"/p' > $@.tmp
+	@mv $@.tmp $@
+$(B)/obj/runtime/cache.o: $(B)/gen/build_id.h
+$(B)/obj/runtime/cache.o: CFLAGS += -I$(B)/gen
 
 # The public archive: one relocatable object whose hidden (internal) symbols are made local,
 # so that only the tc_* API can clash with a program's names.
@@ -101,7 +120,7 @@ $(B)/fake/libcuda.so.1: tests/fake_libcuda.c
 
 test: all $(B)/run_tests $(B)/fake/libcuda.so.1
 	sh scripts/check-layers.sh $(B)
-	TRITONC_BUILD=$(B) CC="$(CC)" ./$(B)/run_tests
+	TRITONC_BUILD=$(B) CC="$(CC)" ./$(B)/run_tests $(TESTS_ONLY)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
@@ -119,7 +138,7 @@ example: all
 	TRITON_INTERPRET=1 ./$(B)/examples/04_standalone_complete
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-tsan build-fuzz
 
 .PHONY: all test install example clean aot-example
 
@@ -142,6 +161,8 @@ FZ_TOOLOBJS  = $(patsubst tools/%.c,$(FZ)/obj/tools/%.o,$(filter-out tools/trito
 $(FZ)/obj/%.o: src/%.c $(HDRS)
 	@mkdir -p $(dir $@)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -fsanitize=fuzzer-no-link -c -o $@ $<
+$(FZ)/obj/runtime/cache.o: $(FZ)/gen/build_id.h
+$(FZ)/obj/runtime/cache.o: FUZZ_FLAGS += -I$(FZ)/gen
 
 $(FZ)/obj/tools/%.o: tools/%.c $(wildcard tools/*.h) include/tritonc.h
 	@mkdir -p $(dir $@)

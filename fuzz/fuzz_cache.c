@@ -34,7 +34,8 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
     t.warp_size = 32;
     t.arch_suffix_a = 1;
     const char *src = "@triton.jit\ndef k(x_ptr):\n    pass\n";
-    if (!cache_key_make(&fz_key, src, strlen(src), "k", "*fp32:16", 4, 3, &t)) abort();
+    CacheKeyIn in = {src, strlen(src), "k", "*fp32:16", 4, 3, &t, false, false, NULL};
+    if (!cache_key_make(&fz_key, &in)) abort();
     return 0;
 }
 

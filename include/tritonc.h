@@ -85,6 +85,13 @@ TC_API size_t tc_dtype_size(tc_dtype t);           /* bytes per element (i1 is s
 
 /* ---- context -------------------------------------------------------------------- */
 
+/* Threads. A context and all that is made from it (modules, kernels, argument lists,
+ * tensors, compiled variants, binaries) are used by one thread at a time: calls on one
+ * context must not overlap. Different contexts may be used on different threads at once
+ * (one context per thread). The calls that take no context (tc_context_new, names, values,
+ * targets, tc_cache_dir, tc_cache_max_bytes, tc_free, tc_format_double) may be made from
+ * any thread at any time. */
+
 typedef enum tc_backend { TC_BACKEND_AUTO = 0, TC_BACKEND_INTERPRET, TC_BACKEND_CUDA } tc_backend;
 
 /* A new context. The backend defaults to AUTO: the interpreter when TRITON_INTERPRET=1,
@@ -103,11 +110,16 @@ TC_API tc_srcloc tc_errloc(const tc_context *ctx);
 
 /* ---- hardware: driver, target, devices (the chapter's three questions) ------------- */
 
+/* From several threads at once, each on its own context: driver discovery runs once per
+ * process and the device properties are cached under a lock. tc_set_device applies to the context; the device's
+ * primary CUDA context is made current on each thread that launches with it. */
+
 /* The active driver's name ("cuda"). Fails with TC_ERR_NO_DRIVER and the message
  * "0 active drivers ([]). There should only be one.\n<why>" when there is none. */
 TC_API tc_status tc_active_driver(tc_context *ctx, const char **name);
 /* The active driver's library as opened ("libcuda.so.1", or TRITONC_LIBCUDA_PATH) and its
- * version as the driver reports it (13000 for CUDA 13.0). Fails as tc_active_driver. */
+ * version as the driver reports it (13000 for CUDA 13.0); either output may be NULL, not
+ * both. Fails as tc_active_driver. */
 TC_API tc_status tc_driver_version(tc_context *ctx, const char **library, int *version);
 
 typedef struct tc_target {
@@ -153,6 +165,8 @@ TC_API int tc_current_device(const tc_context *ctx);
 
 /* ---- modules and kernels ---------------------------------------------------------- */
 
+/* On the context's thread. Loading parses the file; nothing is compiled until a launch. */
+
 TC_API tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out);
 /* name is used in error messages in place of a file path. */
 TC_API tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *source,
@@ -167,6 +181,10 @@ TC_API int tc_kernel_param_count(const tc_kernel *k);
 TC_API const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr);
 
 /* ---- tensors ---------------------------------------------------------------------- */
+
+/* On the context's thread. Device tensors: tc_tensor_to_host waits for the device's pending
+ * work (the copy synchronizes), tc_tensor_copy_from_host copies before it returns, and
+ * tc_tensor_free may wait for the device. Interpreter tensors are plain host memory. */
 
 #define TC_MAX_RANK 8
 
@@ -196,8 +214,15 @@ TC_API void tc_tensor_mark_uninit(tc_tensor *t);
 
 /* ---- arguments and launch ---------------------------------------------------------- */
 
+/* On the context's thread. tc_launch on the GPU enqueues the kernel and returns (launches are
+ * asynchronous, as in Triton; TRITONC_LAUNCH_BLOCKING=1 waits after each one); on the
+ * interpreter it runs the whole grid before returning, on opts.threads worker threads when
+ * asked. The grid callback runs on the launching thread; the print callback too, except for
+ * device_print in a launch with threads > 1: then worker threads call it, one at a time. */
+
 typedef enum tc_value_kind {
-    TC_VAL_NONE = 0, TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_STR, TC_VAL_TENSOR
+    TC_VAL_NONE = 0, TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_STR, TC_VAL_TENSOR,
+    TC_VAL_UINT         /* an integer in [2^63, 2^64) (tc_uint); u.i holds its bits */
 } tc_value_kind;
 
 typedef struct tc_value {
@@ -206,6 +231,9 @@ typedef struct tc_value {
 } tc_value;
 
 TC_API tc_value tc_int(int64_t v);
+/* An unsigned integer: tc_int(v) up to INT64_MAX, beyond a TC_VAL_UINT, which a runtime
+ * parameter takes as u64 (Triton's rule: i32, i64, u64; constexprs stay within int64). */
+TC_API tc_value tc_uint(uint64_t v);
 TC_API tc_value tc_float(double v);
 TC_API tc_value tc_bool(int v);
 TC_API tc_value tc_str(const char *s);    /* copied when set */
@@ -296,6 +324,9 @@ TC_API char *tc_take_output(tc_context *ctx);
 
 /* ---- ahead of time ----------------------------------------------------------------- */
 
+/* On the kernel's context's thread; no device is used, so several contexts may compile on
+ * several threads at once. The disk cache is shared safely between threads and processes. */
+
 /* Lowers a kernel to PTX for a target with no device: sig is Triton's signature string
  * list, one per runtime parameter ("*fp32:16", "i32", "fp32"), constexprs come from a. */
 TC_API tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
@@ -355,6 +386,9 @@ TC_API tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *variants, int n, co
 
 /* ---- loading ahead-of-time binaries (what the generated C calls) ---------------------- */
 
+/* On the context's thread. tc_binary_launch is asynchronous; tc_synchronize waits for all
+ * the work of the context's device. */
+
 typedef struct tc_binary_desc {
     const char *name;               /* the .entry name */
     const char *target;             /* "cuda:90a" */
@@ -389,34 +423,55 @@ TC_API uint64_t tc_tensor_address(const tc_tensor *t);
 
 /* ---- the disk cache -------------------------------------------------------------------- */
 
+/* Several threads (each on its own context) and processes at once: entries are written to
+ * temporary files and renamed, so a reader never sees half an entry; tc_cache_clear may
+ * remove an entry another process is about to read (that one then compiles). */
+
 typedef enum tc_cache_event {
     TC_CACHE_UNUSED = 0,   /* no disk cache ($TRITONC_CACHE_DIR and $HOME unset), or the interpreter */
     TC_CACHE_HIT,
     TC_CACHE_MISS,         /* compiled and stored */
     TC_CACHE_CORRUPT,      /* an entry was damaged: deleted, recompiled, stored (note says why) */
-    TC_CACHE_BYPASSED      /* TRITONC_ALWAYS_COMPILE=1: compiled and stored */
+    TC_CACHE_BYPASSED,     /* TRITONC_ALWAYS_COMPILE=1: compiled and stored */
+    TC_CACHE_UNSAFE        /* the entry or the cache directory is not the user's or others may
+                              write to it: not read, compiled (the entry replaced, unless the
+                              directory is the problem; note says why) */
 } tc_cache_event;
 TC_API const char *tc_cache_event_name(int ev);   /* "cache hit", "cache miss", ... */
 
 typedef struct tc_cache_item {
-    char key[65];          /* hex hash: the file name without ".tcc" */
+    char key[65];          /* hex hash: the file name without ".tcc" (a temporary file: its name) */
     char kernel[128];      /* the .entry name */
     char target[16];       /* "cuda:90a" */
     uint64_t size;         /* bytes on disk */
     double age_s;          /* seconds since written */
-    int valid;             /* 0: damaged (why in note) */
-    char note[128];        /* valid: "ptx" or "ptx+cubin"; damaged: why */
+    int valid;             /* 1: an entry this build reads; 0: see note */
+    char note[128];        /* valid: "ptx" or "ptx+cubin"; else it begins with what the file is:
+                              "stale: ..." (an entry of another build or format of tritonc),
+                              "temporary: ..." (an unfinished or interrupted write),
+                              "damaged: why", or "not read: why" (not the user's, writable by
+                              others, a link) */
 } tc_cache_item;
 
 /* The directory ($TRITONC_CACHE_DIR, else $HOME/.cache/tritonc); TC_ERR_NOT_FOUND if none. */
 TC_API tc_status tc_cache_dir(char *buf, size_t n);
-/* The entries, oldest first (malloc'd array; free with tc_free). A missing directory is an
- * empty list. */
+/* The entries and temporary files, oldest first (malloc'd array; free with tc_free). A
+ * missing directory is an empty list; one that is not the user's or that others may write
+ * to is TC_ERR_IO, saying so (tritonc neither reads nor writes it). */
 TC_API tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n);
-/* Removes every entry (and stale temporary files); *removed counts entries. */
+/* Removes every entry (stale and damaged ones too) and temporary file; *removed counts
+ * them. The autotuning records stay (tc_cache_clear_tuning). */
 TC_API tc_status tc_cache_clear(tc_context *ctx, int *removed);
+/* Removes the autotuning choices kept on disk (the files of tc_tuning_cache_dir). */
+TC_API tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed);
+/* The cap on the entries' total size: TRITONC_CACHE_MAX_BYTES (bytes, or with K, M, G, T:
+ * KiB ... TiB), default 1 GiB; 0: no cap. A store that passes it removes the least
+ * recently used entries (a hit counts as a use). */
+TC_API uint64_t tc_cache_max_bytes(void);
 
 /* ---- benchmarking, autotuning and heuristics (issue 5; src/tune.c) ------------------- */
+
+/* On the context's thread. Benchmarking and tuning wait for the device (CUDA events). */
 
 /* do_bench as triton.testing.do_bench: one call (compiles), an estimate from 5 timed runs,
  * max(1, warmup_ms/estimate) untimed runs, then max(1, rep_ms/estimate) runs, each after an
@@ -535,6 +590,12 @@ TC_API tc_status tc_tuning_db_save(tc_context *ctx, const char *path);
 TC_API tc_status tc_tuning_cache_dir(char *buf, size_t n);
 
 TC_API void tc_free(void *p);  /* frees strings returned by the library */
+
+/* Writes n bytes to path atomically: to a new temporary file of a random name in the same
+ * directory, fsynced, then renamed over path (whose mode is kept; a link is followed, a
+ * device is written in place). On failure (TC_ERR_IO: a full disk, a size limit) the old
+ * file is intact and no temporary file is left. tc_emit_c and the command write this way. */
+TC_API tc_status tc_write_file(tc_context *ctx, const char *path, const void *data, size_t n);
 
 /* Python's repr() of a float: the shortest decimal that reads back to the same double
  * ("11.0", "0.1", "1e-05", "inf", "nan"), as `print(list)` shows it. */

@@ -5,8 +5,12 @@
 #include "test.h"
 #include "aot/aot.h"
 
+#include <dirent.h>
+#include <signal.h>
 #include <stdlib.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static const char *AOT_SRC =
@@ -322,6 +326,103 @@ TEST(aot_generated_c_compiles_cleanly) {
         CHECK_INT(0, test_run(cmd, out, sizeof out));
     }
     ak_close(&K);
+    tdir_end();
+}
+
+/* ---- a failed write keeps the old file ---------------------------------------------------- */
+
+static void put(const char *dir, const char *name, const char *text) {
+    char p[600];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "w");
+    if (f) { fputs(text, f); fclose(f); }
+}
+
+static int holds(const char *dir, const char *name, const char *text) {
+    char p[600], b[256];
+    snprintf(p, sizeof p, "%s/%s", dir, name);
+    FILE *f = fopen(p, "r");
+    if (!f) return 0;
+    size_t n = fread(b, 1, sizeof b - 1, f);
+    b[n] = 0;
+    fclose(f);
+    return strcmp(b, text) == 0;
+}
+
+/* Files in dir other than those named (NULL-terminated). */
+static int others(const char *dir, const char *const *names) {
+    DIR *d = opendir(dir);
+    int n = 0;
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, "..")) continue;
+        int known = 0;
+        for (const char *const *q = names; *q; q++) known |= !strcmp(*q, de->d_name);
+        if (!known) { fprintf(stderr, "  left behind: %s\n", de->d_name); n++; }
+    }
+    if (d) closedir(d);
+    return n;
+}
+
+/* tc_emit_c, `tritonc compile -o`, `compile --emit c` and `run --save` under a file size
+ * limit (as on a full disk): each fails, and the old files are as they were with no
+ * temporary file left beside them. */
+TEST(aot_failed_write_keeps_old_file) {
+    tdir_begin("fsize");
+    char out[4096], cmd[2000], dir[400];
+    snprintf(dir, sizeof dir, "%s/out", tdir);
+    mkdir(dir, 0755);
+    put(dir, "add_kernel.h", "old h\n");
+    put(dir, "add_kernel.c", "old c\n");
+    put(dir, "k.ptx", "old ptx\n");
+    put(dir, "o.npy", "old npy\n");
+    AK K;
+    CHECK(ak_open(&K, 256));
+    fflush(NULL);
+    pid_t pid = fork();
+    if (pid == 0) {
+        struct rlimit rl = {200, 200};
+        signal(SIGXFSZ, SIG_IGN);
+        setrlimit(RLIMIT_FSIZE, &rl);
+        _exit(make_pair(&K, dir) ? 0 : strstr(tc_errmsg(K.ctx), "File too large") ? 3 : 1);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    CHECK(WIFEXITED(st) && WEXITSTATUS(st) == 3);
+    ak_close(&K);
+    /* the command: a shell that ignores SIGXFSZ with a limit of one 512-byte block */
+    const char *lim = "trap '' XFSZ; ulimit -f 1;";
+    snprintf(cmd, sizeof cmd, "%s %s/tritonc compile examples/chapter10.py add_kernel --target cuda:80 "
+             "x_ptr='*fp32' y_ptr='*fp32' out_ptr='*fp32' n=i32 BLOCK=1024 -o %s/k.ptx",
+             lim, test_build_dir(), dir);
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "cannot write");
+    snprintf(cmd, sizeof cmd, "%s %s/tritonc compile examples/chapter10.py add_kernel --target cuda:80 "
+             "x_ptr='*fp32' y_ptr='*fp32' out_ptr='*fp32' n=i32 BLOCK=1024 --emit c -o %s/add_kernel",
+             lim, test_build_dir(), dir);
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    snprintf(cmd, sizeof cmd, "%s %s/tritonc run examples/chapter10.py add_kernel --interpret "
+             "x_ptr='fp32:ones(4096)' y_ptr='fp32:ones(4096)' out_ptr='fp32:zeros(4096)' n=4096 "
+             "BLOCK=1024 --grid 4 --save out_ptr=%s/o.npy", lim, test_build_dir(), dir);
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "File too large");
+    CHECK(holds(dir, "add_kernel.h", "old h\n"));
+    CHECK(holds(dir, "add_kernel.c", "old c\n"));
+    CHECK(holds(dir, "k.ptx", "old ptx\n"));
+    CHECK(holds(dir, "o.npy", "old npy\n"));
+    const char *names[] = {"add_kernel.h", "add_kernel.c", "k.ptx", "o.npy", NULL};
+    CHECK_INT(0, others(dir, names));
+    /* without the limit they are replaced, keeping their mode */
+    char kp[600];
+    snprintf(kp, sizeof kp, "%s/k.ptx", dir);
+    chmod(kp, 0640);
+    snprintf(cmd, sizeof cmd, "%s/tritonc compile examples/chapter10.py add_kernel --target cuda:80 "
+             "x_ptr='*fp32' y_ptr='*fp32' out_ptr='*fp32' n=i32 BLOCK=1024 -o %s/k.ptx", test_build_dir(), dir);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK(!holds(dir, "k.ptx", "old ptx\n"));
+    struct stat sb;
+    CHECK(stat(kp, &sb) == 0 && (sb.st_mode & 07777) == 0640 && sb.st_size > 200);
+    CHECK_INT(0, others(dir, names));
     tdir_end();
 }
 

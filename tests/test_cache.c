@@ -5,12 +5,14 @@
 #include "test.h"
 #include "runtime/cache.h"
 #include "aot/aot.h"
+#include "trace/trace.h"
 
 #include <dirent.h>
 #include <fcntl.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 static const char *ADD_SRC =
@@ -269,38 +271,107 @@ TEST(cache_entry_build_limits) {
     free(b);
 }
 
+/* Every input that changes the generated code changes the key; nothing else does. */
 TEST(cache_key_components) {
-    tc_target a, b;
+    tc_target a, b, c;
     tc_target_parse("cuda:80", &a);
     tc_target_parse("cuda:90a", &b);
-    CacheKey k1, k2;
+    c = b;
+    c.arch_suffix_a = 0;
     const char *src = "def f(): pass\n";
-    CHECK(cache_key_make(&k1, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a));
+    CacheKeyIn base = {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL};
+    CacheKey k1, k2;
+    CHECK(cache_key_make(&k1, &base));
     CHECK_INT(64, strlen(k1.hex));
     CHECK_CONTAINS(k1.text, "tritonc " TRITONC_VERSION);
-    CHECK_CONTAINS(k1.text, "target cuda:80\n");
-    CHECK(cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a));
+    CHECK_CONTAINS(k1.text, "target cuda:90a\n");
+    CHECK_CONTAINS(k1.text, cache_build_id());
+    CHECK(cache_key_make(&k2, &base));
     CHECK_STR(k1.hex, k2.hex);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    CHECK_CONTAINS(k2.text, "target cuda:90a\n");
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32, i32", 4, 3, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 8, 3, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 2, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    cache_key_make(&k2, "def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &a);
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    /* the occupancy step switched off compiles other code: another key */
-    setenv("TRITONC_OCCUPANCY", "0", 1);
-    cache_key_make(&k2, src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a);
-    unsetenv("TRITONC_OCCUPANCY");
-    CHECK(strcmp(k1.hex, k2.hex) != 0);
-    CHECK_CONTAINS(k2.text, "occupancy off\n");
+    struct { const char *what; CacheKeyIn in; } v[] = {
+        {"source", {"def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL}},
+        {"kernel", {src, strlen(src), "g", "*fp32:16, i32", 4, 3, &b, false, false, NULL}},
+        {"specialization", {src, strlen(src), "f", "*fp32, i32", 4, 3, &b, false, false, NULL}},
+        {"num_warps", {src, strlen(src), "f", "*fp32:16, i32", 8, 3, &b, false, false, NULL}},
+        {"num_stages", {src, strlen(src), "f", "*fp32:16, i32", 4, 2, &b, false, false, NULL}},
+        {"target arch", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a, false, false, NULL}},
+        {"target suffix", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &c, false, false, NULL}},
+        {"TRITON_DEBUG", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, true, false, NULL}},
+        {"occupancy", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, true, NULL}},
+        {"build", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, "another build"}},
+    };
+    for (int i = 0; i < COUNT_OF(v); i++) {
+        CHECK(cache_key_make(&k2, &v[i].in));
+        if (!strcmp(k1.hex, k2.hex)) fprintf(stderr, "  (%s does not change the key)\n", v[i].what);
+        CHECK(strcmp(k1.hex, k2.hex) != 0);
+        for (int j = 0; j < i; j++) {   /* and no two of them give the same key */
+            CacheKey k3;
+            cache_key_make(&k3, &v[j].in);
+            CHECK(strcmp(k3.hex, k2.hex) != 0);
+        }
+    }
+    /* the environment the code generator reads: TRITON_DEBUG through trace_debug, the target
+     * (TRITON_OVERRIDE_ARCH) through cuda_target, TRITONC_OCCUPANCY through the occupancy
+     * flag (cache_jit_occupancy_keys) */
+    setenv("TRITON_DEBUG", "1", 1);
+    CHECK(trace_debug());
+    unsetenv("TRITON_DEBUG");
+    CHECK(!trace_debug());
     static char huge[3000];
     memset(huge, 'x', sizeof huge - 1);
-    CHECK(!cache_key_make(&k2, src, strlen(src), "f", huge, 4, 3, &a));
+    CacheKeyIn big = base;
+    big.spec = huge;
+    CHECK(!cache_key_make(&k2, &big));
+}
+
+/* The build id is the Makefile's hash of the sources (not the binary's size and mtime). */
+TEST(cache_build_id_is_content_hash) {
+    char path[600];
+    snprintf(path, sizeof path, "%s/gen/build_id.h", test_build_dir());
+    size_t n = 0;
+    uint8_t *b = slurp(path, &n);
+    CHECK(b != NULL);
+    if (!b) return;
+    char want[200];
+    snprintf(want, sizeof want, "#define TRITONC_BUILD_ID \"%s\"", cache_build_id());
+    CHECK(strlen(cache_build_id()) >= 16);
+    b[n - 1] = 0;
+    CHECK_CONTAINS((char *)b, want);
+    free(b);
+}
+
+/* TRITON_DEBUG compiles assertions in: its kernel is another entry. */
+TEST(cache_key_triton_debug) {
+    static const char *ASSERT_SRC =
+        "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+        "def add_kernel(x_ptr, y_ptr, out_ptr, n, BLOCK: tl.constexpr):\n"
+        "    offs = tl.arange(0, BLOCK)\n"
+        "    x = tl.load(x_ptr + offs)\n"
+        "    tl.device_assert(x > 0, \"positive\")\n"
+        "    tl.store(out_ptr + offs, x)\n";
+    cache_begin("debug");
+    unsetenv("TRITON_DEBUG");
+    Kern K;
+    CHECK(kern_open(&K, ASSERT_SRC, 64));
+    tc_compiled *c1 = compile_for(&K, "cuda:80", SIG_A);
+    setenv("TRITON_DEBUG", "1", 1);
+    tc_compiled *c2 = compile_for(&K, "cuda:80", SIG_A);
+    tc_compiled *c3 = compile_for(&K, "cuda:80", SIG_A);
+    unsetenv("TRITON_DEBUG");
+    tc_compiled *c4 = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c1 && c2 && c3 && c4);
+    if (c1 && c2 && c3 && c4) {
+        CHECK_INT(TC_CACHE_MISS, c1->disk_cache);
+        CHECK_INT(TC_CACHE_MISS, c2->disk_cache);
+        CHECK(strcmp(c1->ptx, c2->ptx) != 0);
+        CHECK_INT(TC_CACHE_HIT, c3->disk_cache);
+        CHECK_STR(c2->ptx, c3->ptx);
+        CHECK_INT(TC_CACHE_HIT, c4->disk_cache);
+        CHECK_STR(c1->ptx, c4->ptx);
+    }
+    tc_compiled_free(c1); tc_compiled_free(c2); tc_compiled_free(c3); tc_compiled_free(c4);
+    kern_close(&K);
+    cache_end();
 }
 
 /* ---- the cache through tc_compile ------------------------------------------------------ */
@@ -528,6 +599,117 @@ TEST(cache_corruption_recovery) {
     cache_end();
 }
 
+/* Rewrites the one entry with the same key and metadata but other PTX (a forger's), then
+ * gives it mode `mode`. */
+static void forge_entry(int mode) {
+    char path[512];
+    if (entry_files(path, sizeof path) != 1) { CHECK(!"one entry"); return; }
+    size_t n = 0, n2 = 0;
+    uint8_t *b = slurp(path, &n);
+    CacheEntry e;
+    char why[128];
+    if (!b || cache_entry_parse(b, n, &e, why, sizeof why) != 0) { CHECK(!"parse"); free(b); return; }
+    char key[2048];
+    snprintf(key, sizeof key, "%s", e.key);
+    uint8_t *f = cache_entry_build(key, &e.meta, "// forged\n.visible .entry add_kernel()\n", NULL, 0, &n2);
+    unlink(path);
+    spit(path, f, n2);
+    chmod(path, (mode_t)mode);
+    free(f);
+    free(b);
+}
+
+/* A cache shared with others (or an entry planted in it) is never read: compiled instead,
+ * with the reason in the note; the directory is made 0700 with its parents, entries 0600. */
+TEST(cache_refuses_unsafe_owner_or_mode) {
+    cache_begin("unsafe");
+    char sub[400];
+    snprintf(sub, sizeof sub, "%s/a/b", cdir);
+    setenv("TRITONC_CACHE_DIR", sub, 1);
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *ref = compile_for(&K, "cuda:80", SIG_A), *c;
+    CHECK(ref && ref->disk_cache == TC_CACHE_MISS);
+    struct stat st;
+    CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+    snprintf(sub, sizeof sub, "%s/a", cdir);
+    CHECK(stat(sub, &st) == 0 && (st.st_mode & 07777) == 0700);
+    snprintf(sub, sizeof sub, "%s/a/b", cdir);
+    snprintf(cdir + strlen(cdir), sizeof cdir - strlen(cdir), "/a/b");  /* entry_files */
+    char path[512];
+    CHECK_INT(1, entry_files(path, sizeof path));
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
+    if (!ref) { kern_close(&K); return; }
+    /* an entry others may write: not read, replaced */
+    forge_entry(0666);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_UNSAFE);
+    CHECK(c && strstr(c->cache_note, "writable by others (mode 0666)") &&
+          strstr(c->cache_note, "not read"));
+    tc_compiled_free(c);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_HIT);
+    tc_compiled_free(c);
+    CHECK(stat(path, &st) == 0 && (st.st_mode & 07777) == 0600);
+    /* group-writable, a link to a forged file */
+    forge_entry(0620);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "writable by its group"));
+    tc_compiled_free(c);
+    char other[600];
+    snprintf(other, sizeof other, "%s/../forged", sub);
+    rename(path, other);
+    CHECK(symlink(other, path) == 0);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "symbolic link"));
+    tc_compiled_free(c);
+    unlink(other);
+    /* another user's entry (root can make one) */
+    if (geteuid() == 0) {
+        forge_entry(0600);
+        CHECK_INT(0, chown(path, 4242, 4242));
+        c = compile_for(&K, "cuda:80", SIG_A);
+        CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "belongs to uid 4242"));
+        tc_compiled_free(c);
+        tc_cache_item *it = NULL;
+        int n = 0;
+        forge_entry(0600);
+        chown(path, 4242, 4242);
+        CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+        CHECK(n == 1 && !it[0].valid && strstr(it[0].note, "not read: belongs to uid 4242"));
+        tc_free(it);
+    }
+    /* a directory others may write: neither read nor written */
+    forge_entry(0600);
+    CHECK_INT(0, chmod(sub, 0777));
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && !strcmp(c->ptx, ref->ptx) && c->disk_cache == TC_CACHE_UNSAFE);
+    CHECK(c && strstr(c->cache_note, "is writable by others (mode 0777): the disk cache is not used"));
+    tc_compiled_free(c);
+    tc_cache_item *it = NULL;
+    int n = 0, removed = 0;
+    CHECK_INT(TC_ERR_IO, tc_cache_list(K.ctx, &it, &n));
+    CHECK_CONTAINS(tc_errmsg(K.ctx), "writable by others");
+    CHECK_INT(TC_ERR_IO, tc_cache_clear(K.ctx, &removed));
+    CHECK_INT(1, entry_files(NULL, 0));
+    char cmd[1000], out[2000];
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s/tritonc cache ls", sub, test_build_dir());
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "is writable by others (mode 0777)");
+    if (geteuid() == 0) {
+        chmod(sub, 0700);
+        CHECK_INT(0, chown(sub, 4242, 4242));
+        c = compile_for(&K, "cuda:80", SIG_A);
+        CHECK(c && !strcmp(c->ptx, ref->ptx) && strstr(c->cache_note, "belongs to uid 4242"));
+        tc_compiled_free(c);
+        chown(sub, 0, 0);
+    }
+    tc_compiled_free(ref);
+    kern_close(&K);
+    cdir[strlen(cdir) - 4] = 0;
+    cache_end();
+}
+
 TEST(cache_always_compile) {
     cache_begin("always");
     Kern K;
@@ -688,7 +870,7 @@ TEST(cache_cli_hit_and_ls_clear) {
     CHECK_CONTAINS(out, cdir);
     snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s cache clear", cdir, exe);
     CHECK_INT(0, test_run(cmd, out, sizeof out));
-    CHECK_CONTAINS(out, "removed 1 entry");
+    CHECK_CONTAINS(out, "removed 1 file");
     CHECK_INT(0, entry_files(NULL, 0));
     snprintf(cmd, sizeof cmd, "%s cache frobnicate", exe);
     CHECK_INT(2, test_run(cmd, out, sizeof out));
@@ -696,6 +878,210 @@ TEST(cache_cli_hit_and_ls_clear) {
     CHECK_INT(1, test_run(cmd, out, sizeof out));
     CHECK_CONTAINS(out, "HOME");
     cache_end();
+}
+
+/* ---- the size cap, stale and temporary files, headers first --------------------------- */
+
+static void set_times(const char *path, time_t atime, time_t mtime) {
+    struct timespec ts[2] = {{atime, 0}, {mtime, 0}};
+    utimensat(AT_FDCWD, path, ts, 0);
+}
+
+TEST(cache_size_cap_lru) {
+    setenv("TRITONC_CACHE_MAX_BYTES", "3K", 1);
+    CHECK_INT(3072, tc_cache_max_bytes());
+    setenv("TRITONC_CACHE_MAX_BYTES", "2MiB", 1);
+    CHECK_INT(2 << 20, tc_cache_max_bytes());
+    setenv("TRITONC_CACHE_MAX_BYTES", "0", 1);
+    CHECK_INT(0, tc_cache_max_bytes());
+    setenv("TRITONC_CACHE_MAX_BYTES", "lots", 1);
+    CHECK_INT(1 << 30, tc_cache_max_bytes());
+    unsetenv("TRITONC_CACHE_MAX_BYTES");
+    CHECK_INT(1 << 30, tc_cache_max_bytes());
+    cache_begin("cap");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *a = compile_for(&K, "cuda:80", SIG_A), *b = compile_for(&K, "cuda:80", SIG_B);
+    CHECK(a && b && a->disk_cache == TC_CACHE_MISS && b->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(a);
+    tc_compiled_free(b);
+    char pa[512], pb[512];
+    tc_cache_item *it = NULL;
+    int n = 0;
+    CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+    CHECK_INT(2, n);
+    uint64_t one = n == 2 ? it[0].size : 2000;
+    tc_free(it);
+    /* a written long ago, b less long ago; then a is used */
+    entry_files(NULL, 0);
+    time_t now = time(NULL);
+    DIR *d = opendir(cdir);
+    struct dirent *de;
+    while (d && (de = readdir(d))) {
+        if (strlen(de->d_name) != 68) continue;
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", cdir, de->d_name);
+        set_times(p, now - 1000, now - 1000);
+        snprintf(pa, sizeof pa, "%s", p);
+    }
+    if (d) closedir(d);
+    a = compile_for(&K, "cuda:80", SIG_A);   /* a hit: now the most recently used */
+    CHECK(a && a->disk_cache == TC_CACHE_HIT);
+    tc_compiled_free(a);
+    d = opendir(cdir);
+    while (d && (de = readdir(d))) {
+        struct stat st;
+        char p[512];
+        snprintf(p, sizeof p, "%s/%s", cdir, de->d_name);
+        if (strlen(de->d_name) != 68 || stat(p, &st) != 0) continue;
+        if (st.st_atime >= now) snprintf(pa, sizeof pa, "%s", p);
+        else snprintf(pb, sizeof pb, "%s", p);
+    }
+    if (d) closedir(d);
+    CHECK(strcmp(pa, pb) != 0);
+    /* a third entry passes a cap of 2.5 entries: b, the least recently used, goes */
+    char cap[32];
+    snprintf(cap, sizeof cap, "%llu", (unsigned long long)(one * 5 / 2));
+    setenv("TRITONC_CACHE_MAX_BYTES", cap, 1);
+    tc_compiled *c = compile_for(&K, "cuda:90a", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(c);
+    CHECK_INT(2, entry_files(NULL, 0));
+    CHECK(access(pa, F_OK) == 0);
+    CHECK(access(pb, F_OK) != 0);
+    /* a cap below one entry keeps the one just stored */
+    setenv("TRITONC_CACHE_MAX_BYTES", "1", 1);
+    b = compile_for(&K, "cuda:80", SIG_B);
+    CHECK(b && b->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(b);
+    CHECK_INT(1, entry_files(NULL, 0));
+    unsetenv("TRITONC_CACHE_MAX_BYTES");
+    kern_close(&K);
+    cache_end();
+}
+
+/* Bytes this process has read through read(2) and pread(2); -1 when unknown. */
+static long long bytes_read(void) {
+    FILE *f = fopen("/proc/self/io", "r");
+    long long v = -1;
+    char line[128];
+    while (f && fgets(line, sizeof line, f))
+        if (sscanf(line, "rchar: %lld", &v) == 1) break;
+    if (f) fclose(f);
+    return v;
+}
+
+/* An entry's header is checked against the file's size before the rest is read. */
+TEST(cache_header_before_body) {
+    cache_begin("sparse");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *ref = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(ref && ref->disk_cache == TC_CACHE_MISS);
+    char path[512];
+    CHECK_INT(1, entry_files(path, sizeof path));
+    int fd = open(path, O_WRONLY);
+    int big = fd >= 0 && ftruncate(fd, (off_t)8 << 30) == 0;   /* 8 GiB, sparse */
+    if (fd >= 0) close(fd);
+    if (!big) {
+        fprintf(stderr, "SKIP %s: no 8 GiB sparse file here\n", test_current);
+    } else {
+        long long r0 = bytes_read();
+        tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+        long long r1 = bytes_read();
+        CHECK(c && c->disk_cache == TC_CACHE_CORRUPT && strstr(c->cache_note, "exceeds the limit"));
+        if (r0 >= 0) CHECK(r1 - r0 < (1 << 20));
+        tc_compiled_free(c);
+        fd = open(path, O_WRONLY);
+        CHECK(fd >= 0 && ftruncate(fd, (off_t)8 << 30) == 0);
+        if (fd >= 0) close(fd);
+        tc_cache_item *it = NULL;
+        int n = 0;
+        r0 = bytes_read();
+        CHECK_INT(TC_OK, tc_cache_list(K.ctx, &it, &n));
+        r1 = bytes_read();
+        CHECK(n == 1 && !it[0].valid && strstr(it[0].note, "damaged: entry of 8589934592 bytes"));
+        if (r0 >= 0) CHECK(r1 - r0 < (1 << 20));
+        tc_free(it);
+    }
+    tc_compiled_free(ref);
+    kern_close(&K);
+    cache_end();
+}
+
+/* `cache ls` shows stale entries and temporary files with their sizes; `cache clear`
+ * removes them, the tuning records only with --tuning or --all. */
+/* Runs `tritonc cache ARGS` on cdir with env. */
+static int cache_cmd(const char *env, const char *exe, const char *args, char *out, size_t n) {
+    char cmd[2000];
+    snprintf(cmd, sizeof cmd, "%s TRITONC_CACHE_DIR=%s %s cache %s", env, cdir, exe, args);
+    return test_run(cmd, out, n);
+}
+
+TEST(cache_ls_stale_temp_and_clear_tuning) {
+    char exe[512], out[8192];
+    if (!cli_has_cache(exe, sizeof exe)) return;
+    cache_begin("stale");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c != NULL);
+    tc_compiled_free(c);
+    kern_close(&K);
+    /* an entry of another build, a temporary file, a tuning record */
+    CacheMeta m = sample_meta();
+    size_t n = 0;
+    uint8_t *b = cache_entry_build("tritonc 0.0.9 cache 1 build 1234\nsource x\n", &m,
+                                   ".version 8.0\n", NULL, 0, &n);
+    char key_hex[65], path[600];
+    uint8_t h[32];
+    const char *kt = "tritonc 0.0.9 cache 1 build 1234\nsource x\n";
+    sha256(kt, strlen(kt), h);
+    sha256_hex(h, key_hex);
+    snprintf(path, sizeof path, "%s/%s.tcc", cdir, key_hex);
+    spit(path, b, n);
+    chmod(path, 0600);
+    free(b);
+    snprintf(path, sizeof path, "%s/.tmp.0123456789abcdef.fedcba9876543210", cdir);
+    spit(path, "0123456789", 10);
+    chmod(path, 0600);
+    snprintf(path, sizeof path, "%s/tune", cdir);
+    mkdir(path, 0700);
+    snprintf(path, sizeof path, "%s/tune/k.json", cdir);
+    spit(path, "{}", 2);
+    CHECK_INT(0, cache_cmd("TRITONC_CACHE_MAX_BYTES=64M", exe, "ls", out, sizeof out));
+    CHECK_CONTAINS(out, "stale: made by another build of tritonc");
+    CHECK_CONTAINS(out, "temporary: an unfinished or interrupted write");
+    CHECK_CONTAINS(out, "1 entry in");
+    CHECK_CONTAINS(out, "(cap 64.0M)");
+    CHECK_CONTAINS(out, "1 stale entry of other builds of tritonc: ");
+    CHECK_CONTAINS(out, "1 temporary file: 10B");
+    CHECK_INT(0, cache_cmd("", exe, "clear", out, sizeof out));
+    CHECK_CONTAINS(out, "removed 3 files");
+    CHECK_INT(0, entry_files(NULL, 0));
+    CHECK_INT(0, tmp_files());
+    CHECK(access(path, F_OK) == 0);
+    CHECK_INT(0, cache_cmd("", exe, "clear --tuning", out, sizeof out));
+    CHECK_CONTAINS(out, "removed 1 autotuning record");
+    CHECK(access(path, F_OK) != 0);
+    spit(path, "{}", 2);
+    CHECK_INT(0, cache_cmd("", exe, "clear --all", out, sizeof out));
+    CHECK_CONTAINS(out, "removed 0 files");
+    CHECK_CONTAINS(out, "removed 1 autotuning record");
+    CHECK(access(path, F_OK) != 0);
+    CHECK_INT(2, cache_cmd("", exe, "clear --bogus", out, sizeof out));
+    cache_end();
+}
+
+/* Neither the tests nor the build write to the user's home: the runner (tests/main.c) gives
+ * them a HOME of their own, and the ahead-of-time example keeps its cache in the build. */
+TEST(cache_tests_and_build_stay_out_of_home) {
+    const char *h = getenv("HOME");
+    CHECK(h && strncmp(h, "/tmp/tritonc-tests-", 19) == 0);
+    char p[600];
+    snprintf(p, sizeof p, "%s/tritonc-cache", test_build_dir());
+    struct stat st;
+    CHECK(stat(p, &st) == 0 && S_ISDIR(st.st_mode));
 }
 
 /* ---- the JIT's use of the disk cache (fake driver: modules load, launches are refused) ---- */
@@ -725,29 +1111,41 @@ static const char *JIT_MAIN =
     "    return 0;\n"
     "}\n";
 
-TEST(cache_jit_launch_path) {
+/* The command that runs prog with the fake driver, env and the cache directory cdir. */
+static void jit_cmd(char *run, size_t runn, const char *env, const char *prog) {
+    snprintf(run, runn, "%s TRITONC_CACHE_DIR=%s TRITONC_LIBCUDA_PATH=%s/fake/libcuda.so.1 %s "
+             "examples/chapter10.py", env, cdir, test_build_dir(), prog);
+}
+
+/* Builds JIT_MAIN into prog (outside the cache directory) and puts jit_cmd into run; 0 when
+ * that is not possible (skipped). */
+static int jit_prog(const char *tag, char *prog, size_t progn, char *run, size_t runn) {
     char fake[600], lib[600];
     snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
     snprintf(lib, sizeof lib, "%s/libtritonc.a", test_build_dir());
     if (access(fake, R_OK) != 0 || access(lib, R_OK) != 0) {
         fprintf(stderr, "SKIP %s: %s or %s is missing\n", test_current, fake, lib);
-        return;
+        return 0;
     }
-    cache_begin("jit");
-    mkdir(cdir, 0755);
     char mp[600], cmd[3000], out[4096];
-    snprintf(mp, sizeof mp, "%s/jit_main.c", cdir);
+    snprintf(prog, progn, "/tmp/tritonc-test-jitprog-%d-%s", (int)getpid(), tag);
+    snprintf(mp, sizeof mp, "%s.c", prog);
     FILE *f = fopen(mp, "w");
     if (f) { fputs(JIT_MAIN, f); fclose(f); }
-    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall %s -Iinclude -o %s/jit_prog %s %s -lm -ldl -lpthread",
-             strstr(test_build_dir(), "san") ? "-fsanitize=address,undefined" : "", cdir, mp, lib);
+    snprintf(cmd, sizeof cmd, "cc -std=c11 -Wall %s -Iinclude -o %s %s %s -lm -ldl -lpthread",
+             strstr(test_build_dir(), "san") ? "-fsanitize=address,undefined" : "", prog, mp, lib);
     int r = test_run(cmd, out, sizeof out);
+    unlink(mp);
     if (r) fprintf(stderr, "%s\n", out);
     CHECK_INT(0, r);
-    if (r) { cache_end(); return; }
-    char run[1500];
-    snprintf(run, sizeof run, "TRITONC_CACHE_DIR=%s TRITONC_LIBCUDA_PATH=%s %s/jit_prog examples/chapter10.py",
-             cdir, fake, cdir);
+    jit_cmd(run, runn, "", prog);
+    return r == 0;
+}
+
+TEST(cache_jit_launch_path) {
+    char prog[600], run[1500], out[4096];
+    cache_begin("jit");
+    if (!jit_prog("jit", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
     CHECK_INT(0, test_run(run, out, sizeof out));
     CHECK_CONTAINS(out, "compiled 1 disk 2 (cache miss)");
     CHECK_INT(1, entry_files(NULL, 0));
@@ -769,5 +1167,155 @@ TEST(cache_jit_launch_path) {
     CHECK_INT(0, test_run(run2, out, sizeof out));
     CHECK_CONTAINS(out, "disk 4 (cache bypassed");
     CHECK_CONTAINS(out, "TRITONC_ALWAYS_COMPILE is set");
+    unlink(prog);
+    cache_end();
+}
+
+/* `tritonc compile` of what the JIT launches (JIT_MAIN: BLOCK=128, n=4, on the fake H200). */
+static int aot_compile(char *out, size_t n) {
+    char cmd[2000], ptx[600];
+    snprintf(ptx, sizeof ptx, "%s.ptx", cdir);
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s/tritonc compile examples/chapter10.py "
+             "add_kernel --target cuda:90a x_ptr='*fp32:16' y_ptr='*fp32:16' out_ptr='*fp32:16' "
+             "n=i32 BLOCK=128 --verbose -o %s && cat %s", cdir, test_build_dir(), ptx, ptx);
+    int r = test_run(cmd, out, n);
+    unlink(ptx);
+    return r;
+}
+
+/* The occupancy step's PTX has its own key: `tritonc compile` never gets it, and a plain
+ * entry serves the JIT when the step changes nothing (fake driver: FAKE_CUDA_REGS=40 makes
+ * the step apply, 32 not). */
+TEST(cache_jit_occupancy_keys) {
+    char prog[600], run[1500], run40[1500];
+    static char out[65536];
+    cache_begin("occ");
+    if (!jit_prog("occ", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
+    jit_cmd(run40, sizeof run40, "FAKE_CUDA_REGS=40", prog);
+    /* the JIT first, the step applies: `compile` does not get its PTX */
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache miss)");
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache miss");
+    CHECK(!strstr(out, ".minnctapersm"));
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK(!strstr(out, ".minnctapersm"));
+    CHECK_INT(2, entry_files(NULL, 0));
+    /* `compile` first; the step changes nothing: its entry serves the JIT, then the JIT's
+     * (with no new entry) serves `compile` */
+    cache_end();
+    cache_begin("occ2");
+    jit_cmd(run, sizeof run, "", prog);
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache miss");
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(1, entry_files(NULL, 0));
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK(!strstr(out, ".minnctapersm"));
+    /* `compile` first, the step applies: the JIT keeps its PTX under its own key */
+    cache_end();
+    cache_begin("occ3");
+    jit_cmd(run40, sizeof run40, "FAKE_CUDA_REGS=40", prog);
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache miss)");
+    CHECK_INT(0, test_run(run40, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(2, entry_files(NULL, 0));
+    CHECK_INT(0, aot_compile(out, sizeof out));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK(!strstr(out, ".minnctapersm"));
+    /* TRITONC_OCCUPANCY=0 reads the plain entry */
+    char run0[1600];
+    jit_cmd(run0, sizeof run0, "TRITONC_OCCUPANCY=0 FAKE_CUDA_REGS=40", prog);
+    CHECK_INT(0, test_run(run0, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache hit)");
+    CHECK_INT(2, entry_files(NULL, 0));
+    unlink(prog);
+    cache_end();
+}
+
+/* The launch report (--verbose) says why an entry was not read. */
+TEST(cache_unsafe_jit_note) {
+    char prog[600], run[1500], out[4096];
+    cache_begin("unsafejit");
+    if (!jit_prog("unsafejit", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "(cache miss)");
+    chmod(cdir, 0775);
+    CHECK_INT(0, test_run(run, out, sizeof out));
+    CHECK_CONTAINS(out, "disk 5 (cache not read");
+    CHECK_CONTAINS(out, "is writable by its group (mode 0775): the disk cache is not used");
+    unlink(prog);
+    cache_end();
+}
+
+/* TRITONC_LAUNCH_BLOCKING=1 waits after each launch, so that a fault surfaces there; unset (or
+ * 0) a launch only enqueues. The fake driver's synchronize fails with FAKE_CUDA_SYNC=fail. */
+TEST(cache_launch_blocking) {
+    char prog[600], run[1500], out[4096];
+    cache_begin("blocking");
+    if (!jit_prog("blocking", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
+    const char *envs[3] = {"env -u TRITONC_LAUNCH_BLOCKING FAKE_CUDA_LAUNCH=ok FAKE_CUDA_SYNC=fail",
+                           "TRITONC_LAUNCH_BLOCKING=0 FAKE_CUDA_LAUNCH=ok FAKE_CUDA_SYNC=fail",
+                           "TRITONC_LAUNCH_BLOCKING=1 FAKE_CUDA_LAUNCH=ok FAKE_CUDA_SYNC=fail"};
+    for (int i = 0; i < 3; i++) {
+        jit_cmd(run, sizeof run, envs[i], prog);
+        CHECK_INT(0, test_run(run, out, sizeof out));
+        CHECK_CONTAINS(out, i < 2 ? "launch TC_OK" : "launch TC_ERR_RUNTIME");
+    }
+    unlink(prog);
+    cache_end();
+}
+
+/* The damaged entry's note says what became of it; a cache directory whose path is too long
+ * is named as such. */
+TEST(cache_notes_say_what_happened) {
+    cache_begin("notes");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(c);
+    char path[512];
+    entry_files(path, sizeof path);
+    spit(path, "TRCCACHE", 8);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && strstr(c->cache_note, "damaged (truncated header (8 of 96 bytes)): deleted; recompiled"));
+    tc_compiled_free(c);
+    unlink(path);
+    mkdir(path, 0700);   /* a directory where the entry goes: it cannot be deleted */
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_CORRUPT);
+    CHECK(c && strstr(c->cache_note, "could not be deleted (Is a directory); recompiled"));
+    CHECK(c && !strstr(c->cache_note, ": deleted"));
+    tc_compiled_free(c);
+    rmdir(path);
+    static char longdir[4200];
+    memset(longdir, 'd', sizeof longdir - 1);
+    longdir[0] = '/';
+    setenv("TRITONC_CACHE_DIR", longdir, 1);
+    char d[64];
+    CHECK_INT(TC_ERR_LIMIT, tc_cache_dir(d, sizeof d));
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_UNUSED && strstr(c->cache_note, "TRITONC_CACHE_DIR is too long (4199 characters"));
+    tc_compiled_free(c);
+    tc_cache_item *it = NULL;
+    int n = 0;
+    CHECK_INT(TC_ERR_LIMIT, tc_cache_list(K.ctx, &it, &n));
+    CHECK_CONTAINS(tc_errmsg(K.ctx), "TRITONC_CACHE_DIR is too long");
+    CHECK(!strstr(tc_errmsg(K.ctx), "HOME"));
+    char cmd[5000], out[512];
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s/tritonc cache dir", longdir, test_build_dir());
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "too long");
+    kern_close(&K);
     cache_end();
 }

@@ -389,6 +389,53 @@ TEST(cli_errors) {
     CHECK_CONTAINS(out, "0 active drivers ([]). There should only be one.");
 }
 
+/* --grid expressions that leave int64 are usage errors, never a wrapped grid. */
+TEST(cli_grid_overflow) {
+    setup();
+    const char *bad[] = {"9223372036854775807*2", "4611686018427387904*4", "99999999999999999999",
+                         "-(-9223372036854775807-1)", "9223372036854775807+1",
+                         "-9223372036854775807-2", "next_power_of_2(4611686018427387905)",
+                         "cdiv(n, 0)", "(-9223372036854775807-1)//-1"};
+    for (int i = 0; i < (int)(sizeof bad / sizeof bad[0]); i++) {
+        int r = run("run %s/k.py copy --interpret --grid '%s' 'src=fp32[1,2]' 'dst=fp32:zeros(2)' "
+                    "n=2 BLOCK=2", dir, bad[i]);
+        if (r != 2) fprintf(stderr, "  --grid %s: exit %d\n%s", bad[i], r, out);
+        CHECK_INT(2, r);
+    }
+    CHECK_CONTAINS(out, "--grid");
+    CHECK_INT(2, run("run %s/k.py copy --interpret --grid '4611686018427387904*4' 'src=fp32[1,2]' "
+                     "'dst=fp32:zeros(2)' n=2 BLOCK=2", dir));
+    CHECK_CONTAINS(out, "beyond 64 bits");   /* the tracer's own words: one evaluator */
+    CHECK_INT(0, run("run %s/k.py copy --interpret --grid 'cdiv(n, BLOCK) - 1 + 1' 'src=fp32[1,2,3]' "
+                     "'dst=fp32:zeros(3)' n=3 BLOCK=2 --print dst", dir));
+    CHECK_STR("dst = [1.0, 2.0, 3.0]\n", out);
+}
+
+/* Integers beyond int64 are u64 up to 2**64-1, as in Triton; beyond that an error. */
+TEST(cli_u64_scalars) {
+    setup();
+    char p[700];
+    snprintf(p, sizeof p, "%s/u.py", dir);
+    const char *src = "import triton\nimport triton.language as tl\n\n@triton.jit\n"
+                      "def k(out_ptr, n):\n    tl.store(out_ptr, n)\n";
+    write_file(p, src, strlen(src));
+    CHECK_INT(0, run("run %s k --interpret 'out_ptr=u64:zeros(1)' n=9223372036854775813 "
+                     "--print out_ptr --verbose", p));
+    CHECK_CONTAINS(out, "k(*u64:16, u64)");
+    CHECK_CONTAINS(out, "out_ptr = [9223372036854775813]");
+    CHECK_INT(0, run("run %s k --interpret 'out_ptr=u64:zeros(1)' n=0xffff_ffff_ffff_ffff "
+                     "--print out_ptr --print n", p));
+    CHECK_CONTAINS(out, "out_ptr = [18446744073709551615]");
+    CHECK_CONTAINS(out, "n = 18446744073709551615");
+    CHECK_INT(2, run("run %s k --interpret 'out_ptr=u64:zeros(1)' n=18446744073709551616", p));
+    CHECK_CONTAINS(out, "integers range from -2**63 to 2**64-1");
+    CHECK_INT(2, run("run %s k --interpret 'out_ptr=i64:zeros(1)' n=-9223372036854775809", p));
+    CHECK_INT(0, run("run %s k --interpret 'out_ptr=i64:zeros(1)' n=-9223372036854775808 "
+                     "--print out_ptr --verbose", p));
+    CHECK_CONTAINS(out, "k(*i64:16, i64:16)");
+    CHECK_CONTAINS(out, "out_ptr = [-9223372036854775808]");
+}
+
 TEST(cli_stats_verbose) {
     setup();
     CHECK_INT(0, run("run %s/k.py add --interpret x=fp32[1,2] y=fp32[3,4] 'out=fp32:zeros(2)' n=2 "

@@ -766,3 +766,99 @@ TEST(driver_cli_occupancy) {
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     test_run(cmd, out, sizeof out);
 }
+
+/* A launch takes only tensors of its own backend and device, and names the one that is not. */
+static void tensor_place_case(void) {
+    tc_context *gpu0, *gpu1, *cpu;
+    tc_module *m;
+    tc_kernel *k;
+    tc_args *a;
+    CHECK_INT(TC_OK, tc_context_new(&gpu0));
+    CHECK_INT(TC_OK, tc_context_new(&gpu1));
+    CHECK_INT(TC_OK, tc_context_new(&cpu));
+    tc_context_set_backend(cpu, TC_BACKEND_INTERPRET);
+    CHECK_INT(TC_OK, tc_set_device(gpu1, 1));
+    int64_t n = 4;
+    tc_tensor *x0, *y0, *o0, *x1, *xc;
+    CHECK_INT(TC_OK, tc_tensor_new(gpu0, TC_FP32, 1, &n, &x0));
+    CHECK_INT(TC_OK, tc_tensor_new(gpu0, TC_FP32, 1, &n, &y0));
+    CHECK_INT(TC_OK, tc_tensor_new(gpu0, TC_FP32, 1, &n, &o0));
+    CHECK_INT(TC_OK, tc_tensor_new(gpu1, TC_FP32, 1, &n, &x1));
+    CHECK_INT(TC_OK, tc_tensor_new(cpu, TC_FP32, 1, &n, &xc));
+    CHECK_INT(TC_OK, tc_module_load_file(gpu0, "examples/chapter10.py", &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "add_kernel", &k));
+    CHECK_INT(TC_OK, tc_args_new(k, &a));
+    tc_args_set(a, "y_ptr", tc_tens(y0));
+    tc_args_set(a, "out_ptr", tc_tens(o0));
+    tc_args_set(a, "n", tc_int(4));
+    tc_args_set(a, "BLOCK", tc_int(4));
+    tc_args_set(a, "x_ptr", tc_tens(x1));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, NULL));
+    CHECK_CONTAINS(tc_errmsg(gpu0), "tensor 'x_ptr' is in the memory of device 1 but the launch runs on device 0");
+    tc_args_set(a, "x_ptr", tc_tens(xc));
+    CHECK_INT(TC_ERR_ARG, tc_launch(k, a, NULL));
+    CHECK_CONTAINS(tc_errmsg(gpu0), "tensor 'x_ptr' is in host memory but the launch runs on the GPU");
+    tc_args_set(a, "x_ptr", tc_tens(x0));   /* the fake driver refuses the launch itself */
+    CHECK_INT(TC_ERR_DRIVER, tc_launch(k, a, NULL));
+    tc_args_free(a);
+    tc_module_free(m);
+    tc_tensor_free(x0); tc_tensor_free(y0); tc_tensor_free(o0); tc_tensor_free(x1); tc_tensor_free(xc);
+    tc_context_free(gpu0); tc_context_free(gpu1); tc_context_free(cpu);
+}
+
+TEST(drvchild_two_tensor_place) {
+    if (in_child("two")) tensor_place_case();
+}
+
+/* One context per thread, launches at once on the GPU (the fake driver accepts them) and on
+ * the interpreter: each thread gets its own result. `make TSAN=1 test` runs this under
+ * ThreadSanitizer. */
+typedef struct ThreadRun { int gpu, ok; } ThreadRun;
+
+static void *thread_launch(void *p) {
+    ThreadRun *r = p;
+    tc_context *ctx = NULL;
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    tc_args *a = NULL;
+    tc_tensor *x = NULL, *y = NULL, *o = NULL;
+    float hx[4] = {1, 2, 3, 4}, hy[4] = {10, 20, 30, 40}, ho[4] = {0};
+    int64_t n = 4;
+    int ok = tc_context_new(&ctx) == TC_OK;
+    if (ok && !r->gpu) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    ok = ok && !tc_module_load_file(ctx, "examples/chapter10.py", &m) &&
+         !tc_module_kernel(m, "add_kernel", &k) && !tc_args_new(k, &a) &&
+         !tc_tensor_from_host(ctx, TC_FP32, 1, &n, hx, &x) &&
+         !tc_tensor_from_host(ctx, TC_FP32, 1, &n, hy, &y) && !tc_tensor_new(ctx, TC_FP32, 1, &n, &o);
+    if (ok) {
+        tc_args_set(a, "x_ptr", tc_tens(x));
+        tc_args_set(a, "y_ptr", tc_tens(y));
+        tc_args_set(a, "out_ptr", tc_tens(o));
+        tc_args_set(a, "n", tc_int(4));
+        tc_args_set(a, "BLOCK", tc_int(4));
+        for (int i = 0; i < 3 && ok; i++) ok = tc_launch(k, a, NULL) == TC_OK;
+        ok = ok && tc_synchronize(ctx) == TC_OK && tc_tensor_to_host(o, ho, sizeof ho) == TC_OK;
+        if (ok && !r->gpu) ok = ho[0] == 11 && ho[3] == 44;
+    }
+    tc_tensor_free(x); tc_tensor_free(y); tc_tensor_free(o);
+    tc_args_free(a);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    r->ok = ok;
+    return NULL;
+}
+
+TEST(drvchild_h200_threads) {
+    if (!in_child("h200")) return;
+    setenv("FAKE_CUDA_LAUNCH", "ok", 1);
+    enum { NT = 6 };
+    pthread_t th[NT];
+    ThreadRun r[NT];
+    for (int i = 0; i < NT; i++) {
+        r[i] = (ThreadRun){i % 2, 0};
+        CHECK_INT(0, pthread_create(&th[i], NULL, thread_launch, &r[i]));
+    }
+    for (int i = 0; i < NT; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < NT; i++) CHECK(r[i].ok);
+    unsetenv("FAKE_CUDA_LAUNCH");
+}

@@ -58,12 +58,18 @@ static const char *usage_compile_aot =
     "exit status: 0 success, 1 compile error, 2 usage error\n";
 
 static const char *usage_cache =
-    "usage: tritonc cache ls | clear | dir\n"
+    "usage: tritonc cache ls | clear [--tuning | --all] | dir\n"
     "\n"
-    "The disk cache of compiled kernels: $TRITONC_CACHE_DIR, else ~/.cache/tritonc.\n"
-    "  ls      one line per entry: key, kernel, target, size, age, code (ptx, or ptx+cubin);\n"
-    "          damaged entries are marked\n"
-    "  clear   remove every entry\n"
+    "The disk cache of compiled kernels: $TRITONC_CACHE_DIR, else ~/.cache/tritonc. Its\n"
+    "entries take at most TRITONC_CACHE_MAX_BYTES (default 1G; K, M, G, T suffixes; 0: no cap):\n"
+    "a store beyond it removes the least recently used entries.\n"
+    "  ls      one line per file: key, kernel, target, size, age, code (ptx, or ptx+cubin),\n"
+    "          or what it is: stale (another build of tritonc), temporary (an unfinished or\n"
+    "          interrupted write), damaged, not read (not yours, or writable by others);\n"
+    "          then the totals and the cap\n"
+    "  clear   remove every entry (stale and damaged ones too) and temporary file\n"
+    "          --tuning: remove only the autotuning choices ($TRITONC_CACHE_DIR/tune)\n"
+    "          --all: both\n"
     "  dir     print the directory\n"
     "\n"
     "exit status: 0 success, 1 error, 2 usage error\n";
@@ -327,9 +333,8 @@ int cmd_compile_aot(int argc, char **argv) {
             if (nv == 1) snprintf(path, sizeof path, "%s", outp);
             else snprintf(path, sizeof path, "%s.%d.sm_%d%s.%s", outp, i / ntargets,
                           c->target.arch, c->target.arch_suffix_a ? "a" : "", cub ? "cubin" : "ptx");
-            FILE *f = fopen(path, "wb");
-            if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-                fprintf(stderr, "tritonc: error: cannot write %s: %s\n", path, strerror(errno));
+            if (tc_write_file(ctx, path, data, len)) {   /* the old file survives a failure */
+                fprintf(stderr, "tritonc: error: %s\n", tc_errmsg(ctx));
                 rc = EXIT_ERR;
                 goto done;
             }
@@ -351,7 +356,8 @@ done:
 static void fmt_size(uint64_t n, char *b, size_t bn) {
     if (n < 10000) snprintf(b, bn, "%lluB", (unsigned long long)n);
     else if (n < 10000ull * 1024) snprintf(b, bn, "%.1fK", n / 1024.0);
-    else snprintf(b, bn, "%.1fM", n / 1048576.0);
+    else if (n < 10000ull << 20) snprintf(b, bn, "%.1fM", n / 1048576.0);
+    else snprintf(b, bn, "%.1fG", n / 1073741824.0);
 }
 
 static void fmt_age(double s, char *b, size_t bn) {
@@ -361,18 +367,75 @@ static void fmt_age(double s, char *b, size_t bn) {
     else snprintf(b, bn, "%.0fd", s / 86400);
 }
 
+/* What a listed file is, from its note (tc_cache_item). */
+enum { LS_ENTRY, LS_STALE, LS_TEMP, LS_OTHER, LS_KINDS };
+static int ls_kind(const tc_cache_item *it) {
+    if (it->valid) return LS_ENTRY;
+    if (!strncmp(it->note, "stale", 5)) return LS_STALE;
+    if (!strncmp(it->note, "temporary", 9)) return LS_TEMP;
+    return LS_OTHER;
+}
+
+static int cache_ls(tc_context *ctx) {
+    tc_cache_item *it = NULL;
+    int n = 0;
+    tc_status s = tc_cache_list(ctx, &it, &n);
+    if (s) {
+        int rc = cli_api_error(ctx, s, 0);
+        return rc == EXIT_USAGE ? EXIT_ERR : rc;
+    }
+    int count[LS_KINDS] = {0};
+    uint64_t bytes[LS_KINDS] = {0};
+    printf("%-64s  %-24s  %-9s  %7s  %5s  %s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE", "CODE");
+    for (int i = 0; i < n; i++) {
+        char sz[32], age[32];
+        fmt_size(it[i].size, sz, sizeof sz);
+        fmt_age(it[i].age_s, age, sizeof age);
+        int k = ls_kind(&it[i]);
+        count[k]++;
+        bytes[k] += it[i].size;
+        printf("%-64s  %-24s  %-9s  %7s  %5s  %s\n", it[i].key, it[i].kernel[0] ? it[i].kernel : "?",
+               it[i].target[0] ? it[i].target : "?", sz, age, it[i].note);
+    }
+    tc_free(it);
+    char dir[4096], sz[32], cap[32];
+    tc_cache_dir(dir, sizeof dir);
+    fmt_size(bytes[LS_ENTRY], sz, sizeof sz);
+    uint64_t mx = tc_cache_max_bytes();
+    if (mx) fmt_size(mx, cap, sizeof cap);
+    printf("%d entr%s in %s: %s (cap %s)\n", count[LS_ENTRY], count[LS_ENTRY] == 1 ? "y" : "ies",
+           dir, sz, mx ? cap : "none");
+    static const char *what[LS_KINDS] = {NULL, "stale entr%s of other builds of tritonc",
+                                         "temporary file%s", "damaged or unread file%s"};
+    for (int k = LS_STALE; k < LS_KINDS; k++) {
+        if (!count[k]) continue;
+        fmt_size(bytes[k], sz, sizeof sz);
+        printf("%d ", count[k]);
+        printf(what[k], k == LS_STALE ? (count[k] == 1 ? "y" : "ies") : (count[k] == 1 ? "" : "s"));
+        printf(": %s (tritonc cache clear removes them)\n", sz);
+    }
+    return EXIT_OK;
+}
+
 int cmd_cache(int argc, char **argv) {
     if (argc < 2) return cli_usage_error("cache", "expected ls, clear or dir");
     const char *sub = argv[1];
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) { fputs(usage_cache, stdout); return 0; }
+    int kernels = 1, tuning = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_cache, stdout); return 0; }
+        if (!strcmp(sub, "clear") && !strcmp(argv[i], "--tuning")) { kernels = 0; tuning = 1; continue; }
+        if (!strcmp(sub, "clear") && !strcmp(argv[i], "--all")) { kernels = tuning = 1; continue; }
         return cli_usage_error("cache", "unexpected argument '%s'", argv[i]);
     }
     char dir[4096];
     if (!strcmp(sub, "dir")) {
-        if (tc_cache_dir(dir, sizeof dir)) {
-            fputs("tritonc: no disk cache: neither TRITONC_CACHE_DIR nor HOME is set\n", stderr);
+        tc_status ds = tc_cache_dir(dir, sizeof dir);
+        if (ds) {
+            fputs(ds == TC_ERR_LIMIT ? "tritonc: no disk cache: its path is too long "
+                                       "(TRITONC_CACHE_DIR, or HOME/.cache/tritonc)\n"
+                                     : "tritonc: no disk cache: neither TRITONC_CACHE_DIR nor HOME is set\n",
+                  stderr);
             return EXIT_ERR;
         }
         printf("%s\n", dir);
@@ -382,32 +445,18 @@ int cmd_cache(int argc, char **argv) {
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { fputs("tritonc: error: out of memory\n", stderr); return EXIT_ERR; }
     int rc = 0;
-    tc_status s;
+    tc_status s = TC_OK;
     if (!strcmp(sub, "ls")) {
-        tc_cache_item *it = NULL;
-        int n = 0;
-        if ((s = tc_cache_list(ctx, &it, &n))) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE) rc = EXIT_ERR; }
-        else {
-            printf("%-64s  %-24s  %-9s  %7s  %5s  %s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE", "CODE");
-            for (int i = 0; i < n; i++) {
-                char sz[32], age[32];
-                fmt_size(it[i].size, sz, sizeof sz);
-                fmt_age(it[i].age_s, age, sizeof age);
-                if (it[i].valid)
-                    printf("%s  %-24s  %-9s  %7s  %5s  %s\n", it[i].key, it[i].kernel, it[i].target, sz, age, it[i].note);
-                else
-                    printf("%s  %-24s  %-9s  %7s  %5s  damaged: %s\n", it[i].key, "?", "?", sz, age, it[i].note);
-            }
-            tc_cache_dir(dir, sizeof dir);
-            printf("%d entr%s in %s\n", n, n == 1 ? "y" : "ies", dir);
-        }
-        tc_free(it);
+        rc = cache_ls(ctx);
     } else {
-        int removed = 0;
-        if ((s = tc_cache_clear(ctx, &removed))) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE) rc = EXIT_ERR; }
+        int removed = 0, records = 0;
+        if (kernels) s = tc_cache_clear(ctx, &removed);
+        if (!s && tuning) s = tc_cache_clear_tuning(ctx, &records);
+        if (s) { rc = cli_api_error(ctx, s, 0); if (rc == EXIT_USAGE) rc = EXIT_ERR; }
         else {
             tc_cache_dir(dir, sizeof dir);
-            printf("removed %d entr%s from %s\n", removed, removed == 1 ? "y" : "ies", dir);
+            if (kernels) printf("removed %d file%s from %s\n", removed, removed == 1 ? "" : "s", dir);
+            if (tuning) printf("removed %d autotuning record%s from %s/tune\n", records, records == 1 ? "" : "s", dir);
         }
     }
     tc_context_free(ctx);

@@ -65,16 +65,14 @@ int npy_encode(tc_dtype dt, int rank, const int64_t *shape, const void *data, un
     return 0;
 }
 
-int npy_write(const char *path, tc_dtype dt, int rank, const int64_t *shape, const void *data,
-              char *err, size_t errn) {
+int npy_write(tc_context *ctx, const char *path, tc_dtype dt, int rank, const int64_t *shape,
+              const void *data, char *err, size_t errn) {
     unsigned char *buf;
     size_t n;
     if (npy_encode(dt, rank, shape, data, &buf, &n, err, errn)) return -1;
-    FILE *fp = fopen(path, "wb");
-    if (!fp) { free(buf); return fail(err, errn, "cannot write %s: %s", path, strerror(errno)); }
-    size_t w = fwrite(buf, 1, n, fp);
+    tc_status s = tc_write_file(ctx, path, buf, n);   /* the old file survives a failure */
     free(buf);
-    if (fclose(fp) != 0 || w != n) return fail(err, errn, "cannot write %s: %s", path, strerror(errno));
+    if (s) return fail(err, errn, "%s", tc_errmsg(ctx));
     return 0;
 }
 

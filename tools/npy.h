@@ -14,9 +14,10 @@
 
 /* The descr numpy uses for a dtype ("<f4"); bf16 -> "<u2". */
 const char *npy_descr(tc_dtype dt);
-/* Writes an array. Returns 0, or -1 with a message in err. */
-int npy_write(const char *path, tc_dtype dt, int rank, const int64_t *shape, const void *data,
-              char *err, size_t errn);
+/* Writes an array (tc_write_file: a failure leaves the old file whole). Returns 0, or -1
+ * with a message in err. */
+int npy_write(tc_context *ctx, const char *path, tc_dtype dt, int rank, const int64_t *shape,
+              const void *data, char *err, size_t errn);
 /* Serializes an array into a malloc'd buffer (header + data). */
 int npy_encode(tc_dtype dt, int rank, const int64_t *shape, const void *data, unsigned char **out,
                size_t *outn, char *err, size_t errn);

@@ -152,8 +152,10 @@ int cli_api_error(tc_context *ctx, tc_status s, int hint) {
 
 /* ---- numbers ------------------------------------------------------------------------ */
 
-static int parse_int(const char *s, int64_t *out) {
-    char buf[64];
+/* An integer literal (underscores, 0x/0b/0o): 0 when s is none, 1 in int64 (*out), 2 in
+ * [2^63, 2^64) (*uout), 3 beyond (Triton refuses those). */
+static int parse_intx(const char *s, int64_t *out, uint64_t *uout) {
+    char buf[96];
     size_t j = 0;
     for (const char *p = s; *p; p++) {
         if (*p == '_') continue;
@@ -174,15 +176,23 @@ static int parse_int(const char *s, int64_t *out) {
     errno = 0;
     char *end;
     unsigned long long v = strtoull(b, &end, base);
-    if (*end || errno) return 0;
+    if (*end || (errno && errno != ERANGE)) return 0;
+    if (errno == ERANGE) return 3;
     if (neg) {
-        if (v > (unsigned long long)INT64_MAX + 1) return 0;
+        if (v > (unsigned long long)INT64_MAX + 1) return 3;
         *out = (int64_t)(0 - v);
+    } else if (v > INT64_MAX) {
+        *uout = v;
+        return 2;
     } else {
-        if (v > INT64_MAX) return 0;
         *out = (int64_t)v;
     }
     return 1;
+}
+
+static int parse_int(const char *s, int64_t *out) {
+    uint64_t u;
+    return parse_intx(s, out, &u) == 1;
 }
 
 static int parse_float(const char *s, double *out) {
@@ -610,8 +620,15 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
     ra->name = name;
     ra->t = NULL;
     int64_t iv;
+    uint64_t uv;
     double fv;
-    if (parse_int(val, &iv)) { ra->v = tc_int(iv); return 0; }
+    switch (parse_intx(val, &iv, &uv)) {   /* as Triton: i32, i64, u64, then an error */
+    case 1: ra->v = tc_int(iv); return 0;
+    case 2: ra->v = tc_uint(uv); return 0;
+    case 3: return cli_usage_error("run", "argument %s=%s: integers range from -2**63 to "
+                                   "2**64-1", name, val);
+    default: break;
+    }
     if (parse_float(val, &fv)) { ra->v = tc_float(fv); return 0; }
     if (strcmp(val, "true") == 0 || strcmp(val, "True") == 0) { ra->v = tc_bool(1); return 0; }
     if (strcmp(val, "false") == 0 || strcmp(val, "False") == 0) { ra->v = tc_bool(0); return 0; }
@@ -890,6 +907,7 @@ int cli_run(int argc, char **argv, int check) {
                 char b[64];
                 switch (ra[j].v.kind) {
                 case TC_VAL_INT: printf("%lld", (long long)ra[j].v.u.i); break;
+                case TC_VAL_UINT: printf("%llu", (unsigned long long)ra[j].v.u.i); break;
                 case TC_VAL_FLOAT: tc_format_double(ra[j].v.u.f, b, sizeof b); fputs(b, stdout); break;
                 case TC_VAL_BOOL: fputs(ra[j].v.u.b ? "True" : "False", stdout); break;
                 case TC_VAL_STR: printf("'%s'", ra[j].v.u.s); break;
@@ -910,7 +928,7 @@ int cli_run(int argc, char **argv, int check) {
             char err[300];
             if (!buf) { cli_error("error: out of memory"); rc = EXIT_ERR; goto done; }
             if ((s = tc_tensor_to_host(ra[j].t, buf, nb))) { free(buf); rc = cli_api_error(ctx, s, 1); goto done; }
-            int w = npy_write(eq + 1, tc_tensor_dtype(ra[j].t), tc_tensor_rank(ra[j].t),
+            int w = npy_write(ctx, eq + 1, tc_tensor_dtype(ra[j].t), tc_tensor_rank(ra[j].t),
                               tc_tensor_shape(ra[j].t), buf, err, sizeof err);
             free(buf);
             if (w) { cli_error("error: %s", err); rc = EXIT_ERR; goto done; }

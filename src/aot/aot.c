@@ -220,6 +220,11 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
                 case TC_VAL_FLOAT: sa[i].cv = cv_float(v.u.f); break;
                 case TC_VAL_BOOL: sa[i].cv = cv_bool(v.u.b != 0); break;
                 case TC_VAL_STR: sa[i].cv = cv_str(v.u.s); break;
+                case TC_VAL_UINT:
+                    rc = ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr '%s' got %llu; constexpr "
+                                  "integers range from -2**63 to 2**63-1", k->signature, p->name,
+                                  (unsigned long long)v.u.i);
+                    goto fail;
                 default:
                     rc = ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr parameter '%s' got a tensor; "
                                   "constexprs take numbers, booleans, strings or None",
@@ -235,8 +240,9 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
 
     /* the disk cache */
     CacheKey key;
-    bool use_cache = spec_ok && cache_key_make(&key, k->m->src->text, k->m->src->len, k->fn->name,
-                                               c->specialization, nw, ns, &c->target);
+    CacheKeyIn kin = {k->m->src->text, k->m->src->len, k->fn->name, c->specialization, nw, ns,
+                      &c->target, trace_debug(), false, NULL};
+    bool use_cache = spec_ok && cache_key_make(&key, &kin);
     CacheResult cr = CACHE_OFF;
     if (use_cache && (c->priv = malloc(sizeof key))) memcpy(c->priv, &key, sizeof key);
     if (use_cache) {
@@ -250,7 +256,9 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         }
         if (cr == CACHE_HIT) {
             c->ptx = strdup(ent.ptx);
-            if (ent.cubin_len && (c->cubin = malloc(ent.cubin_len)))
+            /* the JIT's driver-made cubin is not what ptxas would give */
+            if (ent.cubin_len && !(ent.meta.flags & CACHE_META_DRIVER_CUBIN) &&
+                (c->cubin = malloc(ent.cubin_len)))
                 memcpy(c->cubin, ent.cubin, ent.cubin_len), c->cubin_size = ent.cubin_len;
             snprintf(c->name, sizeof c->name, "%s", ent.meta.kernel);
             c->threads = ent.meta.threads;
@@ -307,9 +315,8 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         c->shared_bytes = gk.shared_bytes;
         gpu_kernel_free(&gk);
     }
-    c->disk_cache = cr == CACHE_OFF ? TC_CACHE_UNUSED : cr == CACHE_CORRUPT ? TC_CACHE_CORRUPT
-                    : cr == CACHE_BYPASS ? TC_CACHE_BYPASSED : TC_CACHE_MISS;
-    if (use_cache && cr != CACHE_OFF) {
+    c->disk_cache = cache_event_of(cr);
+    if (use_cache && cache_may_store(cr)) {
         CacheMeta m;
         meta_fill(&m, c);
         char why[256];
@@ -946,8 +953,7 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *v, int n, const char *pref
 
     tc_status rc = TC_OK;
     if (h.oom || c.oom) rc = ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
-    else if (!write_all(out_h, h.s, h.len)) rc = ctx_fail(ctx, TC_ERR_IO, "cannot write %s: %s", out_h, strerror(errno));
-    else if (!write_all(out_c, c.s, c.len)) rc = ctx_fail(ctx, TC_ERR_IO, "cannot write %s: %s", out_c, strerror(errno));
+    else if (!(rc = tc_write_file(ctx, out_h, h.s, h.len))) rc = tc_write_file(ctx, out_c, c.s, c.len);
     buf_free(&h);
     buf_free(&c);
     return rc;

@@ -116,6 +116,13 @@ void tc_format_double(double v, char *buf, size_t n) {
 /* ---- values ----------------------------------------------------------------------- */
 
 tc_value tc_int(int64_t v) { tc_value x = {0}; x.kind = TC_VAL_INT; x.u.i = v; return x; }
+tc_value tc_uint(uint64_t v) {
+    if (v <= INT64_MAX) return tc_int((int64_t)v);
+    tc_value x = {0};
+    x.kind = TC_VAL_UINT;
+    x.u.i = (int64_t)(v - (uint64_t)INT64_MAX - 1) + INT64_MIN;   /* the same bits */
+    return x;
+}
 tc_value tc_float(double v) { tc_value x = {0}; x.kind = TC_VAL_FLOAT; x.u.f = v; return x; }
 tc_value tc_bool(int v) { tc_value x = {0}; x.kind = TC_VAL_BOOL; x.u.b = v != 0; return x; }
 tc_value tc_str(const char *s) { tc_value x = {0}; x.kind = TC_VAL_STR; x.u.s = s; return x; }

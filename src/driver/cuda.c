@@ -718,10 +718,13 @@ static int func_attr(CuModule *m, int attr) {
  * registers, 3 programs of 512 threads; at 32, 4). `.minnctapersm` (as CUDA's
  * __launch_bounds__) asks for one program more; the result is kept only when the driver's
  * compiler then meets the cap without spilling to local memory. */
-char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) {
+bool cuda_occupancy_on(void) {
     const char *env = getenv("TRITONC_OCCUPANCY");
-    if ((env && strcmp(env, "0") == 0) || !ptx || !kernel || strstr(ptx, ".minnctapersm"))
-        return NULL;
+    return !(env && strcmp(env, "0") == 0);
+}
+
+char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) {
+    if (!cuda_occupancy_on() || !ptx || !kernel || strstr(ptx, ".minnctapersm")) return NULL;
     const char *mx = strstr(ptx, "\n.maxntid ");
     if (!mx) return NULL;
     int threads = atoi(mx + 10);

@@ -65,6 +65,8 @@ int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int
  * compiler then fits the cap above without spilling; NULL otherwise, on any failure, and
  * when TRITONC_OCCUPANCY=0. Compiles the PTX once or twice (the caller compiles again). */
 char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes);
+/* False when TRITONC_OCCUPANCY=0. */
+bool cuda_occupancy_on(void);
 
 /* cuLaunchKernel with params[] = pointers to each argument value. */
 tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shared_bytes,

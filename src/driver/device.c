@@ -23,6 +23,7 @@ tc_status tc_active_driver(tc_context *ctx, const char **name) {
 
 tc_status tc_driver_version(tc_context *ctx, const char **library, int *version) {
     NEED_CTX(ctx);
+    if (!library && !version) return ctx_fail(ctx, TC_ERR_ARG, "tc_driver_version: NULL outputs");
     const char *name;
     Err e = {0};
     if (driver_active(&name, &e)) return ctx_take(ctx, &e);

@@ -156,22 +156,32 @@ static bool ident_ok(const char *s) {
     return true;
 }
 
+int cache_header_check(const void *hdr, uint64_t n, char *why, size_t whyn) {
+    const uint8_t *b = hdr;
+    if (n == 0) return bad(why, whyn, "empty file");
+    if (n < CACHE_HEADER) return bad(why, whyn, "truncated header (%llu of %d bytes)", (unsigned long long)n, CACHE_HEADER);
+    if (memcmp(b, MAGIC, 8) != 0) return bad(why, whyn, "bad magic (not a tritonc cache entry)");
+    uint32_t fmt = rd32(b + 8), hsz = rd32(b + 12);
+    if (fmt != CACHE_FORMAT) {
+        bad(why, whyn, "format %u, this tritonc reads %d", fmt, CACHE_FORMAT);
+        return -2;
+    }
+    if (hsz != CACHE_HEADER) return bad(why, whyn, "bad header size %u", hsz);
+    if (n > CACHE_MAX_FILE) return bad(why, whyn, "entry of %llu bytes exceeds the limit", (unsigned long long)n);
+    uint64_t klen = rd32(b + 48), mlen = rd32(b + 52), plen = rd32(b + 56), clen = rd32(b + 60);
+    uint64_t total = CACHE_HEADER + klen + mlen + plen + clen;   /* no overflow: each < 2^32 */
+    if (total > n) return bad(why, whyn, "truncated (%llu of %llu bytes)", (unsigned long long)n, (unsigned long long)total);
+    if (total < n) return bad(why, whyn, "%llu trailing bytes", (unsigned long long)(n - total));
+    return 0;
+}
+
 int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, size_t whyn) {
     const uint8_t *b = bytes;
     if (why && whyn) why[0] = 0;
     if (!b || !out) return bad(why, whyn, "no entry");
     memset(out, 0, sizeof *out);
-    if (n == 0) return bad(why, whyn, "empty file");
-    if (n < CACHE_HEADER) return bad(why, whyn, "truncated header (%zu of %d bytes)", n, CACHE_HEADER);
-    if (memcmp(b, MAGIC, 8) != 0) return bad(why, whyn, "bad magic (not a tritonc cache entry)");
-    uint32_t fmt = rd32(b + 8), hsz = rd32(b + 12);
-    if (fmt != CACHE_FORMAT) return bad(why, whyn, "format %u, this tritonc reads %d", fmt, CACHE_FORMAT);
-    if (hsz != CACHE_HEADER) return bad(why, whyn, "bad header size %u", hsz);
-    if (n > CACHE_MAX_FILE) return bad(why, whyn, "entry of %zu bytes exceeds the limit", n);
+    if (cache_header_check(b, n, why, whyn) != 0) return -1;
     uint64_t klen = rd32(b + 48), mlen = rd32(b + 52), plen = rd32(b + 56), clen = rd32(b + 60);
-    uint64_t total = CACHE_HEADER + klen + mlen + plen + clen;   /* no overflow: each < 2^32 */
-    if (total > n) return bad(why, whyn, "truncated (%zu of %llu bytes)", n, (unsigned long long)total);
-    if (total < n) return bad(why, whyn, "%zu trailing bytes", n - (size_t)total);
     uint8_t sum[32];
     entry_checksum(b, n, sum);
     if (memcmp(sum, b + 64, 32) != 0) return bad(why, whyn, "checksum mismatch");
@@ -192,7 +202,7 @@ int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, s
     int32_t f[7];
     for (int i = 0; i < 7; i++) f[i] = (int32_t)rd32(meta + 144 + 4 * i);
     m->threads = f[0]; m->shared_bytes = f[1]; m->num_regs = f[2];
-    m->num_warps = f[3]; m->num_stages = f[4]; m->nparams = f[5];
+    m->num_warps = f[3]; m->num_stages = f[4]; m->nparams = f[5]; m->flags = f[6];
     if (m->threads < 32 || m->threads > 1024 || m->threads % 32)
         return bad(why, whyn, "bad thread count %d", m->threads);
     if (m->shared_bytes < 0 || m->shared_bytes > (1 << 20)) return bad(why, whyn, "bad shared memory size");
@@ -201,6 +211,7 @@ int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, s
         return bad(why, whyn, "bad num_warps");
     if (m->num_stages < 0 || m->num_stages > 64) return bad(why, whyn, "bad num_stages");
     if (m->nparams < 0 || m->nparams > CACHE_MAX_PARAMS) return bad(why, whyn, "bad parameter count");
+    if (m->flags & ~(CACHE_META_OCC_CHECKED | CACHE_META_DRIVER_CUBIN)) return bad(why, whyn, "bad flags");
     if (mlen != (uint64_t)META_FIXED + 4u * (uint64_t)m->nparams)
         return bad(why, whyn, "metadata length does not match its parameter count");
     for (int i = 0; i < m->nparams; i++) {
@@ -246,7 +257,7 @@ uint8_t *cache_entry_build(const char *key, const CacheMeta *m, const char *ptx,
     snprintf((char *)p, 128, "%s", m->kernel);
     snprintf((char *)p + 128, 16, "%s", m->target);
     int32_t f[7] = {m->threads, m->shared_bytes, m->num_regs, m->num_warps, m->num_stages,
-                    m->nparams, 0};
+                    m->nparams, m->flags};
     for (int i = 0; i < 7; i++) wr32(p + 144 + 4 * i, (uint32_t)f[i]);
     for (int i = 0; i < m->nparams; i++) {
         uint8_t *q = p + META_FIXED + 4 * i;
@@ -270,39 +281,58 @@ void cache_target_name(const tc_target *t, char *buf, size_t n) {
              t->arch_suffix_a ? "a" : "");
 }
 
-/* Which build of tritonc made an entry: the size and modification time of the binary that
- * holds this code (libtritonc.so, or the program libtritonc.a was linked into). Any rebuild
- * changes it, so a changed compiler never reuses old PTX (as Triton's key hashes
- * libtriton.so). Read once per process. */
-static char build_id[96];
+/* Which build of tritonc made an entry (cache.h). The Makefile writes TRITONC_BUILD_ID;
+ * a build without it hashes the file that holds this code (libtritonc.so, or the program
+ * libtritonc.a was linked into), once per process. */
+#if defined(__has_include)
+#if __has_include("build_id.h")
+#include "build_id.h"
+#endif
+#endif
+static char build_id[72];
 static void build_id_init(void) {
+#ifdef TRITONC_BUILD_ID
+    snprintf(build_id, sizeof build_id, "%s", TRITONC_BUILD_ID);
+#else
     Dl_info di;
-    struct stat st;
-    const char *path = NULL;
+    const char *path = "/proc/self/exe";
     if (dladdr((void *)&build_id_init, &di) && di.dli_fname && di.dli_fname[0]) path = di.dli_fname;
-    if ((path && stat(path, &st) == 0) || stat("/proc/self/exe", &st) == 0)
-        snprintf(build_id, sizeof build_id, "%llx-%llx.%09ld", (unsigned long long)st.st_size,
-                 (unsigned long long)st.st_mtim.tv_sec, (long)st.st_mtim.tv_nsec);
-    else
-        snprintf(build_id, sizeof build_id, "unknown");
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    Sha256 s;
+    sha256_init(&s);
+    uint8_t buf[65536], h[32];
+    ssize_t r = fd < 0 ? -1 : 0;
+    while (fd >= 0 && (r = read(fd, buf, sizeof buf)) != 0) {
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) break;
+        sha256_update(&s, buf, (size_t)r);
+    }
+    if (fd >= 0) close(fd);
+    sha256_final(&s, h);
+    char hx[65];
+    sha256_hex(h, hx);
+    snprintf(build_id, sizeof build_id, "%s", r == 0 ? hx : "unknown");
+#endif
 }
 
-bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *kernel,
-                    const char *spec, int num_warps, int num_stages, const tc_target *t) {
+const char *cache_build_id(void) {
     static pthread_once_t once = PTHREAD_ONCE_INIT;
     pthread_once(&once, build_id_init);
+    return build_id;
+}
+
+bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
     uint8_t sh[32];
     char shx[65], tn[16];
-    sha256(src, src_len, sh);
+    sha256(in->src, in->src_len, sh);
     sha256_hex(sh, shx);
-    cache_target_name(t, tn, sizeof tn);
-    /* TRITONC_OCCUPANCY=0 (cuda_ptx_occupancy) changes the code: its own entries */
-    const char *occ = getenv("TRITONC_OCCUPANCY");
+    cache_target_name(in->target, tn, sizeof tn);
     int w = snprintf(k->text, sizeof k->text,
                      "tritonc %s cache %d build %s\nsource %s\nkernel %s\nspec %s\n"
-                     "num_warps %d\nnum_stages %d\ntarget %s\n%s",
-                     TRITONC_VERSION, CACHE_FORMAT, build_id, shx, kernel, spec, num_warps,
-                     num_stages, tn, occ && strcmp(occ, "0") == 0 ? "occupancy off\n" : "");
+                     "num_warps %d\nnum_stages %d\ntarget %s\ndebug %d\nminnctapersm %d\n",
+                     TRITONC_VERSION, CACHE_FORMAT, in->build ? in->build : cache_build_id(), shx,
+                     in->kernel, in->spec, in->num_warps, in->num_stages, tn, in->debug ? 1 : 0,
+                     in->occupancy ? 1 : 0);
     if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
     uint8_t kh[32];
     sha256(k->text, (size_t)w, kh);
@@ -312,31 +342,79 @@ bool cache_key_make(CacheKey *k, const char *src, size_t src_len, const char *ke
 
 /* ---- the directory --------------------------------------------------------------------- */
 
-bool cache_dir(char *buf, size_t n) {
-    const char *d = getenv("TRITONC_CACHE_DIR");
-    if (d && *d) return (size_t)snprintf(buf, n, "%s", d) < n;
-    const char *h = getenv("HOME");
-    if (h && *h) return (size_t)snprintf(buf, n, "%s/.cache/tritonc", h) < n;
-    return false;
+/* The cache directory's path must leave room for an entry's name within PATH_MAX. */
+enum { CACHE_DIR_MAX = 4000 };
+
+int cache_dir_why(char *buf, size_t n, char *why, size_t whyn) {
+    const char *d = getenv("TRITONC_CACHE_DIR"), *h = getenv("HOME");
+    size_t cap = n < CACHE_DIR_MAX ? n : CACHE_DIR_MAX;
+    if (why && whyn) why[0] = 0;
+    if (d && *d) {
+        if (strlen(d) < cap) return snprintf(buf, n, "%s", d) >= 0;
+        return bad(why, whyn, "TRITONC_CACHE_DIR is too long (%zu characters; at most %zu)", strlen(d),
+            cap - 1);
+    } else if (h && *h) {
+        if (strlen(h) + 16 < cap) return snprintf(buf, n, "%s/.cache/tritonc", h) >= 0;
+        return bad(why, whyn, "HOME is too long for a cache directory under it (%zu characters; at "
+            "most %zu)", strlen(h), cap - 17);
+    }
+    bad(why, whyn, "neither TRITONC_CACHE_DIR nor HOME is set");
+    return 0;
 }
 
+bool cache_dir(char *buf, size_t n) { return cache_dir_why(buf, n, NULL, 0) > 0; }
+
+/* Creates the directory and its missing parents, private to the user (0700). */
 static int mkdirs(const char *path) {
     char tmp[4096];
     if (snprintf(tmp, sizeof tmp, "%s", path) >= (int)sizeof tmp) return -1;
     for (char *p = tmp + 1; *p; p++) {
         if (*p != '/') continue;
         *p = 0;
-        if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+        if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
         *p = '/';
     }
-    if (mkdir(tmp, 0755) != 0 && errno != EEXIST) return -1;
+    if (mkdir(tmp, 0700) != 0 && errno != EEXIST) return -1;
     return 0;
 }
 
-static bool entry_path(const CacheKey *k, char *buf, size_t n) {
-    char d[4000];
-    if (!cache_dir(d, sizeof d)) return false;
-    return (size_t)snprintf(buf, n, "%s/%s.tcc", d, k->hex) < n;
+/* A directory or entry is used only when it is the user's and no one else may write to it:
+ * a shared cache could otherwise hand over a forged kernel. False with why ("belongs to uid
+ * 0, not to you (uid 1000)"). */
+static bool safe_owner(const struct stat *st, char *why, size_t whyn) {
+    if (st->st_uid != geteuid()) {
+        bad(why, whyn, "belongs to uid %u, not to you (uid %u)", (unsigned)st->st_uid,
+            (unsigned)geteuid());
+        return false;
+    }
+    if (st->st_mode & (S_IWGRP | S_IWOTH)) {
+        bad(why, whyn, "is writable by %s (mode %04o)", st->st_mode & S_IWOTH ? "others" : "its group",
+            (unsigned)(st->st_mode & 07777));
+        return false;
+    }
+    return true;
+}
+
+/* Opens the cache directory dir: a descriptor; -1 with errno (ENOENT: there is none yet); -2
+ * when it is not safe to use (why: "the cache directory D is writable by others (mode
+ * 0777)"). */
+static int dir_open(const char *dir, char *why, size_t whyn) {
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd < 0) return -1;
+    struct stat st;
+    if (fstat(fd, &st) != 0) {
+        int err = errno;
+        close(fd);
+        errno = err;
+        return -1;
+    }
+    char r[128];
+    if (!safe_owner(&st, r, sizeof r)) {
+        bad(why, whyn, "the cache directory %s %s", dir, r);
+        close(fd);
+        return -2;
+    }
+    return fd;
 }
 
 static bool always_compile(void) {
@@ -344,44 +422,168 @@ static bool always_compile(void) {
     return v && *v && strcmp(v, "0") != 0;
 }
 
-/* Reads a whole file (at most CACHE_MAX_FILE + 1 bytes so oversize is seen). */
-static int read_file(int fd, uint8_t **out, size_t *n) {
-    struct stat st;
-    if (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) return -1;
-    size_t cap = st.st_size > (off_t)CACHE_MAX_FILE ? (size_t)CACHE_MAX_FILE + 1 : (size_t)st.st_size;
-    uint8_t *b = malloc(cap ? cap : 1);
-    if (!b) return -1;
+static bool read_at(int fd, void *p, size_t n, off_t off) {
     size_t got = 0;
-    while (got < cap) {
-        ssize_t r = read(fd, b + got, cap - got);
+    while (got < n) {
+        ssize_t r = pread(fd, (char *)p + got, n - got, off + (off_t)got);
         if (r < 0 && errno == EINTR) continue;
-        if (r <= 0) break;
+        if (r <= 0) return false;
         got += (size_t)r;
     }
+    return true;
+}
+
+/* Reads an entry file: its header first, checked against the file's size, then the rest,
+ * so that a damaged or hostile file (an 8 GiB sparse one) costs 96 bytes. -1 with why (-2:
+ * another format). */
+static int read_entry(int fd, uint8_t **out, size_t *n, char *why, size_t whyn) {
+    struct stat st;
+    *out = NULL;
+    *n = 0;
+    if (fstat(fd, &st) != 0) return bad(why, whyn, "unreadable: %s", strerror(errno));
+    if (!S_ISREG(st.st_mode)) return bad(why, whyn, "not a regular file");
+    uint8_t h[CACHE_HEADER];
+    uint64_t size = (uint64_t)st.st_size;
+    size_t hn = size < CACHE_HEADER ? (size_t)size : CACHE_HEADER;
+    if (!read_at(fd, h, hn, 0)) return bad(why, whyn, "unreadable");
+    int r = cache_header_check(h, size, why, whyn);
+    if (r) return r;
+    uint8_t *b = malloc((size_t)size);
+    if (!b) return bad(why, whyn, "out of memory");
+    memcpy(b, h, CACHE_HEADER);
+    if (!read_at(fd, b + CACHE_HEADER, (size_t)size - CACHE_HEADER, CACHE_HEADER)) {
+        free(b);
+        return bad(why, whyn, "unreadable (changed while read?)");
+    }
     *out = b;
-    *n = got;
+    *n = (size_t)size;
     return 0;
+}
+
+/* ---- the size cap: least recently used entries go first ----------------------------------- */
+
+uint64_t tc_cache_max_bytes(void) {
+    const char *v = getenv("TRITONC_CACHE_MAX_BYTES");
+    uint64_t def = (uint64_t)1 << 30;
+    if (!v || !*v) return def;
+    char *end;
+    errno = 0;
+    unsigned long long x = strtoull(v, &end, 10);
+    if (errno || end == v || *v == '-') return def;
+    int shift = 0;
+    switch (*end) {
+    case 'k': case 'K': shift = 10; end++; break;
+    case 'm': case 'M': shift = 20; end++; break;
+    case 'g': case 'G': shift = 30; end++; break;
+    case 't': case 'T': shift = 40; end++; break;
+    default: break;
+    }
+    if (shift && *end == 'i') end++;
+    if (*end == 'B') end++;
+    if (*end || (shift && x > (UINT64_MAX >> shift))) return def;
+    return (uint64_t)x << shift;
+}
+
+/* When an entry was last used: a hit sets the access time (cache_lookup), a store the
+ * modification time. */
+static double last_used(const struct stat *st) {
+    double a = st->st_atim.tv_sec + st->st_atim.tv_nsec * 1e-9;
+    double m = st->st_mtim.tv_sec + st->st_mtim.tv_nsec * 1e-9;
+    return a > m ? a : m;
+}
+
+typedef struct Aged { char name[72]; uint64_t size; double used; } Aged;
+
+static int aged_cmp(const void *a, const void *b) {
+    const Aged *x = a, *y = b;
+    return x->used < y->used ? -1 : x->used > y->used ? 1 : strcmp(x->name, y->name);
+}
+
+static bool is_entry_name(const char *s);
+
+/* Removes the least recently used entries of the directory dfd, never `keep`, until they
+ * take at most the cap. */
+static void cache_trim(int dfd, const char *keep) {
+    uint64_t cap = tc_cache_max_bytes(), total = 0;
+    if (cap == 0) return;
+    int fd = dup(dfd);
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    if (!d) { if (fd >= 0) close(fd); return; }
+    Aged *v = NULL;
+    size_t n = 0, vcap = 0;
+    struct dirent *de;
+    while ((de = readdir(d))) {
+        struct stat st;
+        if (!is_entry_name(de->d_name) || fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW) != 0)
+            continue;
+        if (n == vcap) {
+            size_t nc = vcap ? vcap * 2 : 64;
+            Aged *nv = realloc(v, nc * sizeof *nv);
+            if (!nv) break;
+            v = nv;
+            vcap = nc;
+        }
+        snprintf(v[n].name, sizeof v[n].name, "%.68s", de->d_name);
+        v[n].size = (uint64_t)st.st_size;
+        v[n].used = last_used(&st);
+        total += v[n].size;
+        n++;
+    }
+    closedir(d);
+    if (total > cap) {
+        qsort(v, n, sizeof *v, aged_cmp);
+        for (size_t i = 0; i < n && total > cap; i++) {
+            if (strcmp(v[i].name, keep) == 0) continue;
+            if (unlinkat(dfd, v[i].name, 0) == 0 || errno == ENOENT) total -= v[i].size;
+        }
+    }
+    free(v);
 }
 
 CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *why,
                          size_t whyn) {
-    char path[4200];
+    char dir[CACHE_DIR_MAX], name[72], reason[300] = "unreadable";
     *mem = NULL;
     if (why && whyn) why[0] = 0;
-    if (!k->hex[0] || !entry_path(k, path, sizeof path)) return CACHE_OFF;
+    if (!k->hex[0]) return CACHE_OFF;
+    int have = cache_dir_why(dir, sizeof dir, reason, sizeof reason);
+    if (have <= 0) {
+        if (have < 0) snprintf(why, whyn, "%.200s: no disk cache", reason);
+        return CACHE_OFF;
+    }
     if (always_compile()) {
         snprintf(why, whyn, "TRITONC_ALWAYS_COMPILE is set: the disk cache was not read");
         return CACHE_BYPASS;
     }
-    int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
-    if (fd < 0) return CACHE_MISS;
+    int dfd = dir_open(dir, reason, sizeof reason);
+    if (dfd == -2) {
+        snprintf(why, whyn, "%.220s: the disk cache is not used", reason);
+        return CACHE_UNSAFE_DIR;
+    }
+    if (dfd < 0) return CACHE_MISS;
+    snprintf(name, sizeof name, "%s.tcc", k->hex);
+    /* never follows a link, never blocks on a FIFO */
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0) {
+        int err = errno;
+        close(dfd);
+        if (err != ELOOP) return CACHE_MISS;
+        snprintf(why, whyn, "disk cache entry %s is a symbolic link: not read, compiled instead",
+                 name);
+        return CACHE_UNSAFE;
+    }
     uint8_t *b = NULL;
     size_t n = 0;
     struct stat st0;
     bool have_st = fstat(fd, &st0) == 0;
-    int r = read_file(fd, &b, &n);
-    close(fd);
-    char reason[200] = "unreadable";
+    int r = -1;
+    if (have_st && !safe_owner(&st0, reason, sizeof reason)) {
+        close(fd);
+        close(dfd);
+        snprintf(why, whyn, "disk cache entry %s %.100s: not read, compiled instead", name, reason);
+        return CACHE_UNSAFE;
+    }
+    r = read_entry(fd, &b, &n, reason, sizeof reason);
     if (r == 0 && cache_entry_parse(b, n, out, reason, sizeof reason) == 0) {
         char hx[65];
         sha256_hex(out->keyhash, hx);
@@ -390,62 +592,58 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
         } else if (out->key_len != strlen(k->text) || memcmp(out->key, k->text, out->key_len) != 0) {
             /* a SHA-256 collision or a forged file: never use it; leave it alone */
             free(b);
-            snprintf(why, whyn, "disk cache entry %s.tcc holds another key: ignored", k->hex);
+            close(fd);
+            close(dfd);
+            snprintf(why, whyn, "disk cache entry %s holds another key: ignored", name);
             return CACHE_MISS;
         } else {
+            /* used now: the size cap evicts the least recently used first */
+            struct timespec ts[2] = {{0, UTIME_NOW}, {0, UTIME_OMIT}};
+            futimens(fd, ts);
+            close(fd);
+            close(dfd);
             *mem = b;
             return CACHE_HIT;
         }
     }
+    close(fd);
     free(b);
     memset(out, 0, sizeof *out);
-    /* Delete it, unless a writer has replaced it meanwhile. */
+    /* Delete it, unless a writer has replaced it meanwhile; the note says which happened. */
     struct stat st1;
-    if (have_st && stat(path, &st1) == 0 && st1.st_ino == st0.st_ino && st1.st_dev == st0.st_dev)
-        unlink(path);
-    snprintf(why, whyn, "disk cache entry %s.tcc was damaged (%s): deleted and recompiled",
-             k->hex, reason);
+    char fate[120] = "deleted";
+    if (!have_st || fstatat(dfd, name, &st1, AT_SYMLINK_NOFOLLOW) != 0 ||
+        st1.st_ino != st0.st_ino || st1.st_dev != st0.st_dev)
+        snprintf(fate, sizeof fate, "not deleted (another process has replaced or removed it)");
+    else if (unlinkat(dfd, name, 0) != 0)
+        snprintf(fate, sizeof fate, "could not be deleted (%s)", strerror(errno));
+    close(dfd);
+    snprintf(why, whyn, "disk cache entry %s was damaged (%.120s): %s; recompiled", name, reason,
+             fate);
     return CACHE_CORRUPT;
 }
 
-static atomic_uint tmp_counter;
-
 int cache_store(const CacheKey *k, const CacheMeta *meta, const char *ptx, const void *cubin,
                 size_t cubin_len, char *why, size_t whyn) {
-    char dir[4000], path[4200], tmp[4300];
+    char dir[CACHE_DIR_MAX], name[72], tmp[96];
     if (why && whyn) why[0] = 0;
     if (!k->hex[0] || !cache_dir(dir, sizeof dir)) return 0;
-    snprintf(path, sizeof path, "%s/%s.tcc", dir, k->hex);
     if (mkdirs(dir) != 0) return bad(why, whyn, "cannot create the cache directory %s: %s", dir, strerror(errno));
+    char reason[300];
+    int dfd = dir_open(dir, reason, sizeof reason);
+    if (dfd == -2) return bad(why, whyn, "%s", reason);
+    if (dfd < 0) return bad(why, whyn, "cannot open the cache directory %s: %s", dir, strerror(errno));
     size_t n = 0;
     uint8_t *b = cache_entry_build(k->text, meta, ptx, cubin, cubin_len, &n);
-    if (!b) return bad(why, whyn, "the entry is too large or out of memory");
-    struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
-    unsigned c = atomic_fetch_add(&tmp_counter, 1u);
-    uint64_t rnd = hash_bytes(&ts, sizeof ts, (uint64_t)(uintptr_t)&ts ^ ((uint64_t)getpid() << 32) ^ c);
-    snprintf(tmp, sizeof tmp, "%s/.tmp.%.16s.%ld.%u.%016llx", dir, k->hex, (long)getpid(), c,
-             (unsigned long long)rnd);
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
-    if (fd < 0) { free(b); return bad(why, whyn, "cannot create %s: %s", tmp, strerror(errno)); }
-    size_t off = 0;
-    while (off < n) {
-        ssize_t w = write(fd, b + off, n - off);
-        if (w < 0 && errno == EINTR) continue;
-        if (w <= 0) break;
-        off += (size_t)w;
-    }
+    if (!b) { close(dfd); return bad(why, whyn, "the entry is too large or out of memory"); }
+    snprintf(name, sizeof name, "%s.tcc", k->hex);
+    snprintf(tmp, sizeof tmp, ".tmp.%.16s.%016llx", k->hex, (unsigned long long)random_u64());
+    int r = file_replace_at(dfd, name, tmp, 0600, b, n);
+    int err = errno;
     free(b);
-    int err = off == n ? 0 : (errno ? errno : EIO);
-    if (!err && fsync(fd) != 0) err = errno;
-    if (close(fd) != 0 && !err) err = errno;
-    if (!err && rename(tmp, path) != 0) err = errno;
-    if (err) {
-        unlink(tmp);
-        return bad(why, whyn, "cannot write %s: %s", path, strerror(err));
-    }
-    int dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dfd >= 0) { fsync(dfd); close(dfd); }
+    if (r == 0) cache_trim(dfd, name);
+    close(dfd);
+    if (r != 0) return bad(why, whyn, "cannot write %s/%s: %s", dir, name, strerror(err));
     return 0;
 }
 
@@ -460,7 +658,37 @@ static bool is_entry_name(const char *s) {
 
 tc_status tc_cache_dir(char *buf, size_t n) {
     if (!buf || !n) return TC_ERR_ARG;
-    if (!cache_dir(buf, n)) { buf[0] = 0; return TC_ERR_NOT_FOUND; }
+    char d[CACHE_DIR_MAX];
+    int have = cache_dir_why(d, sizeof d, NULL, 0);
+    if (have <= 0) {
+        buf[0] = 0;
+        return have < 0 ? TC_ERR_LIMIT : TC_ERR_NOT_FOUND;
+    }
+    if ((size_t)snprintf(buf, n, "%s", d) >= n) { buf[0] = 0; return TC_ERR_ARG; }
+    return TC_OK;
+}
+
+/* The cache directory (into dir) opened for listing: *d stays NULL when it does not exist.
+ * A directory that is not safe to use is an error that says why. */
+static tc_status open_listing(tc_context *ctx, char *dir, size_t n, DIR **d) {
+    *d = NULL;
+    char why[4200];
+    int have = cache_dir_why(dir, n, why, sizeof why);
+    if (have <= 0)
+        return ctx_fail(ctx, have < 0 ? TC_ERR_LIMIT : TC_ERR_NOT_FOUND, "no disk cache: %s", why);
+    int fd = dir_open(dir, why, sizeof why);
+    if (fd == -2)
+        return ctx_fail(ctx, TC_ERR_IO, "%s: tritonc neither reads nor writes it (make it yours "
+                        "and not writable by others, e.g. chmod go-w)", why);
+    if (fd < 0) {
+        if (errno == ENOENT) return TC_OK;
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
+    }
+    if (!(*d = fdopendir(fd))) {
+        int err = errno;
+        close(fd);
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(err));
+    }
     return TC_OK;
 }
 
@@ -470,62 +698,82 @@ static int item_cmp(const void *a, const void *b) {
     return strcmp(x->key, y->key);
 }
 
+static const char TEMP_NOTE[] = "temporary: an unfinished or interrupted write";
+
+/* One file of the directory as `cache ls` shows it (item cache.h; false: not ours to list). */
+static bool list_one(int dfd, const char *name, time_t now, const char *prefix, tc_cache_item *it) {
+    bool entry = is_entry_name(name);
+    if (!entry && strncmp(name, ".tmp.", 5) != 0) return false;
+    memset(it, 0, sizeof *it);
+    snprintf(it->key, sizeof it->key, "%.64s", name);
+    struct stat st;
+    /* never follows a link, never blocks on a FIFO */
+    int fd = openat(dfd, name, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOFOLLOW);
+    if (fd < 0 && errno == ELOOP && fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW) == 0)
+        snprintf(it->note, sizeof it->note, "not read: a symbolic link");
+    else if (fd < 0 || fstat(fd, &st) != 0) { if (fd >= 0) close(fd); return false; }
+    it->size = (uint64_t)st.st_size;
+    it->age_s = difftime(now, st.st_mtime);
+    if (it->age_s < 0) it->age_s = 0;
+    char why[128];
+    uint8_t *b = NULL;
+    size_t len = 0;
+    CacheEntry e;
+    if (fd < 0) {
+    } else if (!entry) {
+        snprintf(it->note, sizeof it->note, "%s", TEMP_NOTE);
+    } else if (!safe_owner(&st, why, sizeof why)) {
+        snprintf(it->note, sizeof it->note, "not read: %.110s", why);
+    } else {
+        int r = read_entry(fd, &b, &len, why, sizeof why);
+        if (r == -2) snprintf(it->note, sizeof it->note, "stale: %.110s", why);
+        else if (r || cache_entry_parse(b, len, &e, why, sizeof why) != 0)
+            snprintf(it->note, sizeof it->note, "damaged: %.110s", why);
+        else {
+            char hx[65];
+            sha256_hex(e.keyhash, hx);
+            snprintf(it->kernel, sizeof it->kernel, "%s", e.meta.kernel);
+            snprintf(it->target, sizeof it->target, "%s", e.meta.target);
+            if (strcmp(hx, it->key) != 0)
+                snprintf(it->note, sizeof it->note, "damaged: file name does not match its key");
+            else if (strncmp(e.key, prefix, strlen(prefix)) != 0)
+                snprintf(it->note, sizeof it->note, "stale: made by another build of tritonc");
+            else {
+                it->valid = 1;
+                snprintf(it->note, sizeof it->note, "%s", e.cubin_len ? "ptx+cubin" : "ptx");
+            }
+        }
+    }
+    free(b);
+    if (fd >= 0) close(fd);
+    return true;
+}
+
 tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     if (!ctx) return TC_ERR_ARG;
     if (!items || !n) return ctx_fail(ctx, TC_ERR_ARG, "tc_cache_list: NULL output");
     *items = NULL;
     *n = 0;
-    char dir[4000];
-    if (!cache_dir(dir, sizeof dir))
-        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (errno == ENOENT) return TC_OK;
-        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
-    }
+    char dir[CACHE_DIR_MAX];
+    DIR *d = NULL;
+    tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
+    if (rc || !d) return rc;
+    char prefix[200];   /* how this build's keys begin (cache_key_make) */
+    snprintf(prefix, sizeof prefix, "tritonc %s cache %d build %s\n", TRITONC_VERSION,
+             CACHE_FORMAT, cache_build_id());
     tc_cache_item *v = NULL;
     int cnt = 0, cap = 0;
     struct dirent *de;
     time_t now = time(NULL);
     while ((de = readdir(d))) {
-        if (!is_entry_name(de->d_name)) continue;
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);  /* never blocks on a FIFO */
-        if (fd < 0) continue;
-        struct stat st;
-        uint8_t *b = NULL;
-        size_t len = 0;
-        if (fstat(fd, &st) != 0 || read_file(fd, &b, &len) != 0) { close(fd); continue; }
-        close(fd);
         if (cnt == cap) {
             int nc = cap ? cap * 2 : 32;
             tc_cache_item *nv = realloc(v, (size_t)nc * sizeof *nv);
-            if (!nv) { free(b); free(v); closedir(d); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+            if (!nv) { free(v); closedir(d); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
             v = nv;
             cap = nc;
         }
-        tc_cache_item *it = &v[cnt++];
-        memset(it, 0, sizeof *it);
-        memcpy(it->key, de->d_name, 64);
-        it->size = (uint64_t)st.st_size;
-        it->age_s = difftime(now, st.st_mtime);
-        if (it->age_s < 0) it->age_s = 0;
-        CacheEntry e;
-        char why[128];
-        if (cache_entry_parse(b, len, &e, why, sizeof why) == 0) {
-            char hx[65];
-            sha256_hex(e.keyhash, hx);
-            it->valid = strcmp(hx, it->key) == 0;
-            snprintf(it->kernel, sizeof it->kernel, "%s", e.meta.kernel);
-            snprintf(it->target, sizeof it->target, "%s", e.meta.target);
-            if (!it->valid) snprintf(it->note, sizeof it->note, "file name does not match its key");
-            else if (e.cubin_len) snprintf(it->note, sizeof it->note, "ptx+cubin");
-            else snprintf(it->note, sizeof it->note, "ptx");
-        } else {
-            snprintf(it->note, sizeof it->note, "%s", why);
-        }
-        free(b);
+        cnt += list_one(dirfd(d), de->d_name, now, prefix, &v[cnt]);
     }
     closedir(d);
     if (cnt > 1) qsort(v, (size_t)cnt, sizeof *v, item_cmp);
@@ -534,32 +782,19 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     return TC_OK;
 }
 
-tc_status tc_cache_clear(tc_context *ctx, int *removed) {
-    if (!ctx) return TC_ERR_ARG;
-    if (removed) *removed = 0;
-    char dir[4000];
-    if (!cache_dir(dir, sizeof dir))
-        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
-    DIR *d = opendir(dir);
-    if (!d) {
-        if (errno == ENOENT) return TC_OK;
-        return ctx_fail(ctx, TC_ERR_IO, "cannot read the cache directory %s: %s", dir, strerror(errno));
-    }
+/* Unlinks the files of d that keep() accepts; counts them into *removed. */
+static tc_status remove_files(tc_context *ctx, DIR *d, const char *dir, bool (*keep)(const char *),
+                              int *removed) {
     struct dirent *de;
     int cnt = 0, fails = 0;
     char failed[4600] = "";
-    time_t now = time(NULL);
     while ((de = readdir(d))) {
-        bool entry = is_entry_name(de->d_name);
-        if (!entry && strncmp(de->d_name, ".tmp.", 5) != 0) continue;
-        char path[4400];
-        snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
-        if (!entry) {  /* a temporary file: only when stale, a writer may be busy with it */
-            struct stat st;
-            if (stat(path, &st) != 0 || difftime(now, st.st_mtime) < 60) continue;
+        if (!keep(de->d_name)) continue;
+        if (unlinkat(dirfd(d), de->d_name, 0) == 0) cnt++;
+        else if (errno != ENOENT) {
+            fails++;
+            snprintf(failed, sizeof failed, "%s/%s: %s", dir, de->d_name, strerror(errno));
         }
-        if (unlink(path) == 0) cnt += entry;
-        else if (errno != ENOENT) { fails++; snprintf(failed, sizeof failed, "%s: %s", path, strerror(errno)); }
     }
     closedir(d);
     if (removed) *removed = cnt;
@@ -568,12 +803,63 @@ tc_status tc_cache_clear(tc_context *ctx, int *removed) {
     return TC_OK;
 }
 
+static bool is_cache_file(const char *s) { return is_entry_name(s) || strncmp(s, ".tmp.", 5) == 0; }
+
+tc_status tc_cache_clear(tc_context *ctx, int *removed) {
+    if (!ctx) return TC_ERR_ARG;
+    if (removed) *removed = 0;
+    char dir[CACHE_DIR_MAX];
+    DIR *d = NULL;
+    tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
+    if (rc || !d) return rc;
+    return remove_files(ctx, d, dir, is_cache_file, removed);
+}
+
+static bool is_file_name(const char *s) { return strcmp(s, ".") != 0 && strcmp(s, "..") != 0; }
+
+tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed) {
+    if (!ctx) return TC_ERR_ARG;
+    if (removed) *removed = 0;
+    char dir[CACHE_DIR_MAX], tune[CACHE_DIR_MAX + 8], why[4300];
+    DIR *d = NULL;
+    tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
+    if (rc || !d) return rc;
+    closedir(d);
+    /* the autotuner's records (tc_tuning_cache_dir) */
+    snprintf(tune, sizeof tune, "%s/tune", dir);
+    int fd = dir_open(tune, why, sizeof why);
+    if (fd == -2) return ctx_fail(ctx, TC_ERR_IO, "%s: not cleared", why);
+    if (fd < 0) {
+        if (errno == ENOENT || errno == ENOTDIR) return TC_OK;
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read %s: %s", tune, strerror(errno));
+    }
+    if (!(d = fdopendir(fd))) {
+        close(fd);
+        return ctx_fail(ctx, TC_ERR_IO, "cannot read %s", tune);
+    }
+    return remove_files(ctx, d, tune, is_file_name, removed);
+}
+
+int cache_event_of(CacheResult r) {
+    switch (r) {
+    case CACHE_OFF: return TC_CACHE_UNUSED;
+    case CACHE_HIT: return TC_CACHE_HIT;
+    case CACHE_CORRUPT: return TC_CACHE_CORRUPT;
+    case CACHE_BYPASS: return TC_CACHE_BYPASSED;
+    case CACHE_UNSAFE: case CACHE_UNSAFE_DIR: return TC_CACHE_UNSAFE;
+    default: return TC_CACHE_MISS;
+    }
+}
+
+bool cache_may_store(CacheResult r) { return r != CACHE_OFF && r != CACHE_UNSAFE_DIR; }
+
 const char *tc_cache_event_name(int ev) {
     switch (ev) {
     case TC_CACHE_HIT: return "cache hit";
     case TC_CACHE_MISS: return "cache miss";
     case TC_CACHE_CORRUPT: return "cache miss (damaged entry replaced)";
     case TC_CACHE_BYPASSED: return "cache bypassed (TRITONC_ALWAYS_COMPILE)";
+    case TC_CACHE_UNSAFE: return "cache not read (not yours, or writable by others)";
     default: return "no disk cache";
     }
 }

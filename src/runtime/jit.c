@@ -15,6 +15,7 @@
 #include "interp/interp.h"
 #include "trace/trace.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +50,17 @@ struct JitEntry {
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
-/* TRITONC_LAUNCH_BLOCKING=1 (read once): synchronize after every GPU launch. */
+/* TRITONC_LAUNCH_BLOCKING=1 (read once per process, race-free): synchronize after every GPU
+ * launch. */
+static bool blocking;
+static void blocking_init(void) {
+    const char *v = getenv("TRITONC_LAUNCH_BLOCKING");
+    blocking = v && v[0] && strcmp(v, "0") != 0;
+}
 static bool launch_blocking(void) {
-    static int cached = -1;
-    if (cached < 0) {
-        const char *v = getenv("TRITONC_LAUNCH_BLOCKING");
-        cached = v && v[0] && strcmp(v, "0") != 0;
-    }
-    return cached == 1;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, blocking_init);
+    return blocking;
 }
 
 static double now_ms(void) {
@@ -80,6 +84,10 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
         case TC_VAL_FLOAT: ka->cv = cv_float(v->u.f); break;
         case TC_VAL_BOOL: ka->cv = cv_bool(v->u.b != 0); break;
         case TC_VAL_STR: ka->cv = cv_str(v->u.s); break;
+        case TC_VAL_UINT:
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr parameter '%s' got %llu; constexpr "
+                            "integers range from -2**63 to 2**63-1", k->signature, p->name,
+                            (unsigned long long)v->u.i);
         default:
             return ctx_fail(ctx, TC_ERR_ARG, "%s: constexpr parameter '%s' got a tensor; "
                             "constexprs take numbers, booleans, strings or None",
@@ -94,6 +102,11 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
         ka->how = KA_RUNTIME;
         ka->dt = v->u.i >= INT32_MIN && v->u.i <= INT32_MAX ? DT_I32 : DT_I64;
         ka->div16 = v->u.i % 16 == 0;
+        return TC_OK;
+    case TC_VAL_UINT:   /* at least 2^63: Triton's u64 */
+        ka->how = KA_RUNTIME;
+        ka->dt = DT_U64;
+        ka->div16 = (uint64_t)v->u.i % 16 == 0;
         return TC_OK;
     case TC_VAL_BOOL: ka->how = KA_RUNTIME; ka->dt = DT_I1; return TC_OK;
     case TC_VAL_FLOAT: ka->how = KA_RUNTIME; ka->dt = DT_FP32; return TC_OK;
@@ -380,6 +393,10 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                             "runs on %s", k->signature, k->fn->params[i].name,
                             vals[i].u.t->backend == TC_BACKEND_CUDA ? "device" : "host",
                             b == TC_BACKEND_CUDA ? "the GPU" : "the interpreter");
+        if (vals[i].kind == TC_VAL_TENSOR && b == TC_BACKEND_CUDA && vals[i].u.t->device != ctx->device)
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: tensor '%s' is in the memory of device %d but the "
+                            "launch runs on device %d", k->signature, k->fn->params[i].name,
+                            vals[i].u.t->device, ctx->device);
         rc = spec_one(k, i, &vals[i], &ka[i]);
         if (rc) return rc;
     }
@@ -482,6 +499,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                 if (dt_is_float(pt.dt)) bits[j].f = (double)v->u.i;
                 else bits[j].i = v->u.i;
                 break;
+            case TC_VAL_UINT: bits[j].u = (uint64_t)v->u.i; break;
             case TC_VAL_BOOL: bits[j].i = v->u.b ? 1 : 0; break;
             case TC_VAL_FLOAT:
                 bits[j].f = pt.dt == DT_FP32 ? (double)(float)v->u.f : v->u.f;

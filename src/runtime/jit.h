@@ -56,6 +56,7 @@ struct tc_tensor {
     void *host;              /* interpreter: 64-byte aligned host memory, inside host_base */
     void *host_base;         /* interpreter: what was allocated (and is freed) */
     uint64_t dev;            /* CUDA: device pointer */
+    int device;              /* CUDA: the device it was allocated on */
     uint8_t *uninit;         /* tc_tensor_mark_uninit: one bit per byte (interp.h, uninit_*) */
 };
 

@@ -217,7 +217,7 @@ void tc_args_free(tc_args *a) {
 
 static tc_status slot_set(tc_args *a, int i, tc_value v) {
     tc_context *ctx = a->k->m->ctx;
-    if (v.kind > TC_VAL_TENSOR || (int)v.kind < 0)
+    if (v.kind > TC_VAL_UINT || (int)v.kind < 0)
         return ctx_fail(ctx, TC_ERR_ARG, "argument '%s': invalid value kind %d",
                         a->k->fn->params[i].name, (int)v.kind);
     if (v.kind == TC_VAL_TENSOR && !v.u.t)

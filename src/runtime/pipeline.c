@@ -26,103 +26,91 @@ static int driver_cubin(const char *ptx, void **cubin, size_t *n) {
     return cuda_ptx_to_cubin(ptx, cubin, n);
 }
 
-/* The code of one traced specialization under CUDA, from the disk cache when it holds it,
- * else lowered with gpu_compile (and stored); then loaded. spec is the launch's
- * specialization string. code->cache_event gets a tc_cache_event and code->note a sentence
- * for --verbose when an entry was refused or could not be stored. */
-static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spec,
-                            const PipelineGpu *g, PipelineCode *code, Err *e) {
-    const tc_target *t = g->target;
-    int num_warps = g->num_warps, num_stages = g->num_stages;
-    CuModule **out = &code->cu;
-    int *threads = &code->threads, *shared_bytes = &code->shared_bytes;
-    int *cache_event = &code->cache_event;
-    char *note = code->note;
-    size_t noten = sizeof code->note;
-    note[0] = 0;
-    *cache_event = TC_CACHE_UNUSED;
-    CacheKey key;
-    /* a truncated specialization string ("...") cannot be a key */
-    size_t sl = strlen(spec);
-    bool use = !(sl >= 3 && strcmp(spec + sl - 3, "...") == 0) &&
-               cache_key_make(&key, k->m->src->text, k->m->src->len, k->fn->name, spec,
-                              num_warps, num_stages, t);
-    CacheResult cr = CACHE_OFF;
-    if (use) {
-        CacheEntry ent;
-        void *mem = NULL;
-        cr = cache_lookup(&key, &ent, &mem, note, noten);
-        bool ok = cr == CACHE_HIT && ent.meta.nparams == f->nparams;
-        for (int j = 0; ok && j < f->nparams; j++) {
-            const IrParam *p = &f->params[j];
-            bool ptr = p->type.dt == DT_PTR;
-            int dt = ptr ? p->type.elem : p->type.dt;
-            if (!!(ent.meta.params[j].flags & CACHE_PARAM_PTR) != ptr || ent.meta.params[j].dtype != dt)
-                ok = false;
-        }
-        if (cr == CACHE_HIT && !ok) {
-            snprintf(note, noten, "disk cache entry %s.tcc does not match the kernel's "
-                     "parameters: recompiled", key.hex);
-            cr = CACHE_CORRUPT;
-        }
-        if (cr == CACHE_HIT) {
-            tc_status rc = TC_ERR_DRIVER;
-            if (ent.cubin_len) {
-                rc = cuda_module_load_cubin(ent.cubin, ent.cubin_len, ent.meta.kernel,
-                                            ent.meta.shared_bytes, out, e);
-            } else {
-                /* PTX only (stored by `tritonc compile`): have the driver make the cubin once
-                 * and keep it in the entry, so that later processes skip the PTX JIT */
-                void *cub = NULL;
-                size_t cubn = 0;
-                if (driver_cubin(ent.ptx, &cub, &cubn) == 0) {
-                    Err le = {0};
-                    rc = cuda_module_load_cubin(cub, cubn, ent.meta.kernel, ent.meta.shared_bytes, out, &le);
-                    char why[256];
-                    if (rc == TC_OK)
-                        cache_store(&key, &ent.meta, ent.ptx, cub, cubn, why, sizeof why);
-                    free(cub);
-                }
-            }
-            if (rc) rc = cuda_module_load(ent.ptx, ent.meta.kernel, ent.meta.shared_bytes, out, e);
-            *threads = ent.meta.threads;
-            *shared_bytes = ent.meta.shared_bytes;
-            free(mem);
-            if (rc == TC_OK) *cache_event = TC_CACHE_HIT;
-            return rc;
-        }
-        free(mem);
+static bool params_match(const CacheMeta *m, const IrFunc *f) {
+    if (m->nparams != f->nparams) return false;
+    for (int j = 0; j < f->nparams; j++) {
+        const IrParam *p = &f->params[j];
+        bool ptr = p->type.dt == DT_PTR;
+        int dt = ptr ? p->type.elem : p->type.dt;
+        if (!!(m->params[j].flags & CACHE_PARAM_PTR) != ptr || m->params[j].dtype != dt)
+            return false;
     }
-    GpuKernel gk;
-    memset(&gk, 0, sizeof gk);
-    tc_status rc = gpu_compile(f, t, num_warps, num_stages, g->max_shared, &gk, e);
-    if (rc) { gpu_kernel_free(&gk); return rc; }
-    /* one more program per SM where the registers allow it; the cache keeps that PTX */
-    char *occ = cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes);
-    if (occ) { free(gk.ptx); gk.ptx = occ; }
-    *threads = gk.threads > 0 ? gk.threads : num_warps * 32;
-    *shared_bytes = gk.shared_bytes;
+    return true;
+}
+
+/* cache_lookup, and an entry for other parameters counts as damaged. */
+static CacheResult lookup(const CacheKey *key, const IrFunc *f, CacheEntry *ent, void **mem,
+                          char *note, size_t noten) {
+    CacheResult cr = cache_lookup(key, ent, mem, note, noten);
+    if (cr == CACHE_HIT && !params_match(&ent->meta, f)) {
+        snprintf(note, noten, "disk cache entry %s.tcc does not match the kernel's parameters: "
+                 "recompiled", key->hex);
+        free(*mem);
+        *mem = NULL;
+        cr = CACHE_CORRUPT;
+    }
+    return cr;
+}
+
+/* Loads an entry's code: its cubin, else the driver's cubin of its PTX (then kept in the
+ * entry, so that later processes skip the PTX JIT), else the PTX. With restore the entry is
+ * stored again (its flags changed). */
+static tc_status load_entry(const CacheKey *key, CacheEntry *ent, bool restore, CuModule **out,
+                            Err *e) {
+    tc_status rc = TC_ERR_DRIVER;
+    char why[256];
+    if (ent->cubin_len) {
+        rc = cuda_module_load_cubin(ent->cubin, ent->cubin_len, ent->meta.kernel,
+                                    ent->meta.shared_bytes, out, e);
+        if (rc == TC_OK && restore)
+            cache_store(key, &ent->meta, ent->ptx, ent->cubin, ent->cubin_len, why, sizeof why);
+    } else {
+        void *cub = NULL;
+        size_t cubn = 0;
+        if (driver_cubin(ent->ptx, &cub, &cubn) == 0) {
+            Err le = {0};
+            rc = cuda_module_load_cubin(cub, cubn, ent->meta.kernel, ent->meta.shared_bytes, out, &le);
+            ent->meta.flags |= CACHE_META_DRIVER_CUBIN;
+            if (rc == TC_OK) cache_store(key, &ent->meta, ent->ptx, cub, cubn, why, sizeof why);
+            free(cub);
+        }
+    }
+    if (rc) {
+        rc = cuda_module_load(ent->ptx, ent->meta.kernel, ent->meta.shared_bytes, out, e);
+        if (rc == TC_OK && restore)
+            cache_store(key, &ent->meta, ent->ptx, NULL, 0, why, sizeof why);
+    }
+    return rc;
+}
+
+/* PTX to load (and to store under key when key is set). */
+typedef struct GpuCode { const char *ptx, *name; int threads, shared_bytes, flags; } GpuCode;
+
+static tc_status load_and_store(const CacheKey *key, const GpuCode *c, const IrFunc *f,
+                                const PipelineGpu *g, CuModule **out, char *note, size_t noten,
+                                Err *e) {
     void *cub = NULL;
     size_t cubn = 0;
-    rc = TC_ERR_NOT_FOUND;
-    if (use && cr != CACHE_OFF && driver_cubin(gk.ptx, &cub, &cubn) == 0) {
+    tc_status rc = TC_ERR_NOT_FOUND;
+    if (key && driver_cubin(c->ptx, &cub, &cubn) == 0) {
         Err le = {0};
-        rc = cuda_module_load_cubin(cub, cubn, gk.name, gk.shared_bytes, out, &le);
+        rc = cuda_module_load_cubin(cub, cubn, c->name, c->shared_bytes, out, &le);
         if (rc) { free(cub); cub = NULL; cubn = 0; }
     }
-    if (rc) rc = cuda_module_load(gk.ptx, gk.name, gk.shared_bytes, out, e);
-    if (rc == TC_OK && use && cr != CACHE_OFF) {
+    if (rc) rc = cuda_module_load(c->ptx, c->name, c->shared_bytes, out, e);
+    if (rc == TC_OK && key && f->nparams <= CACHE_MAX_PARAMS) {
         CacheMeta m;
         memset(&m, 0, sizeof m);
-        snprintf(m.kernel, sizeof m.kernel, "%s", gk.name);
-        cache_target_name(t, m.target, sizeof m.target);
-        m.threads = *threads;
-        m.shared_bytes = gk.shared_bytes;
+        snprintf(m.kernel, sizeof m.kernel, "%s", c->name);
+        cache_target_name(g->target, m.target, sizeof m.target);
+        m.threads = c->threads;
+        m.shared_bytes = c->shared_bytes;
         m.num_regs = cuda_module_num_regs(*out);
         if (m.num_regs < 0 || m.num_regs > 255) m.num_regs = 0;
-        m.num_warps = num_warps;
-        m.num_stages = num_stages;
-        m.nparams = f->nparams <= CACHE_MAX_PARAMS ? f->nparams : 0;
+        m.num_warps = g->num_warps;
+        m.num_stages = g->num_stages;
+        m.flags = c->flags | (cub ? CACHE_META_DRIVER_CUBIN : 0);
+        m.nparams = f->nparams;
         for (int j = 0; j < m.nparams; j++) {
             const IrParam *p = &f->params[j];
             bool ptr = p->type.dt == DT_PTR;
@@ -131,13 +119,95 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
             m.params[j].flags = (uint8_t)((ptr ? CACHE_PARAM_PTR : 0) | (p->div16 ? CACHE_PARAM_DIV16 : 0));
         }
         char why[256];
-        if (f->nparams <= CACHE_MAX_PARAMS &&
-            cache_store(&key, &m, gk.ptx, cub, cubn, why, sizeof why) != 0 && note && !note[0])
+        if (cache_store(key, &m, c->ptx, cub, cubn, why, sizeof why) != 0 && !note[0])
             snprintf(note, noten, "not stored in the disk cache: %.200s", why);
-        *cache_event = cr == CACHE_CORRUPT ? TC_CACHE_CORRUPT
-                       : cr == CACHE_BYPASS ? TC_CACHE_BYPASSED : TC_CACHE_MISS;
     }
     free(cub);
+    return rc;
+}
+
+/* The code of one traced specialization under CUDA, from the disk cache when it holds it,
+ * else lowered with gpu_compile (and stored); then loaded. spec is the launch's
+ * specialization string. code->cache_event gets a tc_cache_event and code->note a sentence
+ * for --verbose when an entry was refused or could not be stored.
+ *
+ * The occupancy step's PTX lives under its own key (cache.h); the plain key's entry serves
+ * when the step changes nothing (CACHE_META_OCC_CHECKED), and an entry that `tritonc
+ * compile` made gets the step once, here. */
+static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spec,
+                            const PipelineGpu *g, PipelineCode *code, Err *e) {
+    const tc_target *t = g->target;
+    char *note = code->note;
+    size_t noten = sizeof code->note;
+    note[0] = 0;
+    code->cache_event = TC_CACHE_UNUSED;
+    bool occ_on = cuda_occupancy_on();
+    CacheKeyIn in = {k->m->src->text, k->m->src->len, k->fn->name, spec, g->num_warps,
+                     g->num_stages, t, trace_debug(), false, NULL};
+    CacheKey plain, occk;
+    /* a truncated specialization string ("...") cannot be a key */
+    size_t sl = strlen(spec);
+    bool use = !(sl >= 3 && strcmp(spec + sl - 3, "...") == 0) && cache_key_make(&plain, &in);
+    in.occupancy = true;
+    use = use && cache_key_make(&occk, &in);
+    CacheResult cr = CACHE_OFF;
+    CacheEntry ent;
+    void *mem = NULL;
+    const CacheKey *hit = NULL;
+    if (use && occ_on) {
+        cr = lookup(&occk, f, &ent, &mem, note, noten);
+        if (cr == CACHE_HIT) hit = &occk;
+    }
+    if (use && !hit && cr != CACHE_BYPASS && cr != CACHE_UNSAFE_DIR) {
+        char why[256];
+        CacheResult c2 = lookup(&plain, f, &ent, &mem, why, sizeof why);
+        if (!note[0]) snprintf(note, noten, "%s", why);
+        if (c2 == CACHE_HIT) hit = &plain;
+        if (cr == CACHE_OFF || cr == CACHE_MISS) cr = c2;
+    }
+    GpuCode c = {0};
+    char *occ = NULL;
+    tc_status rc;
+    if (hit) {
+        code->threads = ent.meta.threads;
+        code->shared_bytes = ent.meta.shared_bytes;
+        bool restore = false;
+        if (hit == &plain && occ_on && !(ent.meta.flags & CACHE_META_OCC_CHECKED)) {
+            /* made by `tritonc compile` or with TRITONC_OCCUPANCY=0: the step runs now */
+            occ = cuda_ptx_occupancy(ent.ptx, ent.meta.kernel, ent.meta.shared_bytes);
+            ent.meta.flags |= CACHE_META_OCC_CHECKED;
+            restore = true;
+        }
+        if (!occ) {
+            rc = load_entry(hit, &ent, restore, &code->cu, e);
+            free(mem);
+            if (rc == TC_OK) code->cache_event = TC_CACHE_HIT;
+            return rc;
+        }
+        char name[sizeof ent.meta.kernel];
+        snprintf(name, sizeof name, "%s", ent.meta.kernel);
+        c = (GpuCode){occ, name, ent.meta.threads, ent.meta.shared_bytes, 0};
+        free(mem);
+        rc = load_and_store(&occk, &c, f, g, &code->cu, note, noten, e);
+        free(occ);
+        if (rc == TC_OK) code->cache_event = TC_CACHE_MISS;
+        return rc;
+    }
+    free(mem);
+    GpuKernel gk;
+    memset(&gk, 0, sizeof gk);
+    rc = gpu_compile(f, t, g->num_warps, g->num_stages, g->max_shared, &gk, e);
+    if (rc) { gpu_kernel_free(&gk); return rc; }
+    /* one more program per SM where the registers allow it */
+    occ = occ_on ? cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes) : NULL;
+    c = (GpuCode){occ ? occ : gk.ptx, gk.name, gk.threads > 0 ? gk.threads : g->num_warps * 32,
+                  gk.shared_bytes, occ_on && !occ ? CACHE_META_OCC_CHECKED : 0};
+    code->threads = c.threads;
+    code->shared_bytes = c.shared_bytes;
+    bool store = use && cache_may_store(cr);
+    rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);
+    if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);
+    free(occ);
     gpu_kernel_free(&gk);
     return rc;
 }

@@ -49,6 +49,7 @@ static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int6
             return ctx_take(ctx, &e);
         }
         t->dev = p;
+        t->device = ctx->device;
     } else {
         size_t alloc = (nbytes + 63) & ~(size_t)63;
         if (alloc == 0) alloc = 64;

@@ -163,8 +163,7 @@ static Val h_device_assert(Call *c, Val **a) {
     }
     const char *msg = sem_arg_str(c, a[1], "", "msg");
     /* semantic.device_assert: compiled away unless debugging (TRITON_DEBUG=1, as trace.c) */
-    const char *dbg = getenv("TRITON_DEBUG");
-    if (!(dbg && dbg[0] == '1')) return val_void();
+    if (!trace_debug()) return val_void();
     Attr at = {0};
     at.str = arena_strdup(t->arena, msg);
     sem_emit(t, OP_ASSERT, &cond.id, 1, type_scalar(DT_VOID), at, loc);

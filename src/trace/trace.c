@@ -1776,6 +1776,11 @@ static Val bind_kernel_default(Trace *t, const Param *p) {
     }
 }
 
+bool trace_debug(void) {
+    const char *dbg = getenv("TRITON_DEBUG");
+    return dbg && dbg[0] == '1';
+}
+
 IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena *a, Err *e,
                      Buf *out) {
     jmp_buf jb;
@@ -1791,8 +1796,7 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
     tr.err = e;
     tr.out = out;
     tr.priv = &ts;
-    const char *dbg = getenv("TRITON_DEBUG");
-    ts.debug = dbg && dbg[0] == '1';
+    ts.debug = trace_debug();
     Trace *volatile t = &tr;
     /* allocation failures in `a` unwind here too, and tracing one specialization may take
      * at most TRACE_MEMORY_LIMIT more of it: constexpr tuples of 2^20 items built in a

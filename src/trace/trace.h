@@ -25,6 +25,8 @@ typedef struct SpecArg {
  * message names file:line:col). static_print output is appended to `out` (may be NULL). */
 IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena *a, Err *e,
                      Buf *out);
+/* TRITON_DEBUG=1: assertions become device assertions (the disk cache keys on it). */
+bool trace_debug(void);
 
 /* ---- values while tracing -------------------------------------------------------------- */
 
