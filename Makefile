@@ -104,7 +104,7 @@ $(B)/tests/list.inc: $(TESTSRCS)
 
 $(B)/tests/%.o: tests/%.c $(wildcard tests/*.h) $(HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) -Isrc -c -o $@ $<
+	$(CC) $(CFLAGS) -c -o $@ $<
 
 $(B)/tests/main.o: tests/main.c tests/test.h $(B)/tests/list.inc
 	$(CC) $(CFLAGS) -I$(B)/tests -c -o $@ $<

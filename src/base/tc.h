@@ -106,19 +106,6 @@ void fmt_double_repr(double v, char *buf, size_t n);
 
 uint64_t hash_bytes(const void *p, size_t n, uint64_t seed);  /* FNV-1a 64 */
 
-/* ---- files (file.c) ------------------------------------------------------------------ */
-
-uint64_t random_u64(void);   /* getrandom, else the time, the pid and a counter */
-/* Replaces `name` in the directory dfd by n bytes at p: written to the new file `tmp`
- * (created O_EXCL|O_NOFOLLOW with mode, or 0666 less the umask when mode < 0), fsynced,
- * renamed over `name`. On failure tmp is removed, `name` is as it was, and -1 is returned
- * with errno set. */
-int file_replace_at(int dfd, const char *name, const char *tmp, int mode, const void *p,
-                    size_t n);
-/* The same for a path, through a temporary file of a random name beside it; the old file's
- * mode is kept, a link is followed, a device or FIFO is written in place. -1 with why. */
-int file_replace(const char *path, const void *p, size_t n, char *why, size_t whyn);
-
 /* ---- dtypes and types --------------------------------------------------------------- */
 
 /* Scalar element types: the public tc_dtype values plus pointers and void. */

@@ -2,6 +2,7 @@
  * hardened reader, atomic stores, lookup with corruption recovery, listing and clearing.
  * The format and the rules are in cache.h. */
 #include "runtime/cache.h"
+#include "base/file.h"
 #include "base/context.h"
 
 #include <dirent.h>

@@ -174,6 +174,7 @@ static CVal to_cval(const tc_value *v) {
     if (v->kind == TC_VAL_FLOAT) return cv_float(v->u.f);
     if (v->kind == TC_VAL_STR) return cv_str(v->u.s);
     if (v->kind == TC_VAL_NONE) return cv_none();
+    if (v->kind == TC_VAL_UINT) { CVal c = cv_int(v->u.i); c.big = true; return c; }
     return cv_int(v->u.i);
 }
 

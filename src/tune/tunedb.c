@@ -7,7 +7,7 @@
  * could otherwise choose the configs this user runs). Files are written atomically
  * (write_file_atomic) and read without ever blocking on a FIFO. */
 #include "tune/tuneint.h"
-#include "base/fileio.h"
+#include "base/file.h"
 
 #include <errno.h>
 #include <fcntl.h>
