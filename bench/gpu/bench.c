@@ -10,10 +10,10 @@
  * reported. Kernels are compiled through the library's own stages (trace -> gpu_compile ->
  * cuda_module_load) and launched with cuda_launch, so the times are the kernels' own. The
  * launch-overhead figure uses the public API (tc_launch), i.e. what a user pays. */
-#include "ast.h"
-#include "cuda.h"
+#include "front/ast.h"
+#include "driver/cuda.h"
 #include "gpu/gpu.h"
-#include "trace.h"
+#include "trace/trace.h"
 
 #include <math.h>
 #include <stdio.h>
