@@ -41,7 +41,7 @@ EXAMPLES = $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
 
 all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/$(SONAME) $(B)/libtritonc-internal.a $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES) aot-example
 
-# The ahead-of-time example (issue 6): add_kernel compiled by $(B)/tritonc for cuda:80 and
+# The ahead-of-time example: add_kernel compiled by $(B)/tritonc for cuda:80 and
 # cuda:90a into a C pair, built into a program with no kernel source (examples/aot/Makefile).
 aot-example: $(B)/tritonc $(B)/libtritonc.a
 	$(MAKE) -C examples/aot B=$(abspath $(B)) CFLAGS="-std=c11 -Wall -Werror -O2 $(SANLD)"
@@ -142,7 +142,7 @@ clean:
 
 .PHONY: all test install example clean aot-example
 
-# ---- fuzzing (issue 8) ---------------------------------------------------------------
+# ---- fuzzing -----------------------------------------------------------------------
 # `make fuzz` builds the libFuzzer targets into build-fuzz/ and runs each one for
 # FUZZ_SECONDS (fuzz/run.sh; artifacts land in build-fuzz/artifacts/<target>/ and the
 # run fails if any target finds something). `make fuzz-build` only builds them.

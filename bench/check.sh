@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/check.sh — the cost of check mode (issue 7, item 3): `tritonc check` against
+# bench/check.sh — the cost of check mode : `tritonc check` against
 # `tritonc run` on the interpreter benchmark (bench/interp.sh's two kernels):
 #   vector add, 2^20 fp32, BLOCK=1024 (1024 programs)
 #   row softmax, 256 x 1024 fp32 (256 programs)
@@ -87,7 +87,7 @@ report() {
 - command: \`bench/check.sh\` (best of $REPEAT runs of each; TRITON_INTERPRET=1)
 - times are the launch report's kernel time (\`--verbose\`: "ran in X ms"); for \`check\`
   it includes the recorded program-order run, the shuffled comparison run on copies of the
-  written tensors, and the report. Goal (issue 7, item 3): check ≤ 10× run.
+  written tensors, and the report. Goal: check ≤ 10× run.
 
 | kernel | run | check | check / run | run --parallel ($NCPU threads) |
 |---|---|---|---|---|

@@ -1,5 +1,5 @@
 #!/bin/sh
-# bench/interp.sh — the CPU interpreter's speed (issue 2, item 11).
+# bench/interp.sh — the CPU interpreter's speed.
 #
 # Builds tritonc with `make`, then times two kernels under the interpreter, best of
 # $REPEAT runs (default 5):
@@ -106,7 +106,7 @@ report() {
 | vector add, 2^20 fp32, BLOCK=1024 (1024 programs) | ${TRITON_ADD} s | $(secs "$ADD_WALL") | $(speedup "$TRITON_ADD" "$ADD_WALL") | $(secs "$ADD_KERN") | $(speedup "$TRITON_ADD" "$ADD_KERN") |
 | row softmax 256×1024 fp32 (256 programs) | ${TRITON_SOFTMAX} s | $(secs "$SM_WALL") | $(speedup "$TRITON_SOFTMAX" "$SM_WALL") | $(secs "$SM_KERN") | $(speedup "$TRITON_SOFTMAX" "$SM_KERN") |
 
-Goal (issue 2, item 11): at least 100× faster than Triton's interpreter on comparable hardware.
+Goal: at least 100× faster than Triton's interpreter on comparable hardware.
 EOF
 }
 

@@ -29,7 +29,7 @@
 
 static char fz_why[4400];
 
-/* A refusal must carry a known status and a message (issue 8: no refusal is silent). */
+/* A refusal must carry a known status and a message (no refusal is silent). */
 FZ_UNUSED static const char *fz_check_err(const char *stage, const Err *e) {
     if (e->code == TC_OK) {
         snprintf(fz_why, sizeof fz_why, "%s failed with status TC_OK", stage);

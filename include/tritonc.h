@@ -108,7 +108,7 @@ TC_API const char *tc_errmsg(const tc_context *ctx);
 typedef struct tc_srcloc { const char *file; int line, col; } tc_srcloc;
 TC_API tc_srcloc tc_errloc(const tc_context *ctx);
 
-/* ---- hardware: driver, target, devices (the chapter's three questions) ------------- */
+/* ---- hardware: driver, target, devices ------------------------------------------- */
 
 /* From several threads at once, each on its own context: driver discovery runs once per
  * process and the device properties are cached under a lock. tc_set_device applies to the context; the device's
@@ -469,7 +469,7 @@ TC_API tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed);
  * recently used entries (a hit counts as a use). */
 TC_API uint64_t tc_cache_max_bytes(void);
 
-/* ---- benchmarking, autotuning and heuristics (issue 5; src/tune.c) ------------------- */
+/* ---- benchmarking, autotuning and heuristics (src/tune/) ----------------------------- */
 
 /* On the context's thread. Benchmarking and tuning wait for the device (CUDA events). */
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# gpu-aot-check.sh — issue 6 on a machine with an NVIDIA GPU:
+# gpu-aot-check.sh — ahead-of-time compilation on a machine with an NVIDIA GPU:
 #   1. builds tritonc and the AOT example (examples/aot: add_kernel compiled ahead of time for
 #      cuda:80 and cuda:90a, embedded in a C program);
 #   2. runs the example and compares its result with the JIT path (`tritonc run`);

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpu-check.sh — issue 4 item 6, on a machine with an NVIDIA GPU: builds tritonc, then runs the
+# gpu-check.sh — on a machine with an NVIDIA GPU: builds tritonc, then runs the
 # whole kernel conformance suite (tests/test_kernels*.c) with every launch shadowed on the GPU
 # under num_warps 1, 2, 4 and 8, comparing every element of every tensor argument with the
 # interpreter's result (tests/gpu_shadow.c: bitwise for integers and bools; floats bitwise or

@@ -1,5 +1,5 @@
 #!/bin/sh
-# gpu-tune-check.sh — issue 5 on a machine with an NVIDIA GPU (and python3 with torch+triton):
+# gpu-tune-check.sh — autotuning on a machine with an NVIDIA GPU (and python3 with torch+triton):
 #  1. builds tritonc and runs the tuning unit tests (tests/test_tune.c);
 #  2. `tritonc tune` of the tutorial-style matmul's six configs (tests/kernels/autotune.py,
 #     SIZE^3 fp16, default 512: tritonc's tl.dot is an FMA loop for now) and of a row softmax

@@ -11,7 +11,7 @@
  * cuModuleLoadDataEx accepts any image with an ".entry"; a PTX line containing "bogus"
  * fails with CUDA_ERROR_INVALID_PTX and a ptxas-style error log naming that line.
  * cuLaunchKernel returns CUDA_ERROR_NOT_SUPPORTED: nothing is ever executed; with
- * FAKE_CUDA_LAUNCH=ok it returns success, still executing nothing (issue 5's tests of the
+ * FAKE_CUDA_LAUNCH=ok it returns success, still executing nothing (the autotuning tests of the
  * tuning path: benchmark, persist, reuse). Events always measure 0.5 ms. */
 #include <stddef.h>
 #include <stdint.h>

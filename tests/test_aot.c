@@ -1,4 +1,4 @@
-/* test_aot.c — ahead of time (issue 6): signature types, tc_compile for targets with no
+/* test_aot.c — ahead of time: signature types, tc_compile for targets with no
  * device, ptxas, the generated C pair (compiles with -Wall -Werror under gcc and clang),
  * dispatch by alignment (a small program against the generated pair, no GPU needed), target
  * selection at load time (fake driver), and `tritonc compile`. */

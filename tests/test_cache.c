@@ -1,4 +1,4 @@
-/* test_cache.c — the disk cache (issue 6): SHA-256, the entry format and its hardened reader,
+/* test_cache.c — the disk cache: SHA-256, the entry format and its hardened reader,
  * keys, hits in one process and across processes, concurrent writers, corruption recovery,
  * TRITONC_ALWAYS_COMPILE, listing and clearing, no $HOME. Every test uses its own
  * TRITONC_CACHE_DIR under /tmp and removes it. */

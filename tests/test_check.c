@@ -1,4 +1,4 @@
-/* test_check.c — check mode (issue 7): the kernels of tests/kernels/hazards.py with each
+/* test_check.c — check mode: the kernels of tests/kernels/hazards.py with each
  * hazard a GPU would expose (races between programs, a missing barrier inside a program,
  * reads of never-written memory, NaN/Inf made from finite inputs, order dependence) and
  * clean kernels that must not raise a false alarm; exact report contents; the shuffled and

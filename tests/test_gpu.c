@@ -1,7 +1,7 @@
 /* test_gpu.c — the GPU backend without a GPU: hand-built IR functions lowered to PTX for
  * sm_80, sm_90a, sm_100a and sm_120 under num_warps 1, 2, 4, 8 and assembled by ptxas where
  * it exists (TRITONC_PTXAS, default /usr/local/cuda/bin/ptxas); vectorization decisions; resource and
- * unsupported-op errors; and (issue 4 item 5) every launch of the kernel suite lowered and
+ * unsupported-op errors; and every launch of the kernel suite lowered and
  * assembled, through tests/gpu_shadow.c. */
 #include "test.h"
 #include "base/tc.h"
@@ -385,7 +385,7 @@ TEST(gpu_resource_and_unsupported_errors) {
     arena_free(&b.a);
 }
 
-/* Issue 4 item 5: every launch of the kernel suite (tests/test_kernels*.c) lowered for sm_80
+/* Every launch of the kernel suite (tests/test_kernels*.c) lowered for sm_80
  * and sm_90a and assembled by ptxas, through the shadow binary (tests/gpu_shadow.c). */
 #if defined(__SANITIZE_ADDRESS__)
 #define SHADOW_SAN " -fsanitize=address,undefined"

@@ -1,4 +1,4 @@
-/* test_limits.c — absurd inputs (issue 8, item 4) through the public API and the command:
+/* test_limits.c — absurd inputs through the public API and the command:
  * a block of 2^40 elements, a grid of 2^31 programs, recursion between @jit functions, a
  * 100 MB source file, expressions and blocks nested 100000 deep, exponential inlining and
  * unrolling, a 10^6-element tensor on the command line. Each must come back in bounded time

@@ -1,4 +1,4 @@
-/* test_tune.c — issue 5: @triton.autotune / @triton.heuristics read from the kernel file
+/* test_tune.c — @triton.autotune / @triton.heuristics read from the kernel file
  * (and each refusal, with its exact location), heuristics under the interpreter (checked
  * against C references), the honest refusal without a driver, the tuning database (written
  * by hand here, replayed, exported, re-imported) and hostile database files, and the

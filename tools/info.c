@@ -1,4 +1,4 @@
-/* info.c — `tritonc info`: the chapter's three hardware questions and their answers (which
+/* info.c — `tritonc info`: the three hardware questions and their answers (which
  * driver is active, which target, which device properties), or the honest refusals when
  * there is no driver. Uses only the public API. */
 #include "cli.h"

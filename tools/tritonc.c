@@ -721,7 +721,7 @@ int cmd_run(int argc, char **argv) { return cli_run(argc, argv, 0); }
 
 int cli_run(int argc, char **argv, int check) {
     const char *cmdn = check ? "check" : "run";
-    const char *tdbs[16];   /* --tuning-db (issue 5) */
+    const char *tdbs[16];   /* --tuning-db */
     int ntdb = 0;
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
@@ -754,7 +754,7 @@ int cli_run(int argc, char **argv, int check) {
             opts.shuffle_seed = (uint64_t)n;
         } else if (cli_opt_val(argc, argv, &i, "--grid", &v)) {
             if (!v || !parse_grid(v, opts.grid)) {
-                /* issue 5: expressions over the arguments and constexprs (a config's too) */
+                /* expressions over the arguments and constexprs (a config's too) */
                 if (!v || !cli_grid_expr(v, &opts))
                     return cli_usage_error(cmdn, "--grid takes X[,Y[,Z]] (non-negative integers or "
                                      "expressions such as 'cdiv(n, BLOCK)')");
@@ -770,7 +770,7 @@ int cli_run(int argc, char **argv, int check) {
             if (!v || !parse_int(v, &n) || n < 1 || n > 64)
                 return cli_usage_error(cmdn, "--num-stages takes a number >= 1");
             opts.num_stages = (int)n;
-        } else if (cli_opt_val(argc, argv, &i, "--tuning-db", &v)) {   /* issue 5 */
+        } else if (cli_opt_val(argc, argv, &i, "--tuning-db", &v)) {
             if (!v || !*v) return cli_usage_error(cmdn, "--tuning-db takes a file");
             if (ntdb == 16) return cli_usage_error(cmdn, "too many --tuning-db options");
             tdbs[ntdb++] = v;

@@ -7,7 +7,7 @@
  * file ".tmp.*" of a random name in the same directory, fsync, rename), so several
  * processes storing one key at once all succeed and readers never see half a file.
  *
- * The key (design decision 4) is a text holding every input that changes the code:
+ * The key is a text holding every input that changes the code:
  * tritonc's version and build (a hash of its sources and compiler flags), the SHA-256 of the
  * module's source, the kernel, the specialization string, num_warps, num_stages, the
  * target, TRITON_DEBUG and whether the PTX carries the JIT occupancy step's .minnctapersm;

@@ -1,13 +1,13 @@
 /* jit.c — the launch path: Triton's specialization rules, the specialization key, the
  * per-kernel in-memory cache, and the launch on the interpreter or the GPU.
  *
- * Key (design decision 4) = hash of the module's whole source text (which covers the
+ * Key (as Triton specializes) = hash of the module's whole source text (which covers the
  * kernel, every jit function it may call and the constexpr globals) + per parameter: how it
  * was specialized (runtime type and the div-16 flag, or the constexpr value) + the backend,
  * + under CUDA num_warps, num_stages and the target arch. Under the interpreter num_warps and
  * num_stages do not change the IR, so they are not part of the key there.
  *
- * A cached launch (design decision 7) computes the key hash from the arguments, probes the
+ * A cached launch (no allocation, no string work on the hot path) computes the key hash from the arguments, probes the
  * table, compares the stored key and launches: no allocation, no string formatting. */
 #include "runtime/jit.h"
 #include "driver/cuda.h"
