@@ -16,6 +16,7 @@ else ifeq ($(TSAN),1)
   OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
   SANLD  = -fsanitize=thread
   TESTS_ONLY = check_parallel check_order driver_inprocess_h200 api_threads
+  TEST_ENV   = TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp $$TSAN_OPTIONS"
 else
   B      = build
 endif
@@ -120,7 +121,7 @@ $(B)/fake/libcuda.so.1: tests/fake_libcuda.c
 
 test: all $(B)/run_tests $(B)/fake/libcuda.so.1
 	sh scripts/check-layers.sh $(B)
-	TRITONC_BUILD=$(B) CC="$(CC)" ./$(B)/run_tests $(TESTS_ONLY)
+	TRITONC_BUILD=$(B) CC="$(CC)" $(TEST_ENV) ./$(B)/run_tests $(TESTS_ONLY)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
