@@ -1,5 +1,6 @@
 # tritonc — GNU make. `make` builds the library, the command and the examples;
-# `make test` builds and runs every test; `make SAN=1 test` does it under ASan+UBSan.
+# `make test` builds and runs every test; `make SAN=1 test` does it under ASan+UBSan;
+# `make TSAN=1 test` runs the tests that use threads under ThreadSanitizer.
 CC      ?= cc
 PREFIX  ?= /usr/local
 CSTD     = -std=c11 -D_GNU_SOURCE
@@ -9,6 +10,13 @@ ifeq ($(SAN),1)
   B      = build-san
   OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined,float-cast-overflow -fno-sanitize-recover=undefined,float-cast-overflow
   SANLD  = -fsanitize=address,undefined,float-cast-overflow
+else ifeq ($(TSAN),1)
+  # ThreadSanitizer: `make TSAN=1 test` runs the tests that use threads (TESTS_ONLY)
+  B      = build-tsan
+  OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
+  SANLD  = -fsanitize=thread
+  TESTS_ONLY = check_parallel check_order driver_inprocess_h200 api_threads
+  TEST_ENV   = TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp $$TSAN_OPTIONS"
 else
   B      = build
 endif
@@ -89,7 +97,7 @@ $(B)/fake/libcuda.so.1: tests/fake_libcuda.c
 
 test: all $(B)/run_tests $(B)/fake/libcuda.so.1
 	sh scripts/check-layers.sh $(B)
-	TRITONC_BUILD=$(B) ./$(B)/run_tests
+	TRITONC_BUILD=$(B) $(TEST_ENV) ./$(B)/run_tests $(TESTS_ONLY)
 
 install: all
 	install -d $(DESTDIR)$(PREFIX)/lib $(DESTDIR)$(PREFIX)/include $(DESTDIR)$(PREFIX)/bin \
@@ -105,7 +113,7 @@ example: all
 	TRITON_INTERPRET=1 ./$(B)/examples/04_standalone_complete
 
 clean:
-	rm -rf build build-san build-fuzz
+	rm -rf build build-san build-tsan build-fuzz
 
 .PHONY: all test install example clean aot-example
 

@@ -57,6 +57,13 @@ size_t tc_dtype_size(tc_dtype t);                  /* bytes per element (i1 is s
 
 /* ---- context -------------------------------------------------------------------- */
 
+/* Threads. A context and all that is made from it (modules, kernels, argument lists,
+ * tensors, compiled variants, binaries) are used by one thread at a time: calls on one
+ * context must not overlap. Different contexts may be used on different threads at once
+ * (one context per thread). The calls that take no context (tc_context_new, names, values,
+ * targets, tc_cache_dir, tc_cache_max_bytes, tc_free, tc_format_double) may be made from
+ * any thread at any time. */
+
 typedef enum tc_backend { TC_BACKEND_AUTO = 0, TC_BACKEND_INTERPRET, TC_BACKEND_CUDA } tc_backend;
 
 /* A new context. The backend defaults to AUTO: the interpreter when TRITON_INTERPRET=1,
@@ -74,6 +81,10 @@ typedef struct tc_srcloc { const char *file; int line, col; } tc_srcloc;
 tc_srcloc tc_errloc(const tc_context *ctx);
 
 /* ---- hardware: driver, target, devices (the chapter's three questions) ------------- */
+
+/* From several threads at once, each on its own context: driver discovery runs once per
+ * process and the device properties are cached under a lock. tc_set_device applies to the context; the device's
+ * primary CUDA context is made current on each thread that launches with it. */
 
 /* The active driver's name ("cuda"). Fails with TC_ERR_NO_DRIVER and the message
  * "0 active drivers ([]). There should only be one.\n<why>" when there is none. */
@@ -122,6 +133,8 @@ int tc_current_device(const tc_context *ctx);
 
 /* ---- modules and kernels ---------------------------------------------------------- */
 
+/* On the context's thread. Loading parses the file; nothing is compiled until a launch. */
+
 tc_status tc_module_load_file(tc_context *ctx, const char *path, tc_module **out);
 /* name is used in error messages in place of a file path. */
 tc_status tc_module_load_string(tc_context *ctx, const char *name, const char *source,
@@ -136,6 +149,10 @@ int tc_kernel_param_count(const tc_kernel *k);
 const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr);
 
 /* ---- tensors ---------------------------------------------------------------------- */
+
+/* On the context's thread. Device tensors: tc_tensor_to_host waits for the device's pending
+ * work (the copy synchronizes), tc_tensor_copy_from_host copies before it returns, and
+ * tc_tensor_free may wait for the device. Interpreter tensors are plain host memory. */
 
 #define TC_MAX_RANK 8
 
@@ -164,6 +181,12 @@ void *tc_tensor_host_data(tc_tensor *t);
 void tc_tensor_mark_uninit(tc_tensor *t);
 
 /* ---- arguments and launch ---------------------------------------------------------- */
+
+/* On the context's thread. tc_launch on the GPU enqueues the kernel and returns (launches are
+ * asynchronous, as in Triton; TRITONC_LAUNCH_BLOCKING=1 waits after each one); on the
+ * interpreter it runs the whole grid before returning, on opts.threads worker threads when
+ * asked. The grid callback runs on the launching thread; the print callback too, except for
+ * device_print in a launch with threads > 1: then worker threads call it, one at a time. */
 
 typedef enum tc_value_kind {
     TC_VAL_NONE = 0, TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_STR, TC_VAL_TENSOR,
@@ -251,6 +274,9 @@ char *tc_take_output(tc_context *ctx);
 
 /* ---- ahead of time ----------------------------------------------------------------- */
 
+/* On the kernel's context's thread; no device is used, so several contexts may compile on
+ * several threads at once. The disk cache is shared safely between threads and processes. */
+
 /* Lowers a kernel to PTX for a target with no device: sig is Triton's signature string
  * list, one per runtime parameter ("*fp32:16", "i32", "fp32"), constexprs come from a. */
 tc_status tc_compile_ptx(tc_kernel *k, const tc_target *target, const char *const *sig,
@@ -310,6 +336,9 @@ tc_status tc_emit_c(tc_kernel *k, tc_compiled *const *variants, int n, const cha
 
 /* ---- loading ahead-of-time binaries (what the generated C calls) ---------------------- */
 
+/* On the context's thread. tc_binary_launch is asynchronous; tc_synchronize waits for all
+ * the work of the context's device. */
+
 typedef struct tc_binary_desc {
     const char *name;               /* the .entry name */
     const char *target;             /* "cuda:90a" */
@@ -343,6 +372,10 @@ tc_status tc_synchronize(tc_context *ctx);
 uint64_t tc_tensor_address(const tc_tensor *t);
 
 /* ---- the disk cache -------------------------------------------------------------------- */
+
+/* Several threads (each on its own context) and processes at once: entries are written to
+ * temporary files and renamed, so a reader never sees half an entry; tc_cache_clear may
+ * remove an entry another process is about to read (that one then compiles). */
 
 typedef enum tc_cache_event {
     TC_CACHE_UNUSED = 0,   /* no disk cache ($TRITONC_CACHE_DIR and $HOME unset), or the interpreter */
@@ -387,6 +420,8 @@ tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed);
 uint64_t tc_cache_max_bytes(void);
 
 /* ---- benchmarking, autotuning and heuristics (issue 5; src/tune.c) ------------------- */
+
+/* On the context's thread. Benchmarking and tuning wait for the device (CUDA events). */
 
 /* do_bench as triton.testing.do_bench: one call (compiles), an estimate from 5 timed runs,
  * max(1, warmup_ms/estimate) untimed runs, then max(1, rep_ms/estimate) runs, each after an

@@ -150,7 +150,12 @@ static _Thread_local void *current;
 
 EXPORT CUresult cuCtxSetCurrent(void *ctx) { current = ctx; return OK; }
 EXPORT CUresult cuCtxGetCurrent(void **ctx) { *ctx = current; return OK; }
-EXPORT CUresult cuCtxSynchronize(void) { return current ? OK : 201; }
+/* FAKE_CUDA_SYNC=fail: as after a kernel fault (CUDA_ERROR_ILLEGAL_ADDRESS). */
+EXPORT CUresult cuCtxSynchronize(void) {
+    const char *f = getenv("FAKE_CUDA_SYNC");
+    if (f && !strcmp(f, "fail")) return 700;
+    return current ? OK : 201;
+}
 
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
     if (!current) return 201;

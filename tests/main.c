@@ -1,5 +1,5 @@
-/* main.c — runs every TEST in the suite (optionally only those whose name contains argv[1])
- * and ends with "N passed, N failed" (counting assertions). */
+/* main.c — runs every TEST in the suite (optionally only those whose names contain one of
+ * the arguments) and ends with "N passed, N failed" (counting assertions). */
 #include "test.h"
 
 #include <stdarg.h>
@@ -75,7 +75,9 @@ int main(int argc, char **argv) {
     setenv("HOME", home, 1);
     unsetenv("TRITONC_CACHE_DIR");
     for (size_t i = 0; i < sizeof tests / sizeof tests[0]; i++) {
-        if (argc > 1 && !strstr(tests[i].name, argv[1])) continue;
+        int chosen = argc < 2;   /* the tests whose names contain any argument */
+        for (int a = 1; a < argc && !chosen; a++) chosen = strstr(tests[i].name, argv[a]) != NULL;
+        if (!chosen) continue;
         test_current = tests[i].name;
         int before = test_failed;
         tests[i].fn();

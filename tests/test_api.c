@@ -4,6 +4,7 @@
 #include "test.h"
 #include "tritonc.h"
 
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -825,4 +826,60 @@ TEST(api_compile_ptx) {
     tc_args_free(a);
     tc_module_free(m);
     tc_context_free(ctx);
+}
+
+/* The threading contract (tritonc.h): one context per thread, all at once — launches on the
+ * interpreter (its own worker threads too) and ahead-of-time compiles through one disk cache.
+ * `make TSAN=1 test` runs this under ThreadSanitizer. */
+static void *api_thread(void *p) {
+    int *ok = p;
+    tc_context *ctx = new_ctx();
+    tc_module *m = load(ctx);
+    tc_kernel *k = NULL;
+    tc_args *a = NULL;
+    float xs[64], ys[64], r[64];
+    for (int i = 0; i < 64; i++) { xs[i] = (float)i; ys[i] = (float)(2 * i); }
+    tc_tensor *x = f32(ctx, xs, 64), *y = f32(ctx, ys, 64), *o = f32(ctx, ys, 64);
+    int good = m && !tc_module_kernel(m, "add_kernel", &k) && !tc_args_new(k, &a) && x && y && o;
+    if (good) {
+        tc_args_set(a, "x_ptr", tc_tens(x));
+        tc_args_set(a, "y_ptr", tc_tens(y));
+        tc_args_set(a, "out_ptr", tc_tens(o));
+        tc_args_set(a, "n", tc_int(64));
+        tc_args_set(a, "BLOCK", tc_int(16));
+        tc_launch_opts opts = tc_launch_defaults();
+        opts.grid[0] = 4;
+        opts.threads = 2;
+        for (int i = 0; i < 3 && good; i++) good = tc_launch(k, a, &opts) == TC_OK;
+        good = good && tc_tensor_to_host(o, r, sizeof r) == TC_OK;
+        for (int i = 0; good && i < 64; i++) good = r[i] == 3.0f * i;
+        tc_target t;
+        tc_target_parse("cuda:90a", &t);
+        const char *sig[4] = {"*fp32:16", "*fp32:16", "*fp32:16", "i32"};
+        tc_compiled *c = NULL;
+        good = good && tc_compile(k, &t, sig, 4, a, 4, 3, &c) == TC_OK && c->ptx;
+        tc_compiled_free(c);
+    }
+    tc_tensor_free(x); tc_tensor_free(y); tc_tensor_free(o);
+    tc_args_free(a);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    *ok = good;
+    return NULL;
+}
+
+TEST(api_threads_one_context_each) {
+    char dir[] = "/tmp/tritonc-test-threads-XXXXXX";
+    CHECK(mkdtemp(dir) != NULL);
+    setenv("TRITONC_CACHE_DIR", dir, 1);
+    enum { NT = 4 };
+    pthread_t th[NT];
+    int ok[NT];
+    for (int i = 0; i < NT; i++) CHECK_INT(0, pthread_create(&th[i], NULL, api_thread, &ok[i]));
+    for (int i = 0; i < NT; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < NT; i++) CHECK(ok[i]);
+    unsetenv("TRITONC_CACHE_DIR");
+    char cmd[200], out[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    test_run(cmd, out, sizeof out);
 }

@@ -1256,3 +1256,66 @@ TEST(cache_unsafe_jit_note) {
     unlink(prog);
     cache_end();
 }
+
+/* TRITONC_LAUNCH_BLOCKING=1 waits after each launch, so that a fault surfaces there; unset (or
+ * 0) a launch only enqueues. The fake driver's synchronize fails with FAKE_CUDA_SYNC=fail. */
+TEST(cache_launch_blocking) {
+    char prog[600], run[1500], out[4096];
+    cache_begin("blocking");
+    if (!jit_prog("blocking", prog, sizeof prog, run, sizeof run)) { cache_end(); return; }
+    const char *envs[3] = {"env -u TRITONC_LAUNCH_BLOCKING FAKE_CUDA_LAUNCH=ok FAKE_CUDA_SYNC=fail",
+                           "TRITONC_LAUNCH_BLOCKING=0 FAKE_CUDA_LAUNCH=ok FAKE_CUDA_SYNC=fail",
+                           "TRITONC_LAUNCH_BLOCKING=1 FAKE_CUDA_LAUNCH=ok FAKE_CUDA_SYNC=fail"};
+    for (int i = 0; i < 3; i++) {
+        jit_cmd(run, sizeof run, envs[i], prog);
+        CHECK_INT(0, test_run(run, out, sizeof out));
+        CHECK_CONTAINS(out, i < 2 ? "launch TC_OK" : "launch TC_ERR_RUNTIME");
+    }
+    unlink(prog);
+    cache_end();
+}
+
+/* The damaged entry's note says what became of it; a cache directory whose path is too long
+ * is named as such. */
+TEST(cache_notes_say_what_happened) {
+    cache_begin("notes");
+    Kern K;
+    CHECK(kern_open(&K, ADD_SRC, 256));
+    tc_compiled *c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_MISS);
+    tc_compiled_free(c);
+    char path[512];
+    entry_files(path, sizeof path);
+    spit(path, "TRCCACHE", 8);
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && strstr(c->cache_note, "damaged (truncated header (8 of 96 bytes)): deleted; recompiled"));
+    tc_compiled_free(c);
+    unlink(path);
+    mkdir(path, 0700);   /* a directory where the entry goes: it cannot be deleted */
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_CORRUPT);
+    CHECK(c && strstr(c->cache_note, "could not be deleted (Is a directory); recompiled"));
+    CHECK(c && !strstr(c->cache_note, ": deleted"));
+    tc_compiled_free(c);
+    rmdir(path);
+    static char longdir[4200];
+    memset(longdir, 'd', sizeof longdir - 1);
+    longdir[0] = '/';
+    setenv("TRITONC_CACHE_DIR", longdir, 1);
+    char d[64];
+    CHECK_INT(TC_ERR_LIMIT, tc_cache_dir(d, sizeof d));
+    c = compile_for(&K, "cuda:80", SIG_A);
+    CHECK(c && c->disk_cache == TC_CACHE_UNUSED && strstr(c->cache_note, "TRITONC_CACHE_DIR is too long (4199 characters"));
+    tc_compiled_free(c);
+    tc_cache_item *it = NULL;
+    int n = 0;
+    CHECK_INT(TC_ERR_LIMIT, tc_cache_list(K.ctx, &it, &n));
+    CHECK_CONTAINS(tc_errmsg(K.ctx), "TRITONC_CACHE_DIR is too long");
+    CHECK(!strstr(tc_errmsg(K.ctx), "HOME"));
+    char cmd[5000], out[512];
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s %s/tritonc cache dir", longdir, test_build_dir());
+    CHECK_INT(1, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "too long");
+    kern_close(&K);
+    cache_end();
+}

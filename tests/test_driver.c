@@ -791,3 +791,56 @@ static void tensor_place_case(void) {
 TEST(drvchild_two_tensor_place) {
     if (in_child("two")) tensor_place_case();
 }
+
+/* One context per thread, launches at once on the GPU (the fake driver accepts them) and on
+ * the interpreter: each thread gets its own result. `make TSAN=1 test` runs this under
+ * ThreadSanitizer. */
+typedef struct ThreadRun { int gpu, ok; } ThreadRun;
+
+static void *thread_launch(void *p) {
+    ThreadRun *r = p;
+    tc_context *ctx = NULL;
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    tc_args *a = NULL;
+    tc_tensor *x = NULL, *y = NULL, *o = NULL;
+    float hx[4] = {1, 2, 3, 4}, hy[4] = {10, 20, 30, 40}, ho[4] = {0};
+    int64_t n = 4;
+    int ok = tc_context_new(&ctx) == TC_OK;
+    if (ok && !r->gpu) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    ok = ok && !tc_module_load_file(ctx, "examples/chapter10.py", &m) &&
+         !tc_module_kernel(m, "add_kernel", &k) && !tc_args_new(k, &a) &&
+         !tc_tensor_from_host(ctx, TC_FP32, 1, &n, hx, &x) &&
+         !tc_tensor_from_host(ctx, TC_FP32, 1, &n, hy, &y) && !tc_tensor_new(ctx, TC_FP32, 1, &n, &o);
+    if (ok) {
+        tc_args_set(a, "x_ptr", tc_tens(x));
+        tc_args_set(a, "y_ptr", tc_tens(y));
+        tc_args_set(a, "out_ptr", tc_tens(o));
+        tc_args_set(a, "n", tc_int(4));
+        tc_args_set(a, "BLOCK", tc_int(4));
+        for (int i = 0; i < 3 && ok; i++) ok = tc_launch(k, a, NULL) == TC_OK;
+        ok = ok && tc_synchronize(ctx) == TC_OK && tc_tensor_to_host(o, ho, sizeof ho) == TC_OK;
+        if (ok && !r->gpu) ok = ho[0] == 11 && ho[3] == 44;
+    }
+    tc_tensor_free(x); tc_tensor_free(y); tc_tensor_free(o);
+    tc_args_free(a);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    r->ok = ok;
+    return NULL;
+}
+
+TEST(drvchild_h200_threads) {
+    if (!in_child("h200")) return;
+    setenv("FAKE_CUDA_LAUNCH", "ok", 1);
+    enum { NT = 6 };
+    pthread_t th[NT];
+    ThreadRun r[NT];
+    for (int i = 0; i < NT; i++) {
+        r[i] = (ThreadRun){i % 2, 0};
+        CHECK_INT(0, pthread_create(&th[i], NULL, thread_launch, &r[i]));
+    }
+    for (int i = 0; i < NT; i++) pthread_join(th[i], NULL);
+    for (int i = 0; i < NT; i++) CHECK(r[i].ok);
+    unsetenv("FAKE_CUDA_LAUNCH");
+}

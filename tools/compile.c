@@ -428,8 +428,12 @@ int cmd_cache(int argc, char **argv) {
     }
     char dir[4096];
     if (!strcmp(sub, "dir")) {
-        if (tc_cache_dir(dir, sizeof dir)) {
-            fputs("tritonc: no disk cache: neither TRITONC_CACHE_DIR nor HOME is set\n", stderr);
+        tc_status ds = tc_cache_dir(dir, sizeof dir);
+        if (ds) {
+            fputs(ds == TC_ERR_LIMIT ? "tritonc: no disk cache: its path is too long "
+                                       "(TRITONC_CACHE_DIR, or HOME/.cache/tritonc)\n"
+                                     : "tritonc: no disk cache: neither TRITONC_CACHE_DIR nor HOME is set\n",
+                  stderr);
             return EXIT_ERR;
         }
         printf("%s\n", dir);

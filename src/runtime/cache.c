@@ -342,13 +342,27 @@ bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
 
 /* ---- the directory --------------------------------------------------------------------- */
 
-bool cache_dir(char *buf, size_t n) {
-    const char *d = getenv("TRITONC_CACHE_DIR");
-    if (d && *d) return (size_t)snprintf(buf, n, "%s", d) < n;
-    const char *h = getenv("HOME");
-    if (h && *h) return (size_t)snprintf(buf, n, "%s/.cache/tritonc", h) < n;
-    return false;
+/* The cache directory's path must leave room for an entry's name within PATH_MAX. */
+enum { CACHE_DIR_MAX = 4000 };
+
+int cache_dir_why(char *buf, size_t n, char *why, size_t whyn) {
+    const char *d = getenv("TRITONC_CACHE_DIR"), *h = getenv("HOME");
+    size_t cap = n < CACHE_DIR_MAX ? n : CACHE_DIR_MAX;
+    if (why && whyn) why[0] = 0;
+    if (d && *d) {
+        if (strlen(d) < cap) return snprintf(buf, n, "%s", d) >= 0;
+        return bad(why, whyn, "TRITONC_CACHE_DIR is too long (%zu characters; at most %zu)", strlen(d),
+            cap - 1);
+    } else if (h && *h) {
+        if (strlen(h) + 16 < cap) return snprintf(buf, n, "%s/.cache/tritonc", h) >= 0;
+        return bad(why, whyn, "HOME is too long for a cache directory under it (%zu characters; at "
+            "most %zu)", strlen(h), cap - 17);
+    }
+    bad(why, whyn, "neither TRITONC_CACHE_DIR nor HOME is set");
+    return 0;
 }
+
+bool cache_dir(char *buf, size_t n) { return cache_dir_why(buf, n, NULL, 0) > 0; }
 
 /* Creates the directory and its missing parents, private to the user (0700). */
 static int mkdirs(const char *path) {
@@ -528,15 +542,19 @@ static void cache_trim(int dfd, const char *keep) {
 
 CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *why,
                          size_t whyn) {
-    char dir[4000], name[72];
+    char dir[CACHE_DIR_MAX], name[72], reason[300] = "unreadable";
     *mem = NULL;
     if (why && whyn) why[0] = 0;
-    if (!k->hex[0] || !cache_dir(dir, sizeof dir)) return CACHE_OFF;
+    if (!k->hex[0]) return CACHE_OFF;
+    int have = cache_dir_why(dir, sizeof dir, reason, sizeof reason);
+    if (have <= 0) {
+        if (have < 0) snprintf(why, whyn, "%.200s: no disk cache", reason);
+        return CACHE_OFF;
+    }
     if (always_compile()) {
         snprintf(why, whyn, "TRITONC_ALWAYS_COMPILE is set: the disk cache was not read");
         return CACHE_BYPASS;
     }
-    char reason[300] = "unreadable";
     int dfd = dir_open(dir, reason, sizeof reason);
     if (dfd == -2) {
         snprintf(why, whyn, "%.220s: the disk cache is not used", reason);
@@ -591,20 +609,23 @@ CacheResult cache_lookup(const CacheKey *k, CacheEntry *out, void **mem, char *w
     close(fd);
     free(b);
     memset(out, 0, sizeof *out);
-    /* Delete it, unless a writer has replaced it meanwhile. */
+    /* Delete it, unless a writer has replaced it meanwhile; the note says which happened. */
     struct stat st1;
-    if (have_st && fstatat(dfd, name, &st1, AT_SYMLINK_NOFOLLOW) == 0 &&
-        st1.st_ino == st0.st_ino && st1.st_dev == st0.st_dev)
-        unlinkat(dfd, name, 0);
+    char fate[120] = "deleted";
+    if (!have_st || fstatat(dfd, name, &st1, AT_SYMLINK_NOFOLLOW) != 0 ||
+        st1.st_ino != st0.st_ino || st1.st_dev != st0.st_dev)
+        snprintf(fate, sizeof fate, "not deleted (another process has replaced or removed it)");
+    else if (unlinkat(dfd, name, 0) != 0)
+        snprintf(fate, sizeof fate, "could not be deleted (%s)", strerror(errno));
     close(dfd);
-    snprintf(why, whyn, "disk cache entry %s was damaged (%.200s): deleted and recompiled", name,
-             reason);
+    snprintf(why, whyn, "disk cache entry %s was damaged (%.120s): %s; recompiled", name, reason,
+             fate);
     return CACHE_CORRUPT;
 }
 
 int cache_store(const CacheKey *k, const CacheMeta *meta, const char *ptx, const void *cubin,
                 size_t cubin_len, char *why, size_t whyn) {
-    char dir[4000], name[72], tmp[96];
+    char dir[CACHE_DIR_MAX], name[72], tmp[96];
     if (why && whyn) why[0] = 0;
     if (!k->hex[0] || !cache_dir(dir, sizeof dir)) return 0;
     if (mkdirs(dir) != 0) return bad(why, whyn, "cannot create the cache directory %s: %s", dir, strerror(errno));
@@ -637,7 +658,13 @@ static bool is_entry_name(const char *s) {
 
 tc_status tc_cache_dir(char *buf, size_t n) {
     if (!buf || !n) return TC_ERR_ARG;
-    if (!cache_dir(buf, n)) { buf[0] = 0; return TC_ERR_NOT_FOUND; }
+    char d[CACHE_DIR_MAX];
+    int have = cache_dir_why(d, sizeof d, NULL, 0);
+    if (have <= 0) {
+        buf[0] = 0;
+        return have < 0 ? TC_ERR_LIMIT : TC_ERR_NOT_FOUND;
+    }
+    if ((size_t)snprintf(buf, n, "%s", d) >= n) { buf[0] = 0; return TC_ERR_ARG; }
     return TC_OK;
 }
 
@@ -645,9 +672,10 @@ tc_status tc_cache_dir(char *buf, size_t n) {
  * A directory that is not safe to use is an error that says why. */
 static tc_status open_listing(tc_context *ctx, char *dir, size_t n, DIR **d) {
     *d = NULL;
-    if (!cache_dir(dir, n))
-        return ctx_fail(ctx, TC_ERR_NOT_FOUND, "no disk cache: neither TRITONC_CACHE_DIR nor HOME is set");
     char why[4200];
+    int have = cache_dir_why(dir, n, why, sizeof why);
+    if (have <= 0)
+        return ctx_fail(ctx, have < 0 ? TC_ERR_LIMIT : TC_ERR_NOT_FOUND, "no disk cache: %s", why);
     int fd = dir_open(dir, why, sizeof why);
     if (fd == -2)
         return ctx_fail(ctx, TC_ERR_IO, "%s: tritonc neither reads nor writes it (make it yours "
@@ -726,7 +754,7 @@ tc_status tc_cache_list(tc_context *ctx, tc_cache_item **items, int *n) {
     if (!items || !n) return ctx_fail(ctx, TC_ERR_ARG, "tc_cache_list: NULL output");
     *items = NULL;
     *n = 0;
-    char dir[4000];
+    char dir[CACHE_DIR_MAX];
     DIR *d = NULL;
     tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
     if (rc || !d) return rc;
@@ -780,7 +808,7 @@ static bool is_cache_file(const char *s) { return is_entry_name(s) || strncmp(s,
 tc_status tc_cache_clear(tc_context *ctx, int *removed) {
     if (!ctx) return TC_ERR_ARG;
     if (removed) *removed = 0;
-    char dir[4000];
+    char dir[CACHE_DIR_MAX];
     DIR *d = NULL;
     tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
     if (rc || !d) return rc;
@@ -792,7 +820,7 @@ static bool is_file_name(const char *s) { return strcmp(s, ".") != 0 && strcmp(s
 tc_status tc_cache_clear_tuning(tc_context *ctx, int *removed) {
     if (!ctx) return TC_ERR_ARG;
     if (removed) *removed = 0;
-    char dir[4000], tune[4100], why[4300];
+    char dir[CACHE_DIR_MAX], tune[CACHE_DIR_MAX + 8], why[4300];
     DIR *d = NULL;
     tc_status rc = open_listing(ctx, dir, sizeof dir, &d);
     if (rc || !d) return rc;

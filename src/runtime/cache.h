@@ -110,7 +110,9 @@ const char *cache_build_id(void);
 /* "cuda:90a" */
 void cache_target_name(const tc_target *t, char *buf, size_t n);
 
-/* The directory, or false when there is none ($TRITONC_CACHE_DIR and $HOME unset). */
+/* The directory: 1; 0 when $TRITONC_CACHE_DIR and $HOME are unset; -1 when the path is too
+ * long (under 4000 bytes, room for an entry's name). why says which. */
+int cache_dir_why(char *buf, size_t n, char *why, size_t whyn);
 bool cache_dir(char *buf, size_t n);
 
 typedef enum CacheResult {

@@ -15,6 +15,7 @@
 #include "interp/interp.h"
 #include "trace/trace.h"
 
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,14 +50,17 @@ struct JitEntry {
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
-/* TRITONC_LAUNCH_BLOCKING=1 (read once): synchronize after every GPU launch. */
+/* TRITONC_LAUNCH_BLOCKING=1 (read once per process, race-free): synchronize after every GPU
+ * launch. */
+static bool blocking;
+static void blocking_init(void) {
+    const char *v = getenv("TRITONC_LAUNCH_BLOCKING");
+    blocking = v && v[0] && strcmp(v, "0") != 0;
+}
 static bool launch_blocking(void) {
-    static int cached = -1;
-    if (cached < 0) {
-        const char *v = getenv("TRITONC_LAUNCH_BLOCKING");
-        cached = v && v[0] && strcmp(v, "0") != 0;
-    }
-    return cached == 1;
+    static pthread_once_t once = PTHREAD_ONCE_INIT;
+    pthread_once(&once, blocking_init);
+    return blocking;
 }
 
 static double now_ms(void) {
