@@ -238,6 +238,17 @@ static bool cfg_params_of(const tc_kernel *k, TuneKernel *t) {
 }
 
 /* Chooses the config of a launch. *note gets what the launch report should say. */
+/* The choice a tuning database entry d records (config best): noted, remembered for this
+ * key and reported. */
+static void use_db_entry(tc_context *ctx, const tc_kernel *k, TuneKernel *t, const char *key,
+                         const DbEntry *d, int best, char *note, size_t nnote) {
+    const char *origin = d->origin ? d->origin : "";
+    db_note(note, nnote, &t->cfg[best], d->device, d->ccM, d->ccm, d->at, "tuning database", origin);
+    memo_add(t, key, best, TC_TUNE_DB, d->device, d->ccM, d->ccm, d->at, origin, d->tune_s);
+    set_report(ctx, k, t, TC_TUNE_DB, best, key, d->device, d->ccM, d->ccm, d->at, origin,
+               d->tune_s, d->res, d->nres);
+}
+
 static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *puser, int *best_out,
                         char *note, size_t nnote) {
     tc_kernel *k = c->k;
@@ -283,10 +294,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         const DbEntry *d = ctx->tune ? tdb_find(ctx, k, t, key, NULL, 0, 0, &best, why, sizeof why) : NULL;
         if (d) {
             *best_out = best;
-            db_note(note, nnote, &t->cfg[best], d->device, d->ccM, d->ccm, d->at, "tuning database", d->origin ? d->origin : "");
-            memo_add(t, key, best, TC_TUNE_DB, d->device, d->ccM, d->ccm, d->at, d->origin ? d->origin : "", d->tune_s);
-            set_report(ctx, k, t, TC_TUNE_DB, best, key, d->device, d->ccM, d->ccm, d->at, d->origin ? d->origin : "",
-                       d->tune_s, d->res, d->nres);
+            use_db_entry(ctx, k, t, key, d, best, note, nnote);
             return TC_OK;
         }
         const char *drv = NULL;
@@ -320,10 +328,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         const DbEntry *d = tdb_find(ctx, k, t, key, props.name, props.major, props.minor, &best, NULL, 0);
         if (d) {
             *best_out = best;
-            db_note(note, nnote, &t->cfg[best], d->device, d->ccM, d->ccm, d->at, "tuning database", d->origin ? d->origin : "");
-            memo_add(t, key, best, TC_TUNE_DB, d->device, d->ccM, d->ccm, d->at, d->origin ? d->origin : "", d->tune_s);
-            set_report(ctx, k, t, TC_TUNE_DB, best, key, d->device, d->ccM, d->ccm, d->at, d->origin ? d->origin : "",
-                       d->tune_s, d->res, d->nres);
+            use_db_entry(ctx, k, t, key, d, best, note, nnote);
             return TC_OK;
         }
         DbEntry de;
