@@ -13,7 +13,7 @@
 int lay_id(G *g, const Layout *L) {
     for (int i = 0; i < g->nlays; i++)
         if (lay_eq(&g->lays[i].L, L)) return i;
-    LayEnt e = {*L, 0, -1};
+    LayEnt e = {*L, 0, -1, false};
     ARENA_PUSH(g->a, g->lays, g->nlays, g->caplays, e);
     return g->nlays - 1;
 }
@@ -360,7 +360,10 @@ static void pref_inst(G *g, const Inst *in) {
     case OP_STORE: {
         int ptr = in->args[0];
         if (f->types[ptr].rank == 0) return;
-        int L = g->pref[ptr] >= 0 ? g->pref[ptr] : default_lay(g, &f->types[ptr]);
+        int val = in->args[1];
+        /* an accumulator is stored from its own layout: no trip through shared memory */
+        int L = val >= 0 && g->pref[val] >= 0 && g->lays[g->pref[val]].mma ? g->pref[val]
+                : g->pref[ptr] >= 0 ? g->pref[ptr] : default_lay(g, &f->types[ptr]);
         want(g, ptr, L);
         want(g, in->args[1], L);
         want(g, in->args[2], L);
@@ -368,6 +371,10 @@ static void pref_inst(G *g, const Inst *in) {
     }
     case OP_DOT: {
         int L = res_lay(g, in->res[0]);
+        if (g->lays[L].mma) {   /* operands keep their own layouts: mma.c stages them */
+            want(g, in->args[2], L);
+            return;
+        }
         Layout R = g->lays[L].L, A, B;
         int8_t map[LMAXB];
         int K = f->types[in->args[0]].shape[f->types[in->args[0]].rank - 1];
@@ -423,5 +430,6 @@ void analyze(G *g) {
     }
     ax_region(g, f->body);
     for (int i = 0; i < f->body->ninsts; i++) spt_inst(g, f->body->insts[i]);
+    mma_seed(g);
     pref_region(g, f->body);
 }

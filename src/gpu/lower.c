@@ -28,17 +28,16 @@
 
 /* ---- registers and text ------------------------------------------------------------ */
 
-static const char *rn(G *g, int r) {
+const char *rn(G *g, int r) {
     static const char *const pre[] = {"%p", "%h", "%r", "%rd"};
-    char *b = g->nm[g->nmi++ % 12];
+    char *b = g->nm[g->nmi++ % 24];
     snprintf(b, sizeof g->nm[0], "%s%d", pre[RCLS(r)], RIDX(r));
     return b;
 }
 
-static int nr(G *g, int cls) { return REG(cls, ++g->nregs[cls]); }
+int nr(G *g, int cls) { return REG(cls, ++g->nregs[cls]); }
 
-static void E(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
-static void E(G *g, const char *fmt, ...) {
+void E(G *g, const char *fmt, ...) {
     char line[1024];
     va_list ap;
     va_start(ap, fmt);
@@ -49,8 +48,7 @@ static void E(G *g, const char *fmt, ...) {
     buf_puts(&g->body, "\n");
 }
 
-static void EP(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
-static void EP(G *g, const char *fmt, ...) {
+void EP(G *g, const char *fmt, ...) {
     char line[512];
     va_list ap;
     va_start(ap, fmt);
@@ -61,14 +59,14 @@ static void EP(G *g, const char *fmt, ...) {
     buf_puts(&g->pro, "\n");
 }
 
-TC_NORETURN static void unsupported(G *g, const char *what) {
+TC_NORETURN void unsupported(G *g, const char *what) {
     err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
              "the GPU backend does not support %s yet", what);
 }
 
 /* The code uses feature f: it raises the .version, and a target without it is an error at
  * the kernel line rather than a ptxas failure. */
-static void need(G *g, unsigned f) {
+void need(G *g, unsigned f) {
     unsigned missing;
     target_ptx_version(g->ti, g->arch_a, f, &missing);
     if (missing)
@@ -78,7 +76,7 @@ static void need(G *g, unsigned f) {
     g->feat |= f;
 }
 
-static int dcls(int dt) {
+int dcls(int dt) {
     switch (dt) {
     case DT_I1: return CP;
     case DT_FP16: case DT_BF16: return CH;
@@ -151,7 +149,7 @@ static uint16_t f32_to_bf16(float f) {
 }
 
 /* a register holding constant c of dtype dt */
-static int konst(G *g, int dt, int64_t i, double fv) {
+int konst(G *g, int dt, int64_t i, double fv) {
     int r = nr(g, dcls(dt));
     switch (dt) {
     case DT_I1: E(g, "setp.ne.u32 %s, %d, 0;", rn(g, r), i != 0); break;
@@ -196,10 +194,10 @@ static int pred_to_u32(G *g, int p) {
 
 /* ---- layouts ------------------------------------------------------------------------ */
 
-static int nlay(G *g, int id) { return 1 << g->lays[id].L.nreg; }
+int nlay(G *g, int id) { return 1 << g->lays[id].L.nreg; }
 
 /* this thread's flat-index part of layout id (a b32 register computed in the prologue) */
-static int tflat(G *g, int id) {
+int tflat(G *g, int id) {
     if (g->lays[id].tflat) return g->lays[id].tflat;
     Layout L = g->lays[id].L;
     int8_t tgt[10];
@@ -242,13 +240,13 @@ static int tred(G *g, int id) {
     return p;
 }
 
-static void need_smem(G *g, int64_t bytes) {
+void need_smem(G *g, int64_t bytes) {
     if (bytes > g->smem_bytes) g->smem_bytes = (int)(bytes > INT32_MAX ? INT32_MAX : bytes);
 }
 
-static int *alloc_regs(G *g, int n) { return arena_alloc(g->a, sizeof(int) * (size_t)n); }
+int *alloc_regs(G *g, int n) { return arena_alloc(g->a, sizeof(int) * (size_t)n); }
 
-static void set_val(G *g, int v, int lay, int *regs) {
+void set_val(G *g, int v, int lay, int *regs) {
     g->vlay[v] = lay;
     g->vr[v] = regs;
 }
@@ -313,7 +311,7 @@ static void emit_arange(G *g, const Inst *d, int lay, int *out) {
 }
 
 /* the registers of value v in layout lay */
-static int *get(G *g, int v, int lay) {
+int *get(G *g, int v, int lay) {
     if (g->vlay[v] == lay || g->f->types[v].rank == 0) return g->vr[v];
     for (int i = g->nconv - 1; i >= 0; i--)
         if (g->conv[i].v == v && g->conv[i].lay == lay) return g->conv[i].regs;
@@ -354,7 +352,6 @@ static void scope_leave(G *g) {
 
 /* ---- element-wise ------------------------------------------------------------------- */
 
-static int cast1(G *g, int r, int from, int to, bool rz);
 
 static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
     int d = nr(g, ft[1] == '6' ? CD : CR);
@@ -679,7 +676,7 @@ static int unop(G *g, int op, int dt, int a) {
     return unop_f32(g, op, a);
 }
 
-static int cast1(G *g, int r, int from, int to, bool rz) {
+int cast1(G *g, int r, int from, int to, bool rz) {
     if (from == to) return r;
     if (from == DT_PTR || to == DT_PTR) {
         if (dcls(from) == CD && dcls(to) == CD) return r;
@@ -1344,6 +1341,10 @@ static void lower_dot(G *g, const Inst *in) {
     int v = in->res[0];
     int rdt = f->types[v].dt, adt = f->types[in->args[0]].dt;
     int L = res_lay(g, v);
+    if (g->lays[L].mma) {
+        lower_dot_mma(g, in, L);
+        return;
+    }
     Layout R = g->lays[L].L, LA, LB;
     Type at = f->types[in->args[0]];
     int K = at.shape[at.rank - 1];
@@ -1852,7 +1853,10 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     for (int i = 0; i < f->nparams; i++)
         buf_printf(&g->text, "%s\n\t.param .%s %s_param_%d", i ? "," : "", param_ty(f->params[i].type.dt),
                    f->name, i);
-    buf_printf(&g->text, "\n)\n.maxntid %d, 1, 1\n{\n", num_warps * 32);
+    /* tensor-core kernels hold large accumulators: without .minnctapersm ptxas may cap
+     * registers for occupancy and spill them */
+    buf_printf(&g->text, "\n)\n.maxntid %d, 1, 1\n%s{\n", num_warps * 32,
+               g->feat & TF_MMA ? ".minnctapersm 1\n" : "");
     static const char *const decl[] = {".pred %p", ".b16 %h", ".b32 %r", ".b64 %rd"};
     for (int c = 0; c < 4; c++)
         if (g->nregs[c]) buf_printf(&g->text, "\t.reg %s<%d>;\n", decl[c], g->nregs[c] + 1);

@@ -9,7 +9,7 @@ enum { CP, CH, CR, CD };                 /* register classes: pred, b16, b32, b6
 #define RCLS(r) ((r) >> 24)
 #define RIDX(r) ((r) & 0xffffff)
 
-typedef struct LayEnt { Layout L; int tflat; int tred; } LayEnt;
+typedef struct LayEnt { Layout L; int tflat; int tred; bool mma; } LayEnt;
 typedef struct ShapeEnt { int rank; int32_t shape[TC_MAX_RANK]; int sptbits; int lay; } ShapeEnt;
 typedef struct Conv { int v, lay, depth; int *regs; } Conv;
 
@@ -36,7 +36,7 @@ typedef struct G {
     int smem_bytes;
     int smem, tid;    /* registers: shared base, %tid.x */
     int labels;
-    char nm[12][24]; int nmi;
+    char nm[24][24]; int nmi;  /* rn() names: 24 per emitted line */
     const Inst *cur;  /* for error locations */
     Buf text;         /* the module */
     Buf glob;         /* module-scope declarations (format strings) */
@@ -49,5 +49,27 @@ int res_lay(G *g, int v);
 int inner_dim(const Type *t);
 int mem_vec(G *g, int ptr, int mask);
 void analyze(G *g);
+
+/* lower.c: emitting code (E: the body, EP: the prologue), registers and values */
+const char *rn(G *g, int r);
+int nr(G *g, int cls);
+void E(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
+void EP(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
+TC_NORETURN void unsupported(G *g, const char *what);
+void need(G *g, unsigned f);
+int dcls(int dt);
+int konst(G *g, int dt, int64_t i, double fv);
+int cast1(G *g, int r, int from, int to, bool rz);
+int nlay(G *g, int id);
+int tflat(G *g, int id);
+void need_smem(G *g, int64_t bytes);
+int *alloc_regs(G *g, int n);
+void set_val(G *g, int v, int lay, int *regs);
+int *get(G *g, int v, int lay);
+
+/* mma.c: tl.dot on tensor cores */
+int mma_lay(G *g, const Inst *dot);   /* the accumulator layout id, or -1: the FMA path */
+void mma_seed(G *g);                  /* accumulator layouts for dots, loops and epilogues */
+void lower_dot_mma(G *g, const Inst *in, int lay);
 
 #endif

@@ -1,0 +1,25 @@
+# Times bench/gpu/matmul.py's kernel under Triton (do_bench) for the configs given on the
+# command line: M N K dtype BM BN BK GROUP warps stages. Prints "triton,<cfg>,ms,tflops"
+# and checks the result against torch.matmul.
+import os, sys, importlib.util
+import torch, triton
+spec = importlib.util.spec_from_file_location("mm", os.path.join(os.path.dirname(__file__), "matmul.py"))
+mm = importlib.util.module_from_spec(spec); spec.loader.exec_module(mm)
+M, N, K = (int(x) for x in sys.argv[1:4]); dt = getattr(torch, sys.argv[4])
+BM, BN, BK, GM, W, S = (int(x) for x in sys.argv[5:11])
+torch.manual_seed(0)
+a = torch.randn((M, K), device="cuda", dtype=torch.float32).to(dt)
+b = torch.randn((K, N), device="cuda", dtype=torch.float32).to(dt)
+c = torch.empty((M, N), device="cuda", dtype=torch.float16 if dt != torch.float32 else torch.float32)
+grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
+def run():
+    mm.matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                           c.stride(0), c.stride(1), BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK,
+                           GROUP_SIZE_M=GM, ACTIVATION="", num_warps=W, num_stages=S)
+run()
+ref = torch.matmul(a.float(), b.float())
+err = (c.float() - ref).abs().max().item()
+ms = triton.testing.do_bench(run)
+print(f"triton,{M}x{N}x{K} {sys.argv[4]} {BM}x{BN}x{BK} w{W} s{S},{ms:.4f},{2*M*N*K/ms*1e-9:.1f},maxerr={err:.3g}")
+cb = triton.testing.do_bench(lambda: torch.matmul(a, b))
+print(f"cublas,{M}x{N}x{K} {sys.argv[4]},{cb:.4f},{2*M*N*K/cb*1e-9:.1f}")

@@ -1,0 +1,415 @@
+/* mma.c — tl.dot on tensor cores with mma.sync (sm_80 and newer).
+ *
+ * The accumulator is a distributed layout like any other (gpuint.h): the m16n8 C fragment
+ * of the PTX ISA (element (r, c) of a 16x8 tile in lane (r%8)*4 + (c%8)/2, register
+ * (c%2) + 2*(r/8)), warps tiling M and N, and repetitions in registers. Operands go through
+ * shared memory: each is stored in its own row-major order, swizzled so that ldmatrix reads
+ * 16-byte rows without bank conflicts, then read as fragments (ldmatrix, or ld.shared where
+ * ldmatrix cannot transpose the element size) and fed to mma.sync.
+ *
+ * Shared tiles: a [R, C] tile of esz-byte elements is split into column slabs of
+ * min(C*esz, 128) bytes; row r of a slab starts at r*slab and its 16-byte chunk j is stored
+ * at chunk j ^ ((r / (128/slab)) % (slab/16)). With 128-byte slabs this is the hardware's
+ * 128-byte swizzle (codegen.md §3.5). The map from an element's flat index to its byte
+ * offset is linear over GF(2), so a thread's part and a register's part combine by XOR, and
+ * they overlap only in the chunk bits 4..6. */
+#include "gpu/lower.h"
+
+#include <stdio.h>
+#include <string.h>
+
+typedef struct Tile {
+    int rows, cols, esz;   /* cols contiguous; rows covers every outer dim */
+    int slab;              /* bytes per row of a slab */
+    int off;               /* byte offset of the tile in shared memory */
+} Tile;
+
+static Tile tile_of(int64_t numel, int cols, int esz, int off) {
+    Tile t;
+    t.cols = cols;
+    t.rows = (int)(numel / cols);
+    t.esz = esz;
+    t.slab = cols * esz < 128 ? cols * esz : 128;
+    t.off = off;
+    return t;
+}
+
+static int64_t tile_bytes(const Tile *t) { return (int64_t)t->rows * t->cols * t->esz; }
+
+/* byte offset of flat element f (row-major over the tile) */
+static int64_t swz(const Tile *t, int64_t f) {
+    int64_t r = f / t->cols, c = f % t->cols;
+    int se = t->slab / t->esz;
+    int64_t slab = c / se, cc = c % se;
+    int per = 128 / t->slab < 1 ? 1 : 128 / t->slab, maxp = t->slab / 16 < 1 ? 1 : t->slab / 16;
+    int64_t chunk = (cc * t->esz) >> 4, within = (cc * t->esz) & 15;
+    int64_t phase = (r / per) % maxp;
+    return slab * t->rows * t->slab + r * t->slab + ((chunk ^ phase) << 4) + within;
+}
+
+/* A register holding swz() of this thread's part: tbit[j] is the flat bit that bit j of
+ * %tid.x selects (-1: none). Emitted in the prologue. */
+static int thread_off(G *g, const int8_t *tbit, int ntb, const Tile *t) {
+    int r = nr(g, CR);
+    EP(g, "mov.u32 %s, 0;", rn(g, r));
+    for (int j = 0; j < ntb; j++) {
+        if (tbit[j] < 0) continue;
+        int64_t w = swz(t, (int64_t)1 << tbit[j]);
+        if (!w) continue;
+        int x = nr(g, CR);
+        EP(g, "bfe.u32 %s, %s, %d, 1;", rn(g, x), rn(g, g->tid), j);
+        EP(g, "mul.lo.u32 %s, %s, %lld;", rn(g, x), rn(g, x), (long long)w);
+        EP(g, "xor.b32 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, x));
+    }
+    return r;
+}
+
+/* Addresses base + (toff ^ c): one register per distinct chunk pattern, immediates for the
+ * rest. */
+typedef struct Addr { int toff; int reg[8]; const Tile *t; } Addr;
+
+static void addr_init(Addr *a, int toff, const Tile *t) {
+    a->toff = toff;
+    a->t = t;
+    for (int i = 0; i < 8; i++) a->reg[i] = 0;
+}
+
+/* "%r5+1234" for constant byte offset c within the tile */
+static const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
+    int p = (int)((c >> 4) & 7);
+    if (!a->reg[p]) {
+        int r = nr(g, CR);
+        EP(g, "xor.b32 %s, %s, %d;", rn(g, r), rn(g, a->toff), p << 4);
+        EP(g, "add.u32 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, g->smem));
+        a->reg[p] = r;
+    }
+    snprintf(buf, n, "%s+%lld", rn(g, a->reg[p]), (long long)((c & ~(int64_t)0x70) + a->t->off));
+    return buf;
+}
+
+/* ---- choosing the path and the accumulator layout ------------------------------------ */
+
+enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_S8 };
+
+static int mma_kind(G *g, const Inst *in) {
+    const IrFunc *f = g->f;
+    if (!(g->ti->features & TF_MMA)) return -1;
+    Type at = f->types[in->args[0]], bt = f->types[in->args[1]], rt = f->types[in->res[0]];
+    if (at.dt != bt.dt || rt.rank < 2 || rt.rank > 3) return -1;
+    int M = rt.shape[rt.rank - 2], N = rt.shape[rt.rank - 1], K = at.shape[at.rank - 1];
+    int kind, kstep;
+    if (at.dt == DT_FP16 && (rt.dt == DT_FP32 || rt.dt == DT_FP16)) kind = MMA_F16, kstep = 16;
+    else if (at.dt == DT_BF16 && rt.dt == DT_FP32) kind = MMA_BF16, kstep = 16;
+    else if (at.dt == DT_FP32 && rt.dt == DT_FP32 && in->attr.kind == DOT_TF32) kind = MMA_TF32, kstep = 8;
+    else if (at.dt == DT_I8 && rt.dt == DT_I32) kind = MMA_S8, kstep = 32;
+    else return -1;
+    if (M < 16 || N < 8 || K < kstep) return -1;
+    return kind;
+}
+
+static int kstep_of(int kind) { return kind == MMA_TF32 ? 8 : kind == MMA_S8 ? 32 : 16; }
+
+/* warps over M and N: each to the dim whose per-warp extent is larger (square warp tiles
+ * need the fewest fragment loads) */
+static void warp_split(int M, int N, int nwbits, int *wmb, int *wnb) {
+    int wm = 0, wn = 0;
+    for (int i = 0; i < nwbits; i++) {
+        bool mfree = (M >> (4 + wm)) > 1, nfree = (N >> (3 + wn)) > 1;
+        if (mfree && (!nfree || (M >> wm) >= (N >> wn))) wm++;
+        else if (nfree) wn++;
+    }
+    *wmb = wm;
+    *wnb = wn;
+}
+
+static void acc_layout(G *g, const Type *rt, Layout *L) {
+    int rank = rt->rank;
+    int M = rt->shape[rank - 2], N = rt->shape[rank - 1];
+    int nb = lg2i(N), mb = lg2i(M);
+    int wm, wn;
+    warp_split(M, N, g->nwbits, &wm, &wn);
+    memset(L, 0, sizeof *L);
+    L->rank = rank;
+    for (int d = 0; d < rank; d++) {
+        L->shape[d] = rt->shape[d];
+        L->nbits += lg2i(rt->shape[d]);
+    }
+    L->nwarp = g->nwbits;
+    for (int j = 0; j < 5; j++) L->lane[j] = L->warp[j] = -1;
+    L->reg[L->nreg++] = 0;                    /* n0 */
+    L->reg[L->nreg++] = (int8_t)(nb + 3);      /* m3 */
+    L->lane[0] = 1; L->lane[1] = 2;
+    L->lane[2] = (int8_t)nb; L->lane[3] = (int8_t)(nb + 1); L->lane[4] = (int8_t)(nb + 2);
+    int k = 0;
+    for (int i = 0; i < wn; i++) L->warp[k++] = (int8_t)(3 + i);
+    for (int i = 0; i < wm; i++) L->warp[k++] = (int8_t)(nb + 4 + i);
+    for (int p = 3 + wn; p < nb; p++) L->reg[L->nreg++] = (int8_t)p;           /* n tiles */
+    for (int p = nb + 4 + wm; p < nb + mb; p++) L->reg[L->nreg++] = (int8_t)p; /* m tiles */
+    for (int p = nb + mb; p < L->nbits; p++) L->reg[L->nreg++] = (int8_t)p;    /* batch */
+}
+
+int mma_lay(G *g, const Inst *dot) {
+    if (mma_kind(g, dot) < 0) return -1;
+    Layout L;
+    acc_layout(g, &g->f->types[dot->res[0]], &L);
+    int id = lay_id(g, &L);
+    g->lays[id].mma = true;
+    return id;
+}
+
+/* ---- seeding: accumulators stay in the mma layout through loops and epilogues --------- */
+
+static bool is_mma(G *g, int v) { return v >= 0 && g->pref[v] >= 0 && g->lays[g->pref[v]].mma; }
+
+static bool elementwise(int op) {
+    switch (op) {
+    case OP_LOAD: case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS: case OP_DOT: case OP_REDUCE:
+    case OP_SPLAT: case OP_BROADCAST: case OP_EXPAND_DIMS: case OP_RESHAPE: case OP_PERMUTE:
+    case OP_IF: case OP_FOR: case OP_WHILE: case OP_YIELD: case OP_CONDITION: case OP_PRINT:
+    case OP_ASSERT: case OP_RETURN: case OP_BARRIER: case OP_CONST: case OP_ARANGE:
+    case OP_PROGRAM_ID: case OP_NUM_PROGRAMS:
+        return false;
+    default:
+        return true;
+    }
+}
+
+static void seed_region(G *g, const Region *r) {
+    const IrFunc *f = g->f;
+    for (int i = 0; r && i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++) seed_region(g, in->regions[k]);
+        if (in->op == OP_DOT) {
+            int L = mma_lay(g, in);
+            if (L >= 0 && g->pref[in->res[0]] < 0) g->pref[in->res[0]] = L;
+        } else if (in->op == OP_FOR) {
+            const Region *b = in->regions[0];
+            const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
+            for (int j = 0; y && y->op == OP_YIELD && j < in->nres && j < y->nargs; j++)
+                if (is_mma(g, y->args[j]) && g->pref[in->res[j]] < 0)
+                    g->pref[in->res[j]] = g->pref[y->args[j]];
+        } else if (in->nres == 1 && elementwise(in->op)) {
+            int v = in->res[0];
+            Type t = f->types[v];
+            for (int k = 0; k < in->nargs && g->pref[v] < 0; k++) {
+                int a = in->args[k];
+                if (!is_mma(g, a)) continue;
+                Type at = f->types[a];
+                bool same = at.rank == t.rank;
+                for (int d = 0; same && d < t.rank; d++) same = at.shape[d] == t.shape[d];
+                if (same) g->pref[v] = g->pref[a];
+            }
+        }
+    }
+}
+
+void mma_seed(G *g) { seed_region(g, g->f->body); }
+
+/* ---- staging an operand in shared memory ----------------------------------------------- */
+
+/* Stores value v (in whatever layout it has) into tile t in its row-major order. */
+static void stage(G *g, int v, const Tile *t) {
+    int lay = g->vlay[v];
+    Layout S = g->lays[lay].L;
+    int *regs = g->vr[v];
+    int8_t tb[10];
+    for (int j = 0; j < 5; j++) tb[j] = S.lane[j];
+    for (int k = 0; k < 5; k++) tb[5 + k] = k < S.nwarp ? S.warp[k] : -1;
+    Addr a;
+    addr_init(&a, thread_off(g, tb, 5 + S.nwarp, t), t);
+    int vb = lay_vec_bits(&S);
+    int maxv = 16 / t->esz;
+    int vec = 1 << vb < maxv ? 1 << vb : maxv;
+    if (t->esz == 1) vec = 1;
+    int n = 1 << S.nreg;
+    char ab[48];
+    for (int r = 0; r < n; r += vec) {
+        int64_t c = swz(t, lay_reg_flat(&S, r));
+        const char *ad = addr_at(g, &a, c, ab, sizeof ab);
+        if (vec == 1) {
+            if (t->esz == 1) E(g, "st.shared.u8 [%s], %s;", ad, rn(g, regs[r]));
+            else E(g, "st.shared.b%d [%s], %s;", t->esz * 8, ad, rn(g, regs[r]));
+            continue;
+        }
+        int w[4], nw = 0;
+        if (t->esz == 2) {
+            for (int j = 0; j < vec; j += 2) {
+                w[nw] = nr(g, CR);
+                E(g, "mov.b32 %s, {%s, %s};", rn(g, w[nw]), rn(g, regs[r + j]), rn(g, regs[r + j + 1]));
+                nw++;
+            }
+        } else {
+            for (int j = 0; j < vec; j++) w[nw++] = regs[r + j];
+        }
+        if (nw == 1) E(g, "st.shared.b32 [%s], %s;", ad, rn(g, w[0]));
+        else if (nw == 2) E(g, "st.shared.v2.b32 [%s], {%s, %s};", ad, rn(g, w[0]), rn(g, w[1]));
+        else E(g, "st.shared.v4.b32 [%s], {%s, %s, %s, %s};", ad, rn(g, w[0]), rn(g, w[1]), rn(g, w[2]),
+               rn(g, w[3]));
+    }
+}
+
+/* ---- the dot ---------------------------------------------------------------------------- */
+
+/* the acc layout's register index of (batch, m tile, n tile, fragment element 0) and
+ * extents: low register bits are n0, m3, then n tiles, m tiles, batch */
+typedef struct Frag { int nt, mt, bt; int ntb, mtb; } Frag;
+
+static Frag frag_of(const Layout *L, int M, int N) {
+    Frag fr;
+    int nb = lg2i(N), mb = lg2i(M);
+    fr.ntb = 0;
+    fr.mtb = 0;
+    for (int i = 2; i < L->nreg; i++) {
+        if (L->reg[i] < nb) fr.ntb++;
+        else if (L->reg[i] < nb + mb) fr.mtb++;
+    }
+    fr.nt = 1 << fr.ntb;
+    fr.mt = 1 << fr.mtb;
+    fr.bt = 1 << (L->nreg - 2 - fr.ntb - fr.mtb);
+    return fr;
+}
+
+static int acc_reg(const Frag *fr, int b, int mi, int ni) {
+    return (ni | mi << fr->ntb | b << (fr->ntb + fr->mtb)) << 2;
+}
+
+void lower_dot_mma(G *g, const Inst *in, int L) {
+    const IrFunc *f = g->f;
+    int kind = mma_kind(g, in);
+    need(g, TF_MMA);
+    int v = in->res[0];
+    Type at = f->types[in->args[0]], rt = f->types[v];
+    int rank = rt.rank;
+    int M = rt.shape[rank - 2], N = rt.shape[rank - 1], K = at.shape[at.rank - 1];
+    int nb = lg2i(N), mb = lg2i(M);
+    int adt = at.dt, rdt = rt.dt;
+    int esz = dt_size(adt);
+    int ks = kstep_of(kind);
+    Layout R = g->lays[L].L;
+    Frag fr = frag_of(&R, M, N);
+    int64_t bat = type_numel(rt) / ((int64_t)M * N);
+    Tile ta = tile_of(bat * M * K, K, esz, 0);
+    int boff = (int)((tile_bytes(&ta) + 1023) & ~1023);
+    Tile tb = tile_of(bat * K * N, N, esz, boff);
+    need_smem(g, boff + tile_bytes(&tb));
+    /* operands into shared memory */
+    E(g, "bar.sync 0;");
+    stage(g, in->args[0], &ta);
+    stage(g, in->args[1], &tb);
+    E(g, "bar.sync 0;");
+    /* fragment addresses: A rows m (lanes 0-3 -> m0..m3, lane 4 -> the second 16-byte
+     * column chunk), warps as in the accumulator */
+    int8_t tba[10], tbb[10];
+    int lk = lg2i(K), ln = lg2i(N);
+    int chunk_bit = lg2i(16 / esz);
+    for (int j = 0; j < 4; j++) tba[j] = (int8_t)(lk + j);
+    tba[4] = (int8_t)chunk_bit;
+    for (int k = 0; k < 5; k++) {
+        int p = k < R.nwarp ? R.warp[k] : -1;
+        tba[5 + k] = (int8_t)(p >= nb && p < nb + mb ? lk + (p - nb) : -1);
+        tbb[5 + k] = (int8_t)(p >= 0 && p < nb ? p : -1);
+    }
+    bool bldm = kind == MMA_F16 || kind == MMA_BF16;   /* ldmatrix.trans for B */
+    /* the first n-tile register bit: its flat bit is where the second n tile starts */
+    int ntile_bit = fr.ntb ? R.reg[2] : -1;
+    if (bldm) {
+        for (int j = 0; j < 4; j++) tbb[j] = (int8_t)(ln + j);   /* k0..k3 */
+        tbb[4] = (int8_t)(fr.nt >= 2 ? ntile_bit : -1);
+    } else {
+        /* scalar reads: lanes 0,1 (t) -> k = t (tf32) or 4t (s8), lanes 2-4 (g) -> n0..n2 */
+        int kt = kind == MMA_S8 ? 2 : 0;
+        tbb[0] = (int8_t)(ln + kt);
+        tbb[1] = (int8_t)(ln + kt + 1);
+        tbb[2] = 0; tbb[3] = 1; tbb[4] = 2;
+    }
+    Addr aa, ab;
+    addr_init(&aa, thread_off(g, tba, 5 + R.nwarp, &ta), &ta);
+    addr_init(&ab, thread_off(g, tbb, 5 + R.nwarp, &tb), &tb);
+    int *C = get(g, in->args[2], L);
+    int n = nlay(g, L);
+    int *acc = alloc_regs(g, n);
+    /* accumulate in f32 (s32 for int8); an fp16 accumulator is widened first */
+    for (int r = 0; r < n; r++) acc[r] = rdt == DT_FP16 ? cast1(g, C[r], DT_FP16, DT_FP32, false) : C[r];
+    const char *ins = kind == MMA_F16 ? "m16n8k16.row.col.f32.f16.f16.f32"
+                      : kind == MMA_BF16 ? "m16n8k16.row.col.f32.bf16.bf16.f32"
+                      : kind == MMA_TF32 ? "m16n8k8.row.col.f32.tf32.tf32.f32"
+                                         : "m16n8k32.row.col.s32.s8.s8.s32";
+    char b1[48], b2[48];
+    for (int b = 0; b < fr.bt; b++)
+        for (int k0 = 0; k0 < K; k0 += ks) {
+            int (*af)[4] = arena_alloc(g->a, sizeof(int[4]) * (size_t)fr.mt);
+            int (*bf)[2] = arena_alloc(g->a, sizeof(int[2]) * (size_t)fr.nt);
+            for (int mi = 0; mi < fr.mt; mi++) {
+                int64_t fa = lay_reg_flat(&R, acc_reg(&fr, b, mi, 0));
+                int64_t m = (fa >> nb) & (M - 1), bb = fa >> (nb + mb);
+                int64_t flat = (bb * M + m) * K + k0;
+                for (int q = 0; q < 4; q++) af[mi][q] = nr(g, CR);
+                E(g, "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%s, %s, %s, %s}, [%s];", rn(g, af[mi][0]),
+                  rn(g, af[mi][1]), rn(g, af[mi][2]), rn(g, af[mi][3]), addr_at(g, &aa, swz(&ta, flat), b1, sizeof b1));
+                if (kind == MMA_TF32)
+                    for (int q = 0; q < 4; q++) E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, af[mi][q]), rn(g, af[mi][q]));
+            }
+            for (int ni = 0; ni < fr.nt; ni++) {
+                int64_t fb = lay_reg_flat(&R, acc_reg(&fr, b, 0, ni));
+                int64_t nn = fb & (N - 1), bb = fb >> (nb + mb);
+                int64_t flat = (bb * K + k0) * N + nn;
+                if (bldm) {
+                    if (fr.nt >= 2 && (ni & 1)) continue;   /* loaded with its pair */
+                    int q[4];
+                    for (int j = 0; j < 4; j++) q[j] = nr(g, CR);
+                    const char *ad = addr_at(g, &ab, swz(&tb, flat), b1, sizeof b1);
+                    if (fr.nt >= 2) {
+                        E(g, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%s, %s, %s, %s}, [%s];",
+                          rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), ad);
+                        bf[ni][0] = q[0]; bf[ni][1] = q[1];
+                        bf[ni + 1][0] = q[2]; bf[ni + 1][1] = q[3];
+                    } else {
+                        E(g, "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%s, %s}, [%s];", rn(g, q[0]),
+                          rn(g, q[1]), ad);
+                        bf[ni][0] = q[0]; bf[ni][1] = q[1];
+                    }
+                } else if (kind == MMA_TF32) {
+                    /* b0: k = t, b1: k = t + 4 */
+                    for (int h = 0; h < 2; h++) {
+                        int r = nr(g, CR);
+                        E(g, "ld.shared.b32 %s, [%s];", rn(g, r),
+                          addr_at(g, &ab, swz(&tb, flat + (int64_t)4 * h * N), b1, sizeof b1));
+                        E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, r), rn(g, r));
+                        bf[ni][h] = r;
+                    }
+                } else {
+                    /* s8: register h holds k = 16h + 4t .. +3 */
+                    for (int h = 0; h < 2; h++) {
+                        int by[4];
+                        for (int e = 0; e < 4; e++) {
+                            by[e] = nr(g, CR);
+                            E(g, "ld.shared.u8 %s, [%s];", rn(g, by[e]),
+                              addr_at(g, &ab, swz(&tb, flat + (int64_t)(16 * h + e) * N), b2, sizeof b2));
+                        }
+                        int lo = nr(g, CR), hi = nr(g, CR), w = nr(g, CR);
+                        E(g, "prmt.b32 %s, %s, %s, 0x3340;", rn(g, lo), rn(g, by[0]), rn(g, by[1]));
+                        E(g, "prmt.b32 %s, %s, %s, 0x3340;", rn(g, hi), rn(g, by[2]), rn(g, by[3]));
+                        E(g, "prmt.b32 %s, %s, %s, 0x5410;", rn(g, w), rn(g, lo), rn(g, hi));
+                        bf[ni][h] = w;
+                    }
+                }
+            }
+            for (int mi = 0; mi < fr.mt; mi++)
+                for (int ni = 0; ni < fr.nt; ni++) {
+                    int c0 = acc_reg(&fr, b, mi, ni);
+                    int d[4];
+                    for (int j = 0; j < 4; j++) d[j] = nr(g, CR);
+                    E(g, "mma.sync.aligned.%s {%s, %s, %s, %s}, {%s, %s, %s, %s}, {%s, %s}, {%s, %s, %s, %s};",
+                      ins, rn(g, d[0]), rn(g, d[1]), rn(g, d[2]), rn(g, d[3]), rn(g, af[mi][0]),
+                      rn(g, af[mi][1]), rn(g, af[mi][2]), rn(g, af[mi][3]), rn(g, bf[ni][0]), rn(g, bf[ni][1]),
+                      rn(g, acc[c0]), rn(g, acc[c0 + 1]), rn(g, acc[c0 + 2]), rn(g, acc[c0 + 3]));
+                    for (int j = 0; j < 4; j++) acc[c0 + j] = d[j];
+                }
+        }
+    int *out = acc;
+    if (rdt == DT_FP16) {
+        out = alloc_regs(g, n);
+        for (int r = 0; r < n; r++) out[r] = cast1(g, acc[r], DT_FP32, DT_FP16, false);
+    }
+    set_val(g, v, L, out);
+}
