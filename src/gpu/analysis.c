@@ -73,8 +73,9 @@ static void ax_region(G *g, const Region *r) {
 
 static void ax_inst(G *g, const Inst *in) {
     const IrFunc *f = g->f;
-    for (int k = 0; k < in->nargs; k++)
-        if (in->args[k] >= 0 && in->args[k] < f->nvalues) g->uses[in->args[k]]++;
+    if (!g->ax_again)
+        for (int k = 0; k < in->nargs; k++)
+            if (in->args[k] >= 0 && in->args[k] < f->nvalues) g->uses[in->args[k]]++;
     for (int k = 0; k < in->nres; k++) {
         int v = in->res[k];
         g->def[v] = (Inst *)in;
@@ -91,8 +92,44 @@ static void ax_inst(G *g, const Inst *in) {
         g->ax[iv].div[0] = gcd64(elemdiv(&g->ax[in->args[0]], 0), elemdiv(&g->ax[in->args[2]], 0));
         if (g->ax[iv].div[0] == 0) g->ax[iv].div[0] = 1;
     }
-    for (int k = 0; k < 2; k++)
-        if (in->regions[k]) ax_region(g, in->regions[k]);
+    if (in->op == OP_FOR) {
+        /* loop-carried values: start from the initial values and meet with what the body
+         * yields until nothing changes (pointers advanced by a multiple of 16 bytes keep
+         * their alignment, so their loads stay vectorized) */
+        Region *b = in->regions[0];
+        const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
+        for (int j = 1; j < b->nparams && 3 + j - 1 < in->nargs; j++) g->ax[b->params[j]] = g->ax[in->args[3 + j - 1]];
+        bool again = g->ax_again;
+        for (int round = 0; round < 4; round++) {
+            ax_region(g, b);
+            g->ax_again = true;
+            bool changed = false;
+            for (int j = 1; y && y->op == OP_YIELD && j < b->nparams && j - 1 < y->nargs; j++) {
+                AxInfo *pa = &g->ax[b->params[j]];
+                const AxInfo *ya = &g->ax[y->args[j - 1]];
+                for (int d = 0; d < TC_MAX_RANK; d++) {
+                    AxInfo o = *pa;
+                    o.div[d] = gcd64(pa->div[d], ya->div[d]);
+                    o.contig[d] = (int32_t)gcd64(pa->contig[d], ya->contig[d]);
+                    o.cnst[d] = (int32_t)gcd64(pa->cnst[d], ya->cnst[d]);
+                    if (o.div[d] != pa->div[d] || o.contig[d] != pa->contig[d] || o.cnst[d] != pa->cnst[d]) {
+                        *pa = o;
+                        changed = true;
+                    }
+                }
+            }
+            if (!changed) break;
+            if (round == 3) {   /* no fixed point yet: assume nothing */
+                for (int j = 1; j < b->nparams; j++) ax_plain(&g->ax[b->params[j]], &f->types[b->params[j]], 1);
+                ax_region(g, b);
+            }
+        }
+        g->ax_again = again;
+        if (in->regions[1]) ax_region(g, in->regions[1]);
+    } else {
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) ax_region(g, in->regions[k]);
+    }
     if (in->nres != 1) return;
     int v = in->res[0];
     Type t = f->types[v];
@@ -177,6 +214,18 @@ static void ax_inst(G *g, const Inst *in) {
                 o->div[d] = min64(DIV_BIG, (a->contig[d] > 1 ? 1 : a->div[d]) *
                                                (b->contig[d] > 1 ? 1 : b->div[d]));
             }
+        }
+        break;
+    }
+    case OP_REM: {
+        /* (pid*B + arange(0, B)) % N, as the matmul tutorial wraps its offsets: runs of
+         * consecutive values survive in groups of the divisibility of N */
+        if (!dt_is_int(t.dt)) break;
+        if (rank == 0) { o->div[0] = gcd64(a->div[0], b->div[0]); break; }
+        for (int d = 0; d < rank; d++) {
+            o->contig[d] = (int32_t)min64(gcd64(a->contig[d], b->div[d]), b->cnst[d]);
+            o->div[d] = gcd64(a->div[d], b->div[d]);
+            o->cnst[d] = (int32_t)gcd64(a->cnst[d], b->cnst[d]);
         }
         break;
     }

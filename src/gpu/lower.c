@@ -113,7 +113,7 @@ static void normalize(G *g, int r, int dt) {
     }
 }
 
-static void mov(G *g, int d, int s) {
+void mov(G *g, int d, int s) {
     if (d == s) return;
     E(g, "mov.%s %s, %s;", bty(RCLS(d)), rn(g, d), rn(g, s));
 }
@@ -314,7 +314,9 @@ static void emit_arange(G *g, const Inst *d, int lay, int *out) {
 int *get(G *g, int v, int lay) {
     if (g->vlay[v] == lay || g->f->types[v].rank == 0) return g->vr[v];
     for (int i = g->nconv - 1; i >= 0; i--)
-        if (g->conv[i].v == v && g->conv[i].lay == lay) return g->conv[i].regs;
+        if (g->conv[i].v == v && g->conv[i].lay == lay &&
+            !(g->relow[v] && g->conv[i].depth < g->relow_depth))
+            return g->conv[i].regs;
     int n = nlay(g, lay);
     int *out = alloc_regs(g, n);
     const Inst *d = g->def[v];
@@ -344,8 +346,8 @@ int *get(G *g, int v, int lay) {
     return out;
 }
 
-static void scope_enter(G *g) { g->depth++; }
-static void scope_leave(G *g) {
+void scope_enter(G *g) { g->depth++; }
+void scope_leave(G *g) {
     g->depth--;
     while (g->nconv > 0 && g->conv[g->nconv - 1].depth > g->depth) g->nconv--;
 }
@@ -846,7 +848,7 @@ static void lower_elementwise(G *g, const Inst *in) {
 
 /* ---- memory -------------------------------------------------------------------------- */
 
-static int load_vec(G *g, int lay, int ptr, int mask) {
+int load_vec(G *g, int lay, int ptr, int mask) {
     Layout L = g->lays[lay].L;
     if (L.rank == 0) return 1;
     int v = mem_vec(g, ptr, mask);
@@ -869,6 +871,7 @@ static const char *mem_ty(int dt, bool ld) {
 static void lower_load(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0], dt = f->types[v].dt;
+    if (g->piped[v]) return;   /* issued ahead into shared memory by the pipeliner */
     int L = res_lay(g, v);
     int n = nlay(g, L);
     int *P = get(g, in->args[0], L);
@@ -1407,7 +1410,7 @@ static int *alloc_like(G *g, int lay, int dt) {
 }
 
 /* dst[i] <- values (parallel copy through temporaries) */
-static void par_copy(G *g, int **dst, int **src, const int *ns, int count) {
+void par_copy(G *g, int **dst, int **src, const int *ns, int count) {
     int total = 0;
     for (int j = 0; j < count; j++) total += ns[j];
     int *tmp = alloc_regs(g, total ? total : 1);
@@ -1486,6 +1489,12 @@ static void lower_for(G *g, const Inst *in) {
         ns[j] = nlay(g, lays[j]);
     }
     par_copy(g, dst, src, ns, n);
+    Pipe *pp = NULL;
+    bool piped = pipe_plan(g, in, &pp);
+    if (piped) {
+        for (int j = 0; j < n; j++) set_val(g, body->params[j + 1], lays[j], dst[j]);
+        pipe_prologue(g, pp, in, lb, ub, st, ivdt);
+    }
     int iv = nr(g, dcls(ivdt));
     mov(g, iv, lb);
     int *ivr = alloc_regs(g, 1);
@@ -1498,13 +1507,16 @@ static void lower_for(G *g, const Inst *in) {
     E(g, "setp.ge.%s %s, %s, %s;", ity(ivdt), rn(g, p), rn(g, iv), rn(g, ub));
     E(g, "@%s bra $L%d;", rn(g, p), lend);
     scope_enter(g);
+    if (piped) pipe_begin(g, pp);
     lower_region(g, body);
+    if (piped) pipe_end(g, pp, in, iv, ub, st, ivdt);
     const Inst *y = body->ninsts ? body->insts[body->ninsts - 1] : NULL;
     if (y && y->op == OP_YIELD && n) yield_into(g, y, dst, lays, n, 0);
     scope_leave(g);
     E(g, "add.%s %s, %s, %s;", ity(ivdt), rn(g, iv), rn(g, iv), rn(g, st));
     E(g, "bra.uni $L%d;", lhead);
     buf_printf(&g->body, "$L%d:\n", lend);
+    if (piped) pipe_drain(g);
     for (int j = 0; j < n; j++) set_val(g, in->res[j], lays[j], dst[j]);
 }
 
@@ -1663,7 +1675,7 @@ static void lower_print(G *g, const Inst *in) {
 
 /* ---- instructions ----------------------------------------------------------------------- */
 
-static void lower_inst(G *g, const Inst *in) {
+void lower_inst(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     g->cur = in;
     for (int k = 0; k < in->nres; k++) {
@@ -1798,6 +1810,14 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     g->ax = arena_alloc(&arena, sizeof(AxInfo) * (size_t)(nv + 1));
     g->def = arena_alloc(&arena, sizeof(Inst *) * (size_t)(nv + 1));
     g->uses = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->piped = arena_alloc(&arena, (size_t)(nv + 1));
+    g->relow = arena_alloc(&arena, (size_t)(nv + 1));
+    g->smop_base = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->smop_off = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    memset(g->piped, 0, (size_t)(nv + 1));
+    memset(g->relow, 0, (size_t)(nv + 1));
+    memset(g->smop_base, 0, sizeof(int) * (size_t)(nv + 1));
+    g->num_stages = num_stages > 0 ? num_stages : 3;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);
@@ -1827,6 +1847,11 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     lower_region(g, f->body);
     if (g->body.oom || g->pro.oom) err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
     int shared = (g->smem_bytes + 15) & ~15;
+    if (g->ring) {   /* the pipeline ring sits after the scratch area */
+        int scratch = (g->smem_bytes + 1023) & ~1023;
+        EP(g, "add.u32 %s, %s, %d;", rn(g, g->ring), rn(g, g->smem), scratch);
+        shared = scratch + g->ring_bytes;
+    }
     int limit = max_shared > 0 ? max_shared : ti->smem_block;
     if (shared > limit) {
         err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},

@@ -41,6 +41,14 @@ typedef struct G {
     Buf text;         /* the module */
     Buf glob;         /* module-scope declarations (format strings) */
     int nstr, prbuf;  /* format strings; bytes of the local printf argument buffer */
+    int num_stages;   /* the launch's; a tl.range(num_stages=) loop has its own */
+    bool *piped;      /* value -> a load the pipeliner issues ahead (mma.c) */
+    int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
+    int *smop_off;    /* value -> its tile's byte offset in that slot */
+    bool *relow;      /* values being lowered again for a later iteration: older */
+    int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
+    bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
+    int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
 } G;
 
 int lay_id(G *g, const Layout *L);
@@ -66,10 +74,22 @@ void need_smem(G *g, int64_t bytes);
 int *alloc_regs(G *g, int n);
 void set_val(G *g, int v, int lay, int *regs);
 int *get(G *g, int v, int lay);
+void mov(G *g, int d, int s);
+void scope_enter(G *g);
+void scope_leave(G *g);
+void lower_inst(G *g, const Inst *in);
+int load_vec(G *g, int lay, int ptr, int mask);
+void par_copy(G *g, int **dst, int **src, const int *ns, int count);
 
 /* mma.c: tl.dot on tensor cores */
 int mma_lay(G *g, const Inst *dot);   /* the accumulator layout id, or -1: the FMA path */
 void mma_seed(G *g);                  /* accumulator layouts for dots, loops and epilogues */
 void lower_dot_mma(G *g, const Inst *in, int lay);
+typedef struct Pipe Pipe;
+bool pipe_plan(G *g, const Inst *loop, Pipe **out);
+void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int ivdt);
+void pipe_begin(G *g, Pipe *p);
+void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
+void pipe_drain(G *g);
 
 #endif

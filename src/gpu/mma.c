@@ -64,13 +64,15 @@ static int thread_off(G *g, const int8_t *tbit, int ntb, const Tile *t) {
     return r;
 }
 
-/* Addresses base + (toff ^ c): one register per distinct chunk pattern, immediates for the
- * rest. */
-typedef struct Addr { int toff; int reg[8]; const Tile *t; } Addr;
+/* Addresses base + (toff ^ c): one register per distinct chunk pattern (prologue), and
+ * immediates for the rest. base: the scratch area (g->smem, folded into the registers) or a
+ * register that changes at run time (a pipeline slot), added at each use. */
+typedef struct Addr { int toff; int reg[8]; const Tile *t; int base; } Addr;
 
-static void addr_init(Addr *a, int toff, const Tile *t) {
+static void addr_init(Addr *a, int toff, const Tile *t, int base) {
     a->toff = toff;
     a->t = t;
+    a->base = base;
     for (int i = 0; i < 8; i++) a->reg[i] = 0;
 }
 
@@ -80,10 +82,15 @@ static const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
     if (!a->reg[p]) {
         int r = nr(g, CR);
         EP(g, "xor.b32 %s, %s, %d;", rn(g, r), rn(g, a->toff), p << 4);
-        EP(g, "add.u32 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, g->smem));
+        if (a->base == g->smem) EP(g, "add.u32 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, g->smem));
         a->reg[p] = r;
     }
-    snprintf(buf, n, "%s+%lld", rn(g, a->reg[p]), (long long)((c & ~(int64_t)0x70) + a->t->off));
+    int r = a->reg[p];
+    if (a->base != g->smem) {
+        r = nr(g, CR);
+        E(g, "add.u32 %s, %s, %s;", rn(g, r), rn(g, a->reg[p]), rn(g, a->base));
+    }
+    snprintf(buf, n, "%s+%lld", rn(g, r), (long long)((c & ~(int64_t)0x70) + a->t->off));
     return buf;
 }
 
@@ -216,7 +223,7 @@ static void stage(G *g, int v, const Tile *t) {
     for (int j = 0; j < 5; j++) tb[j] = S.lane[j];
     for (int k = 0; k < 5; k++) tb[5 + k] = k < S.nwarp ? S.warp[k] : -1;
     Addr a;
-    addr_init(&a, thread_off(g, tb, 5 + S.nwarp, t), t);
+    addr_init(&a, thread_off(g, tb, 5 + S.nwarp, t), t, g->smem);
     int vb = lay_vec_bits(&S);
     int maxv = 16 / t->esz;
     int vec = 1 << vb < maxv ? 1 << vb : maxv;
@@ -291,12 +298,19 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     Tile ta = tile_of(bat * M * K, K, esz, 0);
     int boff = (int)((tile_bytes(&ta) + 1023) & ~1023);
     Tile tb = tile_of(bat * K * N, N, esz, boff);
-    need_smem(g, boff + tile_bytes(&tb));
-    /* operands into shared memory */
-    E(g, "bar.sync 0;");
-    stage(g, in->args[0], &ta);
-    stage(g, in->args[1], &tb);
-    E(g, "bar.sync 0;");
+    /* operands into shared memory, unless the pipeliner put them there */
+    int va = in->args[0], vb = in->args[1];
+    bool pa = g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
+    int basea = pa ? g->smop_base[va] : g->smem, baseb = pb ? g->smop_base[vb] : g->smem;
+    if (pa) ta.off = g->smop_off[va];
+    if (pb) tb.off = g->smop_off[vb];
+    if (!pa || !pb) {
+        need_smem(g, boff + tile_bytes(&tb));
+        E(g, "bar.sync 0;");
+        if (!pa) stage(g, va, &ta);
+        if (!pb) stage(g, vb, &tb);
+        E(g, "bar.sync 0;");
+    }
     /* fragment addresses: A rows m (lanes 0-3 -> m0..m3, lane 4 -> the second 16-byte
      * column chunk), warps as in the accumulator */
     int8_t tba[10], tbb[10];
@@ -323,8 +337,8 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
         tbb[2] = 0; tbb[3] = 1; tbb[4] = 2;
     }
     Addr aa, ab;
-    addr_init(&aa, thread_off(g, tba, 5 + R.nwarp, &ta), &ta);
-    addr_init(&ab, thread_off(g, tbb, 5 + R.nwarp, &tb), &tb);
+    addr_init(&aa, thread_off(g, tba, 5 + R.nwarp, &ta), &ta, basea);
+    addr_init(&ab, thread_off(g, tbb, 5 + R.nwarp, &tb), &tb, baseb);
     int *C = get(g, in->args[2], L);
     int n = nlay(g, L);
     int *acc = alloc_regs(g, n);
@@ -412,4 +426,305 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
         for (int r = 0; r < n; r++) out[r] = cast1(g, acc[r], DT_FP32, DT_FP16, false);
     }
     set_val(g, v, L, out);
+}
+
+/* ---- num_stages: software pipelining of the loads that feed a dot ---------------------
+ *
+ * In a loop `for iv in range(lb, ub, st)`, a load whose only use is an mma dot of the same
+ * body, with `other` absent or zero, is issued D = num_stages - 1 iterations ahead with
+ * cp.async straight into a ring of D shared-memory slots (the tile layout the dot reads),
+ * as Triton's pipeliner does (codegen.md §4.2). The instructions that compute its pointer
+ * and mask (set P) are lowered once more for iteration iv + D*st, with the loop-carried
+ * values they use (`a_ptrs += ...`) kept D iterations ahead in registers of their own.
+ * Iteration i waits for its group (cp.async.wait_group D-1), computes, and after a barrier
+ * refills the slot it read with iteration i + D. Masked-off elements and iterations past the
+ * end are zero-filled by cp.async's source size. */
+
+#define PIPE_MAXLD 4
+
+typedef struct Pipe {
+    int nld;
+    const Inst *ld[PIPE_MAXLD];
+    int off[PIPE_MAXLD];      /* tile offset within a slot */
+    Tile tile[PIPE_MAXLD];
+    Addr addr[PIPE_MAXLD];
+    const Inst **P;           /* body instructions of the address computation, in order */
+    int nP;
+    bool *carried;            /* body param index -> kept ahead */
+    int D, slot_bytes;
+    int **ahead;              /* body param index -> registers D iterations ahead */
+    int slot;                 /* register: the slot this iteration reads */
+} Pipe;
+
+static bool in_body(const Region *b, const Inst *d, int *pos) {
+    for (int i = 0; i < b->ninsts; i++)
+        if (b->insts[i] == d) { *pos = i; return true; }
+    return false;
+}
+
+static int param_index(const Region *b, int v) {
+    for (int i = 0; i < b->nparams; i++)
+        if (b->params[i] == v) return i;
+    return -1;
+}
+
+static bool is_zero_const(G *g, int v) {
+    const Inst *d = v >= 0 ? g->def[v] : NULL;
+    while (d && (d->op == OP_SPLAT || d->op == OP_BROADCAST)) d = g->def[d->args[0]];
+    return d && d->op == OP_CONST && d->attr.i == 0 && d->attr.f == 0;
+}
+
+/* adds v's computation inside body b to the set (inP[pos]); false if it cannot be redone */
+static bool closure(G *g, const Region *b, int v, bool *inP, bool *carried) {
+    if (v < 0) return true;
+    int pi = param_index(b, v);
+    if (pi == 0) return true;                        /* the induction variable */
+    if (pi > 0) {
+        if (carried[pi]) return true;
+        carried[pi] = true;
+        const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
+        if (!y || y->op != OP_YIELD || pi - 1 >= y->nargs) return false;
+        return closure(g, b, y->args[pi - 1], inP, carried);
+    }
+    const Inst *d = g->def[v];
+    int pos;
+    if (!d || !in_body(b, d, &pos)) return true;     /* defined outside the loop */
+    if (inP[pos]) return true;
+    switch (d->op) {
+    case OP_LOAD: case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS: case OP_DOT: case OP_REDUCE:
+    case OP_IF: case OP_FOR: case OP_WHILE: case OP_PRINT: case OP_ASSERT: case OP_BARRIER:
+    case OP_RETURN:
+        return false;
+    default:
+        break;
+    }
+    inP[pos] = true;
+    for (int k = 0; k < d->nargs; k++)
+        if (!closure(g, b, d->args[k], inP, carried)) return false;
+    return true;
+}
+
+/* The plan for loop `in`, or false when nothing in it is pipelined. */
+bool pipe_plan(G *g, const Inst *in, Pipe **out) {
+    int S = in->attr.i > 0 ? (int)in->attr.i : g->num_stages;
+    if (S <= 1 || !(g->ti->features & TF_CP_ASYNC)) return false;
+    const Region *b = in->regions[0];
+    const IrFunc *f = g->f;
+    Pipe *p = arena_alloc(g->a, sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->D = S - 1;
+    bool *inP = arena_alloc(g->a, (size_t)b->ninsts + 1);
+    p->carried = arena_alloc(g->a, (size_t)b->nparams + 1);
+    memset(inP, 0, (size_t)b->ninsts + 1);
+    memset(p->carried, 0, (size_t)b->nparams + 1);
+    int off = 0;
+    for (int i = 0; i < b->ninsts && p->nld < PIPE_MAXLD; i++) {
+        const Inst *d = b->insts[i];
+        if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
+        for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
+            int v = d->args[k];
+            const Inst *ld = g->def[v];
+            int pos;
+            if (!ld || ld->op != OP_LOAD || g->uses[v] != 1 || !in_body(b, ld, &pos)) continue;
+            if (ld->attr.kind & 1) continue;                          /* volatile */
+            if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
+            int esz = dt_size(f->types[v].dt);
+            int L = res_lay(g, v);
+            if (load_vec(g, L, ld->args[0], ld->args[1]) * esz < 4) continue;
+            /* the address computation must be redoable ahead of time */
+            bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
+            memcpy(save, inP, (size_t)b->ninsts + 1);
+            memcpy(save + b->ninsts + 1, p->carried, (size_t)b->nparams + 1);
+            if (!closure(g, b, ld->args[0], inP, p->carried) || !closure(g, b, ld->args[1], inP, p->carried)) {
+                memcpy(inP, save, (size_t)b->ninsts + 1);
+                memcpy(p->carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
+                continue;
+            }
+            Type t = f->types[v];
+            p->tile[p->nld] = tile_of(type_numel(t), t.shape[t.rank - 1], esz, off);
+            p->off[p->nld] = off;
+            off += (int)((tile_bytes(&p->tile[p->nld]) + 1023) & ~1023);
+            g->piped[v] = true;
+            p->ld[p->nld++] = ld;
+        }
+    }
+    if (!p->nld) return false;
+    p->slot_bytes = off;
+    p->P = arena_alloc(g->a, sizeof(Inst *) * (size_t)(b->ninsts + 1));
+    for (int i = 0; i < b->ninsts; i++)
+        if (inP[i]) p->P[p->nP++] = b->insts[i];
+    int64_t ring = (int64_t)p->D * off;
+    if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
+    if (!g->ring) g->ring = nr(g, CR);
+    need(g, TF_CP_ASYNC);
+    for (int j = 0; j < p->nld; j++) {
+        int v = p->ld[j]->res[0];
+        Layout L = g->lays[res_lay(g, v)].L;
+        int8_t tb[10];
+        for (int q = 0; q < 5; q++) tb[q] = L.lane[q];
+        for (int q = 0; q < 5; q++) tb[5 + q] = q < L.nwarp ? L.warp[q] : -1;
+        addr_init(&p->addr[j], thread_off(g, tb, 5 + L.nwarp, &p->tile[j]), &p->tile[j], 0);
+    }
+    *out = p;
+    return true;
+}
+
+/* issues the pipelined loads for the bindings now in g->vr into the slot at `base`, valid
+ * only where `ok` (a predicate register, 0: always) */
+static void issue(G *g, Pipe *p, int base, int ok) {
+    const IrFunc *f = g->f;
+    char ab[48];
+    for (int j = 0; j < p->nld; j++) {
+        const Inst *ld = p->ld[j];
+        int v = ld->res[0];
+        int L = res_lay(g, v);
+        Layout Lo = g->lays[L].L;
+        int n = nlay(g, L);
+        int *P = get(g, ld->args[0], L);
+        int *M = ld->args[1] >= 0 ? get(g, ld->args[1], L) : NULL;
+        int esz = dt_size(f->types[v].dt);
+        int vec = load_vec(g, L, ld->args[0], ld->args[1]);
+        if (vec * esz > 16) vec = 16 / esz;
+        int bytes = vec * esz;
+        p->addr[j].base = base;
+        for (int r = 0; r < n; r += vec) {
+            const char *ad = addr_at(g, &p->addr[j], swz(&p->tile[j], lay_reg_flat(&Lo, r)), ab, sizeof ab);
+            int pr = M ? M[r] : 0;
+            if (pr && ok) {
+                int q = nr(g, CP);
+                E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, pr), rn(g, ok));
+                pr = q;
+            } else if (ok) pr = ok;
+            if (pr) {
+                int sz = nr(g, CR);
+                E(g, "selp.u32 %s, %d, 0, %s;", rn(g, sz), bytes, rn(g, pr));
+                E(g, "cp.async.%s.shared.global [%s], [%s], %d, %s;", bytes == 16 ? "cg" : "ca", ad,
+                  rn(g, P[r]), bytes, rn(g, sz));
+            } else {
+                E(g, "cp.async.%s.shared.global [%s], [%s], %d;", bytes == 16 ? "cg" : "ca", ad,
+                  rn(g, P[r]), bytes);
+            }
+        }
+    }
+    E(g, "cp.async.commit_group;");
+}
+
+/* Lowers P again for induction value `iv` with the carried values in p->ahead, issues the
+ * loads into the slot at `base`, and advances p->ahead by one iteration. */
+static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
+    const Region *b = in->regions[0];
+    const IrFunc *f = g->f;
+    int nv = f->nvalues;
+    /* save the current bindings of everything P touches */
+    int **svr = arena_alloc(g->a, sizeof(int *) * (size_t)nv);
+    int *svl = arena_alloc(g->a, sizeof(int) * (size_t)nv);
+    memcpy(svr, g->vr, sizeof(int *) * (size_t)nv);
+    memcpy(svl, g->vlay, sizeof(int) * (size_t)nv);
+    int *ivr = alloc_regs(g, 1);
+    ivr[0] = iv;
+    set_val(g, b->params[0], 0, ivr);
+    g->relow[b->params[0]] = true;
+    for (int j = 1; j < b->nparams; j++)
+        if (p->carried[j]) {
+            set_val(g, b->params[j], svl[b->params[j]], p->ahead[j]);
+            g->relow[b->params[j]] = true;
+        }
+    for (int i = 0; i < p->nP; i++)
+        for (int k = 0; k < p->P[i]->nres; k++) g->relow[p->P[i]->res[k]] = true;
+    int depth = g->relow_depth;
+    g->relow_depth = g->depth + 1;
+    scope_enter(g);
+    for (int i = 0; i < p->nP; i++) lower_inst(g, p->P[i]);
+    issue(g, p, base, ok);
+    /* the carried values one iteration further */
+    const Inst *y = b->insts[b->ninsts - 1];
+    int cnt = 0;
+    for (int j = 1; j < b->nparams; j++) cnt += p->carried[j];
+    int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
+    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
+    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
+    int c = 0;
+    for (int j = 1; j < b->nparams; j++)
+        if (p->carried[j]) {
+            int lay = svl[b->params[j]];
+            dst[c] = p->ahead[j];
+            src[c] = get(g, y->args[j - 1], lay);
+            ns[c] = nlay(g, lay);
+            c++;
+        }
+    par_copy(g, dst, src, ns, c);
+    scope_leave(g);
+    g->relow_depth = depth;
+    memset(g->relow, 0, (size_t)nv);
+    memcpy(g->vr, svr, sizeof(int *) * (size_t)nv);
+    memcpy(g->vlay, svl, sizeof(int) * (size_t)nv);
+}
+
+static int slot_base(G *g, Pipe *p, int slot) {
+    int r = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, r), rn(g, slot), p->slot_bytes, rn(g, g->ring));
+    return r;
+}
+
+/* before the loop: the first D iterations' loads; carried params start at their inits */
+void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int ivdt) {
+    const Region *b = in->regions[0];
+    p->ahead = arena_alloc(g->a, sizeof(int *) * (size_t)(b->nparams + 1));
+    for (int j = 1; j < b->nparams; j++) {
+        if (!p->carried[j]) continue;
+        int v = b->params[j];
+        int lay = g->vlay[v];
+        int n = nlay(g, lay);
+        p->ahead[j] = alloc_regs(g, n);
+        for (int i = 0; i < n; i++) {
+            p->ahead[j][i] = nr(g, RCLS(g->vr[v][i]));
+            mov(g, p->ahead[j][i], g->vr[v][i]);
+        }
+    }
+    const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
+    int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
+    p->slot = nr(g, CR);
+    for (int d = 0; d < p->D; d++) {
+        int iv = nr(g, cls), ok = nr(g, CP);
+        E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, iv), rn(g, st), d);
+        E(g, "add.%s %s, %s, %s;", it, rn(g, iv), rn(g, iv), rn(g, lb));
+        E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, iv), rn(g, ub));
+        E(g, "mov.u32 %s, %d;", rn(g, p->slot), d);
+        prefetch(g, p, in, iv, slot_base(g, p, p->slot), ok);
+    }
+    E(g, "mov.u32 %s, 0;", rn(g, p->slot));
+}
+
+/* at the top of an iteration: wait for its slot and point the dot's operands at it */
+void pipe_begin(G *g, Pipe *p) {
+    E(g, "cp.async.wait_group %d;", p->D - 1);
+    E(g, "bar.sync 0;");
+    int base = slot_base(g, p, p->slot);
+    for (int j = 0; j < p->nld; j++) {
+        int v = p->ld[j]->res[0];
+        g->smop_base[v] = base;
+        g->smop_off[v] = p->off[j];
+    }
+}
+
+/* at the end of an iteration: refill the slot just read with iteration iv + D*st */
+void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
+    const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
+    int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
+    E(g, "bar.sync 0;");
+    int ivn = nr(g, cls), ok = nr(g, CP);
+    E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, st), p->D);
+    E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, iv));
+    E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, ub));
+    prefetch(g, p, in, ivn, slot_base(g, p, p->slot), ok);
+    int q = nr(g, CP);
+    E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
+    E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->D);
+    E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
+    for (int j = 0; j < p->nld; j++) g->smop_base[p->ld[j]->res[0]] = 0;
+}
+
+void pipe_drain(G *g) {
+    E(g, "cp.async.wait_all;");
+    E(g, "bar.sync 0;");
 }

@@ -127,6 +127,9 @@ static void print_inst(const IrFunc *f, const Inst *in, Buf *b, int indent) {
         break;
     }
     case OP_ARANGE: buf_printf(b, " start=%lld", (long long)in->attr.i); break;
+    case OP_FOR:
+        if (in->attr.i) buf_printf(b, " num_stages=%lld", (long long)in->attr.i);
+        break;
     case OP_PERMUTE: {
         int rank = in->nres ? f->types[in->res[0]].rank : 0;
         buf_puts(b, " perm=(");

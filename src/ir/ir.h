@@ -27,7 +27,7 @@ typedef enum DotPrec { DOT_IEEE, DOT_TF32, DOT_TF32X3 } DotPrec;
 typedef struct Region Region;
 
 typedef struct Attr {
-    int64_t i;        /* CONST ints (and pointer bits), ARANGE start */
+    int64_t i;        /* CONST ints (and pointer bits), ARANGE start, FOR num_stages (0: the launch's) */
     double f;         /* CONST floats */
     int axis;         /* PROGRAM_ID, NUM_PROGRAMS, EXPAND_DIMS, REDUCE */
     int kind;         /* CmpKind, RedKind, AtomKind, DotPrec, SHR/MAX/MIN/CAST/LOAD flags */

@@ -1466,7 +1466,11 @@ static void stmt_for(Trace *t, const Stmt *s) {
     Val b[3];
     int nb = ca.n;
     /* tl.range's positional hints after the step (num_stages, loop_unroll_factor, ...) */
-    if (is_tlrange && nb > 3 && nb <= 9) nb = 3;
+    int stages = 0;   /* tl.range(..., num_stages=N): the loop's own pipelining depth */
+    if (is_tlrange && nb > 3 && nb <= 9) {
+        if (ca.args[3].kind == V_CONST && ca.args[3].c.kind == CV_INT) stages = (int)ca.args[3].c.v.i;
+        nb = 3;
+    }
     if (nb > 3) err_fail(t->err, TC_ERR_COMPILE, it->loc, "range expected at most 3 arguments, got %d", nb);
     for (int i = 0; i < nb; i++) b[i] = ca.args[i];
     static const char *const hints[] = {"num_stages", "loop_unroll_factor", "flatten",
@@ -1480,6 +1484,8 @@ static void stmt_for(Trace *t, const Stmt *s) {
                 if (!strcmp(ca.kwn[i], hints[j])) ok = true;
             if (!strcmp(ca.kwn[i], "arg2") || !strcmp(ca.kwn[i], "end")) { kw_end = ca.kwv[i]; ok = true; }
             if (!strcmp(ca.kwn[i], "step")) { kw_step = ca.kwv[i]; ok = true; }
+            if (!strcmp(ca.kwn[i], "num_stages") && ca.kwv[i].kind == V_CONST && ca.kwv[i].c.kind == CV_INT)
+                stages = (int)ca.kwv[i].c.v.i;
         }
         if (!ok)
             err_fail(t->err, TC_ERR_COMPILE, it->loc, "range() got an unexpected keyword argument '%s'",
@@ -1549,6 +1555,7 @@ static void stmt_for(Trace *t, const Stmt *s) {
     for (int i = 0; i < cr.leaves.n; i++) args[3 + i] = cr.leaves.v[i].id;
     Region *saved = t->cur;
     Inst *in = ir_emit(t->f, saved, OP_FOR, args, nargs, type_scalar(DT_VOID), s->loc);
+    in->attr.i = stages > 0 ? stages : 0;
     Region *body = ir_region_new(t->f);
     in->regions[0] = body;
     Scope before = fr->sc;
