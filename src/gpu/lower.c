@@ -10,7 +10,7 @@
  * zero-extended, renormalized after each op); i64/u64/pointers/fp64 in .b64; fp16/bf16 in
  * .b16. Numerics follow the interpreter where the op is exact: add/sub/mul/fma with explicit
  * .rn (no contraction), fp16/bf16 ops computed in f32 and rounded per op, casts with rzi/rn,
- * dot as a sequential fp32 FMA chain over k then + acc (tf32 inputs rounded with cvt.rna).
+ * dot's FMA path as a sequential fp32 FMA chain over k then + acc (tensor cores: mma.c).
  * Where Triton uses fast forms, so do we: exp = ex2.approx(x*log2e), log = lg2.approx*ln2,
  * sqrt/rsqrt .approx.ftz, fp32 `/` div.full, sin/cos .approx; tanh and erf are short
  * polynomial/exp2 forms (~1e-6 relative); fp64 exp is a range-reduced Taylor series.

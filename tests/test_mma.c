@@ -1,0 +1,90 @@
+/* test_mma.c — which path the GPU backend takes for tl.dot, checked in the PTX it emits for
+ * sm_80, sm_89 and sm_90a (no GPU needed): mma.sync fed by ldmatrix for tensor-core dtypes,
+ * cp.async pipelining when num_stages > 1 (and not when it is 1), the FMA loop for
+ * input_precision="ieee", Triton's shared-memory error past the limit, and ptxas accepting
+ * the result where it is installed. Results themselves are checked by test_kernels_dot.c. */
+#include "test.h"
+
+#include <stdlib.h>
+#include <unistd.h>
+
+static const char *const tile_sig =
+    "a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp32:16' M=i32:16 N=i32:16 K=i32:16 "
+    "stride_am=i32:16 stride_ak=1 stride_bk=i32:16 stride_bn=1 stride_cm=i32:16 stride_cn=1";
+
+/* compiles dot_tile_kernel; returns the exit status, output (PTX or messages) in out */
+static int compile_tile(const char *target, const char *dt, int bm, int bn, int bk, int warps,
+                        int stages, char *out, size_t n) {
+    char sig[512], cmd[2048];
+    snprintf(sig, sizeof sig, "%s", tile_sig);
+    if (strcmp(dt, "fp16")) {
+        /* the operand dtype of both inputs */
+        char *p;
+        while ((p = strstr(sig, "fp16")) != NULL) memcpy(p, dt, 4);
+    }
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py dot_tile_kernel "
+             "--target %s --num-warps %d --num-stages %d %s BM=%d BN=%d BK=%d STAGES=%d",
+             test_build_dir(), test_build_dir(), target, warps, stages, sig, bm, bn, bk, stages);
+    return test_run(cmd, out, n);
+}
+
+TEST(mma_path_chosen_per_target) {
+    static char out[1 << 20];
+    const char *targets[] = {"cuda:80", "cuda:89", "cuda:90a"};
+    for (int i = 0; i < 3; i++) {
+        CHECK_INT(0, compile_tile(targets[i], "fp16", 128, 128, 32, 4, 3, out, sizeof out));
+        CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
+        CHECK_CONTAINS(out, "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
+        CHECK_CONTAINS(out, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");
+        CHECK_CONTAINS(out, "cp.async.cg.shared.global");
+        CHECK_CONTAINS(out, "cp.async.wait_group 1;");   /* 3 stages: one group in flight */
+        CHECK(strstr(out, "fma.rn.f32") == NULL);
+    }
+    CHECK_INT(0, compile_tile("cuda:80", "bf16", 64, 64, 32, 4, 4, out, sizeof out));
+    CHECK_CONTAINS(out, "m16n8k16.row.col.f32.bf16.bf16.f32");
+    CHECK_CONTAINS(out, "cp.async.wait_group 2;");
+    /* one stage: loads in the iteration, staged through registers */
+    CHECK_INT(0, compile_tile("cuda:80", "fp16", 64, 64, 32, 4, 1, out, sizeof out));
+    CHECK_CONTAINS(out, "mma.sync");
+    CHECK(strstr(out, "cp.async") == NULL);
+}
+
+TEST(mma_fma_for_ieee_and_tf32_for_fp32) {
+    static char out[1 << 20];
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot.py dot_ieee_kernel "
+             "--target cuda:90a a_ptr='*fp32:16' b_ptr='*fp32:16' c_ptr='*fp32:16' M=32 N=32 K=16",
+             test_build_dir(), test_build_dir());
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK(strstr(out, "mma.sync") == NULL);
+    CHECK_CONTAINS(out, "fma.rn.f32");
+    CHECK_INT(0, compile_tile("cuda:80", "fp32", 64, 64, 16, 4, 2, out, sizeof out));
+    CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32");
+    CHECK_CONTAINS(out, "cvt.rna.tf32.f32");
+}
+
+TEST(mma_shared_memory_limit) {
+    static char out[1 << 16];
+    /* 4 stages of 256x256x128 fp16 tiles: 3 slots of 128 KiB, past every target's limit */
+    CHECK_INT(1, compile_tile("cuda:80", "fp16", 256, 256, 128, 8, 4, out, sizeof out));
+    CHECK_CONTAINS(out, "out of resource: shared memory, Required: ");
+    CHECK_CONTAINS(out, "Hardware limit: ");
+}
+
+TEST(mma_ptx_assembles) {
+    const char *ptxas = "/usr/local/cuda/bin/ptxas";
+    if (access(ptxas, X_OK) != 0) return;   /* CI has it; a bare machine may not */
+    static char out[1 << 20];
+    char cmd[2048];
+    const char *targets[] = {"cuda:80", "cuda:89", "cuda:90a"};
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py dot_tile_kernel "
+                 "--target %s --num-warps 8 --num-stages 3 --emit cubin -o %s/mma-test.cubin %s BM=128 "
+                 "BN=256 BK=64 STAGES=3 && test -s %s/mma-test.cubin",
+                 test_build_dir(), test_build_dir(), targets[i], test_build_dir(), tile_sig, test_build_dir());
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+    }
+}
