@@ -12,6 +12,8 @@ static const char *const tile_sig =
     "a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp32:16' M=i32:16 N=i32:16 K=i32:16 "
     "stride_am=i32:16 stride_ak=1 stride_bk=i32:16 stride_bn=1 stride_cm=i32:16 stride_cn=1";
 
+static const char *extra_env = "";
+
 /* compiles dot_tile_kernel; returns the exit status, output (PTX or messages) in out */
 static int compile_tile(const char *target, const char *dt, int bm, int bn, int bk, int warps,
                         int stages, char *out, size_t n) {
@@ -23,17 +25,20 @@ static int compile_tile(const char *target, const char *dt, int bm, int bn, int 
         while ((p = strstr(sig, "fp16")) != NULL) memcpy(p, dt, 4);
     }
     snprintf(cmd, sizeof cmd,
-             "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py dot_tile_kernel "
+             "%s TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py dot_tile_kernel "
              "--target %s --num-warps %d --num-stages %d %s BM=%d BN=%d BK=%d STAGES=%d",
-             test_build_dir(), test_build_dir(), target, warps, stages, sig, bm, bn, bk, stages);
+             extra_env, test_build_dir(), test_build_dir(), target, warps, stages, sig, bm, bn, bk, stages);
     return test_run(cmd, out, n);
 }
 
 TEST(mma_path_chosen_per_target) {
     static char out[1 << 20];
+    /* sm_80, sm_89, and sm_90a when DISABLE_MMA_V3 asks for it as in Triton */
     const char *targets[] = {"cuda:80", "cuda:89", "cuda:90a"};
     for (int i = 0; i < 3; i++) {
+        extra_env = i == 2 ? "DISABLE_MMA_V3=1" : "";
         CHECK_INT(0, compile_tile(targets[i], "fp16", 128, 128, 32, 4, 3, out, sizeof out));
+        extra_env = "";
         CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
         CHECK_CONTAINS(out, "ldmatrix.sync.aligned.m8n8.x4.shared.b16");
         CHECK_CONTAINS(out, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16");
@@ -48,6 +53,30 @@ TEST(mma_path_chosen_per_target) {
     CHECK_INT(0, compile_tile("cuda:80", "fp16", 64, 64, 32, 4, 1, out, sizeof out));
     CHECK_CONTAINS(out, "mma.sync");
     CHECK(strstr(out, "cp.async") == NULL);
+}
+
+/* sm_90a: warpgroup MMA from shared-memory descriptors, fed by the same cp.async ring */
+TEST(mma_wgmma_on_sm90a) {
+    static char out[1 << 20];
+    CHECK_INT(0, compile_tile("cuda:90a", "fp16", 128, 256, 64, 8, 3, out, sizeof out));
+    CHECK_CONTAINS(out, ".target sm_90a");
+    CHECK_CONTAINS(out, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
+    CHECK_CONTAINS(out, "wgmma.commit_group.sync.aligned;");
+    CHECK_CONTAINS(out, "fence.proxy.async.shared::cta;");
+    CHECK_CONTAINS(out, "cp.async.cg.shared.global");
+    CHECK_CONTAINS(out, ".align 1024 .b8 global_smem");
+    CHECK(strstr(out, "mma.sync") == NULL);
+    CHECK_INT(0, compile_tile("cuda:90a", "bf16", 128, 64, 32, 4, 1, out, sizeof out));
+    CHECK_CONTAINS(out, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    /* tiles a warpgroup cannot cover stay on mma.sync */
+    CHECK_INT(0, compile_tile("cuda:90a", "fp16", 32, 64, 32, 4, 2, out, sizeof out));
+    CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k16");
+    /* DISABLE_MMA_V3 is part of the disk cache key: the same variant compiles both ways */
+    extra_env = "DISABLE_MMA_V3=1";
+    CHECK_INT(0, compile_tile("cuda:90a", "fp16", 128, 256, 64, 8, 3, out, sizeof out));
+    extra_env = "";
+    CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k16");
+    CHECK(strstr(out, "wgmma") == NULL);
 }
 
 TEST(mma_fma_for_ieee_and_tf32_for_fp32) {

@@ -38,7 +38,7 @@ const char *rn(G *g, int r) {
 int nr(G *g, int cls) { return REG(cls, ++g->nregs[cls]); }
 
 void E(G *g, const char *fmt, ...) {
-    char line[1024];
+    char line[8192];   /* a wgmma names up to 128 accumulator registers */
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
@@ -1818,6 +1818,8 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     memset(g->relow, 0, (size_t)(nv + 1));
     memset(g->smop_base, 0, sizeof(int) * (size_t)(nv + 1));
     g->num_stages = num_stages > 0 ? num_stages : 3;
+    const char *nomma3 = getenv("DISABLE_MMA_V3");   /* Triton's switch; in the cache key */
+    g->no_mma_v3 = nomma3 && *nomma3 && strcmp(nomma3, "0") != 0;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);
@@ -1867,7 +1869,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
                f->name, num_warps);
     buf_printf(&g->text, ".version %d.%d\n.target %s%s\n.address_size 64\n\n", ptx / 10, ptx % 10,
                ti->name, g->arch_a ? "a" : "");
-    buf_puts(&g->text, ".extern .shared .align 16 .b8 global_smem[];\n\n");
+    buf_printf(&g->text, ".extern .shared .align %d .b8 global_smem[];\n\n", g->smem_align > 16 ? g->smem_align : 16);
     if (g->nstr) {
         buf_puts(&g->text, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 "
                            "vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
@@ -1881,7 +1883,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     /* tensor-core kernels hold large accumulators: without .minnctapersm ptxas may cap
      * registers for occupancy and spill them */
     buf_printf(&g->text, "\n)\n.maxntid %d, 1, 1\n%s{\n", num_warps * 32,
-               g->feat & TF_MMA ? ".minnctapersm 1\n" : "");
+               g->feat & (TF_MMA | TF_WGMMA) ? ".minnctapersm 1\n" : "");
     static const char *const decl[] = {".pred %p", ".b16 %h", ".b32 %r", ".b64 %rd"};
     for (int c = 0; c < 4; c++)
         if (g->nregs[c]) buf_printf(&g->text, "\t.reg %s<%d>;\n", decl[c], g->nregs[c] + 1);

@@ -48,6 +48,8 @@ typedef struct G {
     bool *relow;      /* values being lowered again for a later iteration: older */
     int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
+    bool no_mma_v3;   /* DISABLE_MMA_V3: mma.sync even where wgmma exists */
+    int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
 } G;
 

@@ -155,10 +155,16 @@ static void acc_layout(G *g, const Type *rt, Layout *L) {
     for (int p = nb + mb; p < L->nbits; p++) L->reg[L->nreg++] = (int8_t)p;    /* batch */
 }
 
+static int wg_inst_n(G *g, const Inst *in, int kind);
+static void wg_layout(G *g, const Type *rt, Layout *L);
+static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN);
+
 int mma_lay(G *g, const Inst *dot) {
-    if (mma_kind(g, dot) < 0) return -1;
+    int kind = mma_kind(g, dot);
+    if (kind < 0) return -1;
     Layout L;
-    acc_layout(g, &g->f->types[dot->res[0]], &L);
+    if (wg_inst_n(g, dot, kind)) wg_layout(g, &g->f->types[dot->res[0]], &L);
+    else acc_layout(g, &g->f->types[dot->res[0]], &L);
     int id = lay_id(g, &L);
     g->lays[id].mma = true;
     return id;
@@ -283,6 +289,11 @@ static int acc_reg(const Frag *fr, int b, int mi, int ni) {
 void lower_dot_mma(G *g, const Inst *in, int L) {
     const IrFunc *f = g->f;
     int kind = mma_kind(g, in);
+    int instN = wg_inst_n(g, in, kind);
+    if (instN) {
+        lower_dot_wgmma(g, in, L, kind, instN);
+        return;
+    }
     need(g, TF_MMA);
     int v = in->res[0];
     Type at = f->types[in->args[0]], rt = f->types[v];
@@ -452,6 +463,7 @@ typedef struct Pipe {
     int nP;
     bool *carried;            /* body param index -> kept ahead */
     int D, slot_bytes;
+    bool wgmma;               /* a consumer reads through the async proxy: fence after the wait */
     int **ahead;              /* body param index -> registers D iterations ahead */
     int slot;                 /* register: the slot this iteration reads */
 } Pipe;
@@ -521,6 +533,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     for (int i = 0; i < b->ninsts && p->nld < PIPE_MAXLD; i++) {
         const Inst *d = b->insts[i];
         if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
+        if (wg_inst_n(g, d, mma_kind(g, d))) p->wgmma = true;
         for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
             int v = d->args[k];
             const Inst *ld = g->def[v];
@@ -698,6 +711,7 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
 /* at the top of an iteration: wait for its slot and point the dot's operands at it */
 void pipe_begin(G *g, Pipe *p) {
     E(g, "cp.async.wait_group %d;", p->D - 1);
+    if (p->wgmma) E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++) {
@@ -727,4 +741,139 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
 void pipe_drain(G *g) {
     E(g, "cp.async.wait_all;");
     E(g, "bar.sync 0;");
+}
+
+/* ---- wgmma (sm_90a): warpgroup MMA from shared-memory descriptors ----------------------
+ *
+ * Warpgroup w (warps 4w..4w+3) owns 64 rows of the tile per m64nNk16 instruction; N up to
+ * 256 per instruction. The accumulator fragment of m64nN is the m16n8 one repeated along N
+ * (register i: row 16*warp + g + 8*((i>>1)&1), column 8*(i>>2) + 2t + (i&1)), so the layout
+ * is acc_layout's with the n tiles before the warps. Both operands are read from shared
+ * memory through 64-bit matrix descriptors (codegen.md §3.6): A K-major, B N-major (trans-b),
+ * each in the tile layout above, whose column slabs are the hardware's 32/64/128-byte
+ * swizzle atoms when the tile sits on a 1024-byte boundary. DISABLE_MMA_V3=1 (Triton's
+ * switch; part of the cache key) keeps mma.sync. */
+
+static int wg_inst_n(G *g, const Inst *in, int kind) {
+    if (!g->arch_a || !(g->ti->features_a & TF_WGMMA) || g->no_mma_v3) return 0;
+    if ((kind != MMA_F16 && kind != MMA_BF16) || g->nw % 4) return 0;
+    Type rt = g->f->types[in->res[0]];
+    if (rt.rank != 2) return 0;
+    int M = rt.shape[0], N = rt.shape[1];
+    int nwg = g->nw / 4;
+    if (M < 64 * nwg || N < 16) return 0;
+    return N < 256 ? N : 256;
+}
+
+static void wg_layout(G *g, const Type *rt, Layout *L) {
+    int M = rt->shape[0], N = rt->shape[1];
+    int nb = lg2i(N), mb = lg2i(M), wgb = g->nwbits - 2;
+    memset(L, 0, sizeof *L);
+    L->rank = 2;
+    L->shape[0] = M;
+    L->shape[1] = N;
+    L->nbits = nb + mb;
+    L->nwarp = g->nwbits;
+    for (int j = 0; j < 5; j++) L->lane[j] = L->warp[j] = -1;
+    L->reg[L->nreg++] = 0;
+    L->reg[L->nreg++] = (int8_t)(nb + 3);
+    L->lane[0] = 1; L->lane[1] = 2;
+    L->lane[2] = (int8_t)nb; L->lane[3] = (int8_t)(nb + 1); L->lane[4] = (int8_t)(nb + 2);
+    for (int p = 3; p < nb; p++) L->reg[L->nreg++] = (int8_t)p;                 /* n tiles */
+    L->warp[0] = (int8_t)(nb + 4);
+    L->warp[1] = (int8_t)(nb + 5);
+    for (int i = 0; i < wgb; i++) L->warp[2 + i] = (int8_t)(nb + 6 + i);        /* warpgroups */
+    for (int p = nb + 6 + wgb; p < nb + mb; p++) L->reg[L->nreg++] = (int8_t)p; /* m reps */
+}
+
+/* the 64-bit descriptor fields other than the address, for a tile read by wgmma */
+static uint64_t desc_hi(const Tile *t, bool kmajor) {
+    int sw = t->slab == 128 ? 1 : t->slab == 64 ? 2 : 3;
+    uint64_t sbo = (uint64_t)(8 * t->slab) >> 4;
+    uint64_t lbo = kmajor ? 0 : ((uint64_t)t->rows * t->slab) >> 4;
+    return (lbo & 0x3FFF) << 16 | (sbo & 0x3FFF) << 32 | (uint64_t)sw << 62;
+}
+
+/* a descriptor register for byte address (base + off) */
+static int desc_reg(G *g, int base, int64_t off, uint64_t hi) {
+    int a = nr(g, CR), d = nr(g, CD);
+    E(g, "add.u32 %s, %s, %lld;", rn(g, a), rn(g, base), (long long)off);
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, d), rn(g, a));
+    E(g, "shr.u64 %s, %s, 4;", rn(g, d), rn(g, d));
+    E(g, "and.b64 %s, %s, 16383;", rn(g, d), rn(g, d));
+    E(g, "or.b64 %s, %s, %llu;", rn(g, d), rn(g, d), (unsigned long long)hi);
+    return d;
+}
+
+static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
+    const IrFunc *f = g->f;
+    need(g, TF_WGMMA);
+    int v = in->res[0];
+    Type at = f->types[in->args[0]], rt = f->types[v];
+    int M = rt.shape[0], N = rt.shape[1], K = at.shape[1];
+    int rdt = rt.dt, esz = dt_size(at.dt);
+    Tile ta = tile_of((int64_t)M * K, K, esz, 0);
+    int boff = (int)((tile_bytes(&ta) + 1023) & ~1023);
+    Tile tb = tile_of((int64_t)K * N, N, esz, boff);
+    int va = in->args[0], vb = in->args[1];
+    bool pa = g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
+    int basea = pa ? g->smop_base[va] : g->smem, baseb = pb ? g->smop_base[vb] : g->smem;
+    if (pa) ta.off = g->smop_off[va];
+    if (pb) tb.off = g->smop_off[vb];
+    if (!pa || !pb) {
+        need_smem(g, boff + tile_bytes(&tb));
+        E(g, "bar.sync 0;");
+        if (!pa) stage(g, va, &ta);
+        if (!pb) stage(g, vb, &tb);
+        E(g, "fence.proxy.async.shared::cta;");
+        E(g, "bar.sync 0;");
+    }
+    g->smem_align = 1024;
+    int n = nlay(g, L);
+    int *C = get(g, in->args[2], L);
+    int *acc = alloc_regs(g, n);
+    for (int r = 0; r < n; r++) {
+        acc[r] = nr(g, CR);
+        if (rdt == DT_FP16) E(g, "cvt.f32.f16 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
+        else E(g, "mov.b32 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
+    }
+    /* this warpgroup's first row */
+    int wg = nr(g, CR), rowa = nr(g, CR);
+    E(g, "shr.u32 %s, %s, 7;", rn(g, wg), rn(g, g->tid));
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowa), rn(g, wg), 64 * ta.slab, rn(g, basea));
+    uint64_t ha = desc_hi(&ta, true), hb = desc_hi(&tb, false);
+    int nwg = g->nw / 4;
+    int mreps = M / (64 * nwg), nch = N / instN;
+    int se_a = ta.slab / esz, se_b = tb.slab / esz;
+    const char *ty = kind == MMA_F16 ? "f16.f16" : "bf16.bf16";
+    int pt = nr(g, CP);
+    E(g, "setp.eq.u32 %s, 0, 0;", rn(g, pt));   /* scale-d: accumulate into d */
+    E(g, "wgmma.fence.sync.aligned;");
+    char list[4096];
+    for (int k0 = 0; k0 < K; k0 += 16) {
+        for (int mi = 0; mi < mreps; mi++) {
+            int64_t offa = ta.off + (int64_t)(k0 / se_a) * ta.rows * ta.slab + (int64_t)(k0 % se_a) * esz +
+                           (int64_t)mi * 64 * nwg * ta.slab;
+            int da = desc_reg(g, rowa, offa, ha);
+            for (int c = 0; c < nch; c++) {
+                int64_t n0 = (int64_t)c * instN;
+                int64_t offb = tb.off + (n0 / se_b) * tb.rows * tb.slab + (n0 % se_b) * esz + (int64_t)k0 * tb.slab;
+                int db = desc_reg(g, baseb, offb, hb);
+                int base = (c << (2 + lg2i(instN / 8))) | mi << (2 + lg2i(N / 8));
+                size_t o = 0;
+                for (int i = 0; i < instN / 2; i++)
+                    o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "", rn(g, acc[base + i]));
+                E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, 1;", instN, ty,
+                  list, rn(g, da), rn(g, db), rn(g, pt));
+            }
+        }
+    }
+    E(g, "wgmma.commit_group.sync.aligned;");
+    E(g, "wgmma.wait_group.sync.aligned 0;");
+    int *out = acc;
+    if (rdt == DT_FP16) {
+        out = alloc_regs(g, n);
+        for (int r = 0; r < n; r++) out[r] = cast1(g, acc[r], DT_FP32, DT_FP16, false);
+    }
+    set_val(g, v, L, out);
 }

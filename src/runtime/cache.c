@@ -335,6 +335,12 @@ bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
                      in->kernel, in->spec, in->num_warps, in->num_stages, tn, in->debug ? 1 : 0,
                      in->occupancy ? 1 : 0);
     if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
+    /* Triton's DISABLE_MMA_V3 picks mma.sync over wgmma (src/gpu/mma.c) */
+    const char *nomma3 = getenv("DISABLE_MMA_V3");
+    int w2 = snprintf(k->text + w, sizeof k->text - (size_t)w, "disable_mma_v3 %d\n",
+                      nomma3 && *nomma3 && strcmp(nomma3, "0") != 0);
+    if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
+    w += w2;
     uint8_t kh[32];
     sha256(k->text, (size_t)w, kh);
     sha256_hex(kh, k->hex);
