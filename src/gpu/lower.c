@@ -1516,7 +1516,7 @@ static void lower_for(G *g, const Inst *in) {
     E(g, "add.%s %s, %s, %s;", ity(ivdt), rn(g, iv), rn(g, iv), rn(g, st));
     E(g, "bra.uni $L%d;", lhead);
     buf_printf(&g->body, "$L%d:\n", lend);
-    if (piped) pipe_drain(g);
+    if (piped) pipe_drain(g, pp);
     for (int j = 0; j < n; j++) set_val(g, in->res[j], lays[j], dst[j]);
 }
 

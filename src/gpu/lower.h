@@ -50,6 +50,7 @@ typedef struct G {
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
     bool no_mma_v3;   /* DISABLE_MMA_V3: mma.sync even where wgmma exists */
     int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
+    const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
 } G;
 
@@ -92,6 +93,6 @@ bool pipe_plan(G *g, const Inst *loop, Pipe **out);
 void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int ivdt);
 void pipe_begin(G *g, Pipe *p);
 void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
-void pipe_drain(G *g);
+void pipe_drain(G *g, Pipe *p);
 
 #endif

@@ -464,6 +464,8 @@ typedef struct Pipe {
     bool *carried;            /* body param index -> kept ahead */
     int D, slot_bytes;
     bool wgmma;               /* a consumer reads through the async proxy: fence after the wait */
+    const Inst *defer;        /* a wgmma dot left in flight across iterations (wait_group 1) */
+    int nslots;               /* D, or D + 1 when a wgmma is in flight while the next loads go */
     int **ahead;              /* body param index -> registers D iterations ahead */
     int slot;                 /* register: the slot this iteration reads */
 } Pipe;
@@ -533,7 +535,17 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     for (int i = 0; i < b->ninsts && p->nld < PIPE_MAXLD; i++) {
         const Inst *d = b->insts[i];
         if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
-        if (wg_inst_n(g, d, mma_kind(g, d))) p->wgmma = true;
+        if (wg_inst_n(g, d, mma_kind(g, d))) {
+            p->wgmma = true;
+            /* acc = dot(a, b, acc) carried by the loop and used nowhere else: the next
+             * iteration may start before it finishes, as Triton's wait_group 1 */
+            int c = d->args[2], pi = param_index(b, c);
+            const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
+            if (!p->defer && pi > 0 && g->uses[c] == 1 && g->uses[d->res[0]] == 1 && y &&
+                y->op == OP_YIELD && pi - 1 < y->nargs && y->args[pi - 1] == d->res[0] &&
+                f->types[d->res[0]].dt == DT_FP32)
+                p->defer = d;
+        }
         for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
             int v = d->args[k];
             const Inst *ld = g->def[v];
@@ -566,7 +578,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     p->P = arena_alloc(g->a, sizeof(Inst *) * (size_t)(b->ninsts + 1));
     for (int i = 0; i < b->ninsts; i++)
         if (inP[i]) p->P[p->nP++] = b->insts[i];
-    int64_t ring = (int64_t)p->D * off;
+    p->nslots = p->D + (p->defer ? 1 : 0);
+    int64_t ring = (int64_t)p->nslots * off;
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
     if (!g->ring) g->ring = nr(g, CR);
     need(g, TF_CP_ASYNC);
@@ -719,6 +732,7 @@ void pipe_begin(G *g, Pipe *p) {
         g->smop_base[v] = base;
         g->smop_off[v] = p->off[j];
     }
+    g->defer = p->defer;
 }
 
 /* at the end of an iteration: refill the slot just read with iteration iv + D*st */
@@ -730,15 +744,27 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, st), p->D);
     E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, iv));
     E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, ub));
-    prefetch(g, p, in, ivn, slot_base(g, p, p->slot), ok);
-    int q = nr(g, CP);
+    /* the slot of iteration i + D: this one, or with a spare slot the one iteration i - 1
+     * read (its wgmma has finished: wait_group 1) */
+    int ws = p->slot, q = nr(g, CP);
+    if (p->nslots != p->D) {
+        ws = nr(g, CR);
+        E(g, "add.u32 %s, %s, %d;", rn(g, ws), rn(g, p->slot), p->D);
+        E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, ws), p->nslots);
+        int t = nr(g, CR);
+        E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
+        E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
+    }
+    prefetch(g, p, in, ivn, slot_base(g, p, ws), ok);
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
-    E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->D);
+    E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
     for (int j = 0; j < p->nld; j++) g->smop_base[p->ld[j]->res[0]] = 0;
+    g->defer = NULL;
 }
 
-void pipe_drain(G *g) {
+void pipe_drain(G *g, Pipe *p) {
+    if (p->defer) E(g, "wgmma.wait_group.sync.aligned 0;");
     E(g, "cp.async.wait_all;");
     E(g, "bar.sync 0;");
 }
@@ -832,7 +858,9 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int n = nlay(g, L);
     int *C = get(g, in->args[2], L);
     int *acc = alloc_regs(g, n);
+    bool defer = g->defer == in;   /* accumulate in the loop's own registers, in flight */
     for (int r = 0; r < n; r++) {
+        if (defer) { acc[r] = C[r]; continue; }
         acc[r] = nr(g, CR);
         if (rdt == DT_FP16) E(g, "cvt.f32.f16 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
         else E(g, "mov.b32 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
@@ -869,7 +897,7 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
         }
     }
     E(g, "wgmma.commit_group.sync.aligned;");
-    E(g, "wgmma.wait_group.sync.aligned 0;");
+    E(g, "wgmma.wait_group.sync.aligned %d;", defer ? 1 : 0);
     int *out = acc;
     if (rdt == DT_FP16) {
         out = alloc_regs(g, n);
