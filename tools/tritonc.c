@@ -889,6 +889,9 @@ int cli_run(int argc, char **argv, int check) {
                 : "compiled a new specialization", r.compile_ms, r.run_ms);
         if (r.backend == TC_BACKEND_CUDA && r.compiled)
             fprintf(stderr, "launch: disk cache: %s\n", tc_cache_event_name(r.disk_cache));
+        if (r.backend == TC_BACKEND_CUDA && r.dot[0])
+            fprintf(stderr, "launch: tl.dot on %s; %d bytes of shared memory per program\n", r.dot,
+                    r.shared_bytes);
         if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
     }
     for (int i = 0; i < nprints; i++) {

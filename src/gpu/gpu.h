@@ -31,4 +31,8 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
                       int max_shared, GpuKernel *out, Err *e);
 void gpu_kernel_free(GpuKernel *k);
 
+/* How f's tl.dot ran in ptx, for the launch report: "wgmma, 3 stages", "mma.sync, loads not
+ * pipelined", "fma"; "" when f has no dot. */
+void gpu_dot_summary(const IrFunc *f, const char *ptx, char *out, size_t n);
+
 #endif

@@ -16,6 +16,7 @@
 #include "gpu/lower.h"
 
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 typedef struct Tile {
@@ -904,4 +905,26 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
         for (int r = 0; r < n; r++) out[r] = cast1(g, acc[r], DT_FP32, DT_FP16, false);
     }
     set_val(g, v, L, out);
+}
+
+/* ---- the launch report's summary ----------------------------------------------------- */
+
+static bool has_dot(const Region *r) {
+    for (int i = 0; r && i < r->ninsts; i++) {
+        if (r->insts[i]->op == OP_DOT) return true;
+        if (has_dot(r->insts[i]->regions[0]) || has_dot(r->insts[i]->regions[1])) return true;
+    }
+    return false;
+}
+
+void gpu_dot_summary(const IrFunc *f, const char *ptx, char *out, size_t n) {
+    if (!n) return;
+    out[0] = 0;
+    if (!f || !ptx || !has_dot(f->body)) return;
+    const char *path = strstr(ptx, "wgmma.mma_async") ? "wgmma" : strstr(ptx, "mma.sync") ? "mma.sync" : "fma";
+    const char *w = strstr(ptx, "cp.async.wait_group ");
+    int stages = w ? atoi(w + 20) + 2 : 0;
+    if (stages) snprintf(out, n, "%s, %d stages", path, stages);
+    else if (strcmp(path, "fma")) snprintf(out, n, "%s, loads not pipelined", path);
+    else snprintf(out, n, "%s", path);
 }

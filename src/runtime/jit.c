@@ -47,6 +47,7 @@ struct JitEntry {
     int threads, shared;
     int disk_cache;            /* tc_cache_event of the compile (CUDA) */
     char note[256];            /* the disk cache's remark, if any */
+    char dot[48];              /* how tl.dot ran (GPU) */
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
@@ -312,6 +313,7 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
     e->shared = code.shared_bytes;
     e->disk_cache = code.cache_event;
     memcpy(e->note, code.note, sizeof e->note);
+    memcpy(e->dot, code.dot, sizeof e->dot);
     if (!cache_insert(k, e)) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
     *out = e;
     return TC_OK;
@@ -463,6 +465,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     ctx->last.check = ctx->last.check_findings = ctx->last.check_notes = 0;
     ctx->last.check_seed = 0;
     ctx->last.threads = 1;
+    memcpy(ctx->last.dot, e->dot, sizeof e->dot);
+    ctx->last.shared_bytes = e->shared;
     if (b == TC_BACKEND_INTERPRET)
         memcpy(ctx->last.note, interp_note, sizeof interp_note);
     else if (compiled && e->note[0])

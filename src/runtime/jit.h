@@ -100,6 +100,7 @@ typedef struct PipelineCode {
     int threads, shared_bytes;
     int cache_event;         /* tc_cache_event */
     char note[256];          /* the disk cache's remark for --verbose, if any */
+    char dot[48];            /* how tl.dot ran (gpu_dot_summary) */
 } PipelineCode;
 
 /* One specialization from the AST to code: traced into *ir (allocated in arena; static_print

@@ -171,6 +171,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     if (hit) {
         code->threads = ent.meta.threads;
         code->shared_bytes = ent.meta.shared_bytes;
+        gpu_dot_summary(f, ent.ptx, code->dot, sizeof code->dot);
         bool restore = false;
         if (hit == &plain && occ_on && !(ent.meta.flags & CACHE_META_OCC_CHECKED)) {
             /* made by `tritonc compile` or with TRITONC_OCCUPANCY=0: the step runs now */
@@ -204,6 +205,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
                   gk.shared_bytes, occ_on && !occ ? CACHE_META_OCC_CHECKED : 0};
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
+    gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
     bool store = use && cache_may_store(cr);
     rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);
     if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);
