@@ -62,12 +62,14 @@ TEST(mma_wgmma_on_sm90a) {
     CHECK_CONTAINS(out, ".target sm_90a");
     CHECK_CONTAINS(out, "wgmma.mma_async.sync.aligned.m64n256k16.f32.f16.f16");
     CHECK_CONTAINS(out, "wgmma.commit_group.sync.aligned;");
-    CHECK_CONTAINS(out, "fence.proxy.async.shared::cta;");
+    CHECK_CONTAINS(out, "wgmma.wait_group.sync.aligned 1;");   /* one group left in flight */
     CHECK_CONTAINS(out, "cp.async.cg.shared.global");
     CHECK_CONTAINS(out, ".align 1024 .b8 global_smem");
     CHECK(strstr(out, "mma.sync") == NULL);
     CHECK_INT(0, compile_tile("cuda:90a", "bf16", 128, 64, 32, 4, 1, out, sizeof out));
     CHECK_CONTAINS(out, "wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16");
+    /* operands written by st.shared are made visible to the async proxy */
+    CHECK_CONTAINS(out, "fence.proxy.async.shared::cta;");
     /* tiles a warpgroup cannot cover stay on mma.sync */
     CHECK_INT(0, compile_tile("cuda:90a", "fp16", 32, 64, 32, 4, 2, out, sizeof out));
     CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k16");

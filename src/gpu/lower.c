@@ -310,6 +310,31 @@ static void emit_arange(G *g, const Inst *d, int lay, int *out) {
     }
 }
 
+static void lower_elementwise(G *g, const Inst *in);
+
+/* v is integer arithmetic over constants, scalars and aranges (cheap to compute again) */
+static bool remat_ok(G *g, int v, int depth) {
+    Type t = g->f->types[v];
+    if (t.rank == 0) return true;
+    const Inst *d = g->def[v];
+    if (!d || !(dt_is_int(t.dt) || t.dt == DT_PTR || t.dt == DT_I1)) return false;
+    switch (d->op) {
+    case OP_CONST: case OP_SPLAT: case OP_ARANGE: return true;
+    case OP_ADD: case OP_SUB: case OP_MUL: case OP_REM: case OP_DIV: case OP_ADDPTR: case OP_CMP:
+    case OP_AND: case OP_OR: case OP_XOR: case OP_CAST:
+        if (depth >= 4) return false;
+        for (int k = 0; k < d->nargs; k++) {
+            int a = d->args[k];
+            Type at = g->f->types[a];
+            if (at.rank && !(dt_is_int(at.dt) || at.dt == DT_PTR || at.dt == DT_I1)) return false;
+            if (at.rank && !remat_ok(g, a, depth + 1)) return false;
+        }
+        return true;
+    default:
+        return false;
+    }
+}
+
 /* the registers of value v in layout lay */
 int *get(G *g, int v, int lay) {
     if (g->vlay[v] == lay || g->f->types[v].rank == 0) return g->vr[v];
@@ -328,6 +353,17 @@ int *get(G *g, int v, int lay) {
         for (int i = 0; i < n; i++) out[i] = g->vr[d->args[0]][0];
     } else if (d && d->op == OP_ARANGE) {
         emit_arange(g, d, lay, out);
+    } else if (remat_ok(g, v, 0)) {
+        /* recomputed in the wanted layout: a few integer ops beat a trip through shared
+         * memory and two barriers (offsets used by both a load and an epilogue) */
+        int sp = g->pref[v], sl = g->vlay[v];
+        int *sr = g->vr[v];
+        g->pref[v] = lay;
+        lower_elementwise(g, d);
+        out = g->vr[v];
+        g->pref[v] = sp;
+        g->vlay[v] = sl;
+        g->vr[v] = sr;
     } else {
         /* through shared memory, row-major */
         Layout S = g->lays[g->vlay[v]].L, D = g->lays[lay].L;

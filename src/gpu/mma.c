@@ -725,7 +725,6 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
 /* at the top of an iteration: wait for its slot and point the dot's operands at it */
 void pipe_begin(G *g, Pipe *p) {
     E(g, "cp.async.wait_group %d;", p->D - 1);
-    if (p->wgmma) E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++) {
@@ -821,15 +820,23 @@ static uint64_t desc_hi(const Tile *t, bool kmajor) {
     return (lbo & 0x3FFF) << 16 | (sbo & 0x3FFF) << 32 | (uint64_t)sw << 62;
 }
 
-/* a descriptor register for byte address (base + off) */
-static int desc_reg(G *g, int base, int64_t off, uint64_t hi) {
-    int a = nr(g, CR), d = nr(g, CD);
-    E(g, "add.u32 %s, %s, %lld;", rn(g, a), rn(g, base), (long long)off);
-    E(g, "cvt.u64.u32 %s, %s;", rn(g, d), rn(g, a));
+/* a descriptor register for byte address base (its low 18 bits) */
+static int desc_reg(G *g, int base, uint64_t hi) {
+    int d = nr(g, CD);
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, d), rn(g, base));
     E(g, "shr.u64 %s, %s, 4;", rn(g, d), rn(g, d));
     E(g, "and.b64 %s, %s, 16383;", rn(g, d), rn(g, d));
     E(g, "or.b64 %s, %s, %llu;", rn(g, d), rn(g, d), (unsigned long long)hi);
     return d;
+}
+
+/* the descriptor of d's address plus off bytes: the address field is in 16-byte units
+ * and never carries (shared memory is below 256 KiB) */
+static int desc_at(G *g, int d, int64_t off) {
+    if (!off) return d;
+    int r = nr(g, CD);
+    E(g, "add.s64 %s, %s, %lld;", rn(g, r), rn(g, d), (long long)(off >> 4));
+    return r;
 }
 
 static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
@@ -871,6 +878,7 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     E(g, "shr.u32 %s, %s, 7;", rn(g, wg), rn(g, g->tid));
     E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowa), rn(g, wg), 64 * ta.slab, rn(g, basea));
     uint64_t ha = desc_hi(&ta, true), hb = desc_hi(&tb, false);
+    int dA = desc_reg(g, rowa, ha), dB = desc_reg(g, baseb, hb);
     int nwg = g->nw / 4;
     int mreps = M / (64 * nwg), nch = N / instN;
     int se_a = ta.slab / esz, se_b = tb.slab / esz;
@@ -883,11 +891,11 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
         for (int mi = 0; mi < mreps; mi++) {
             int64_t offa = ta.off + (int64_t)(k0 / se_a) * ta.rows * ta.slab + (int64_t)(k0 % se_a) * esz +
                            (int64_t)mi * 64 * nwg * ta.slab;
-            int da = desc_reg(g, rowa, offa, ha);
+            int da = desc_at(g, dA, offa);
             for (int c = 0; c < nch; c++) {
                 int64_t n0 = (int64_t)c * instN;
                 int64_t offb = tb.off + (n0 / se_b) * tb.rows * tb.slab + (n0 % se_b) * esz + (int64_t)k0 * tb.slab;
-                int db = desc_reg(g, baseb, offb, hb);
+                int db = desc_at(g, dB, offb);
                 int base = (c << (2 + lg2i(instN / 8))) | mi << (2 + lg2i(N / 8));
                 size_t o = 0;
                 for (int i = 0; i < instN / 2; i++)
