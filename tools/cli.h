@@ -41,8 +41,12 @@ int cmd_tune(int argc, char **argv);
 int cli_grid_expr(const char *expr, tc_launch_opts *o);
 void cli_grid_bind(tc_launch_opts *o, tc_context *ctx);
 /* tools/tritonc.c: reads VALUE as `run` does (numbers, DTYPE[...], DTYPE:rand(...), @F.npy);
- * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). */
+ * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). With ctx
+ * NULL the value is only checked: no tensor is made. */
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
                     tc_value *v, tc_tensor **owned);
+/* tools/tritonc.c: the earlier of assigns[0..i) ("NAME=VALUE") setting the same NAME as
+ * assigns[i] (a duplicate argument: a usage error), or NULL. */
+const char *cli_dup_arg(const char *const *assigns, int i);
 
 #endif

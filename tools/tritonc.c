@@ -274,11 +274,48 @@ static float bf16_to_f32(uint16_t h) {
 
 static int dt_is_float(tc_dtype dt) { return dt == TC_FP16 || dt == TC_BF16 || dt == TC_FP32 || dt == TC_FP64; }
 
+/* Whether an element fits integer dtype dt (floats and i1 take anything): an integer iv
+ * (is_u: iv holds u64 bits past INT64_MAX) or an integral double fv. */
+static int int_fits(tc_dtype dt, int is_u, int is_int, int64_t iv, double fv) {
+    if (dt_is_float(dt) || dt == TC_I1) return 1;
+    if (is_u) return dt == TC_U64;
+    if (!is_int) {   /* an integral double: within int64 first, then as an integer */
+        if (dt == TC_U64) return fv >= 0 && fv < 0x1p64;
+        if (!(fv >= -0x1p63 && fv < 0x1p63)) return 0;
+        iv = (int64_t)fv;
+    }
+    switch (dt) {
+    case TC_I8: return iv >= INT8_MIN && iv <= INT8_MAX;
+    case TC_I16: return iv >= INT16_MIN && iv <= INT16_MAX;
+    case TC_I32: return iv >= INT32_MIN && iv <= INT32_MAX;
+    case TC_U8: return iv >= 0 && iv <= UINT8_MAX;
+    case TC_U16: return iv >= 0 && iv <= UINT16_MAX;
+    case TC_U32: return iv >= 0 && iv <= (int64_t)UINT32_MAX;
+    case TC_U64: return iv >= 0;
+    default: return 1;
+    }
+}
+
+/* " (from MIN to MAX)" for an integer dtype's message. */
+static const char *int_range_text(tc_dtype dt) {
+    switch (dt) {
+    case TC_I8: return " (-128 to 127)";
+    case TC_I16: return " (-32768 to 32767)";
+    case TC_I32: return " (-2147483648 to 2147483647)";
+    case TC_I64: return " (-2**63 to 2**63-1)";
+    case TC_U8: return " (0 to 255)";
+    case TC_U16: return " (0 to 65535)";
+    case TC_U32: return " (0 to 4294967295)";
+    case TC_U64: return " (0 to 2**64-1)";
+    default: return "";
+    }
+}
+
 /* Stores element i: from an integer (is_int) or a double. */
 static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv, double fv) {
     double d = is_int ? (double)iv : fv;
-    /* float elements reach integer dtypes only within int64's range (lit_list checks) */
-    int64_t v = is_int ? iv : dt_is_float(dt) ? 0 : (int64_t)fv;
+    /* float elements reach integer dtypes only when they fit (lit_list checks int_fits) */
+    int64_t v = is_int ? iv : dt_is_float(dt) || dt == TC_I1 || dt == TC_U64 ? 0 : (int64_t)fv;
     switch (dt) {
     case TC_I1: ((uint8_t *)base)[i] = is_int ? iv != 0 : fv != 0; break;
     case TC_I8: ((int8_t *)base)[i] = (int8_t)v; break;
@@ -288,7 +325,7 @@ static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv,
     case TC_I32: ((int32_t *)base)[i] = (int32_t)v; break;
     case TC_U32: ((uint32_t *)base)[i] = (uint32_t)v; break;
     case TC_I64: ((int64_t *)base)[i] = v; break;
-    case TC_U64: ((uint64_t *)base)[i] = (uint64_t)v; break;
+    case TC_U64: ((uint64_t *)base)[i] = is_int ? (uint64_t)v : (uint64_t)fv; break;
     case TC_FP16: ((uint16_t *)base)[i] = f32_to_f16((float)d); break;
     case TC_BF16: ((uint16_t *)base)[i] = f32_to_bf16((float)d); break;
     case TC_FP32: ((float *)base)[i] = (float)d; break;
@@ -406,9 +443,19 @@ static int lit_list(LitP *p, int depth) {
                 memcpy(tok, st, len);
                 tok[len] = 0;
                 int64_t iv = 0;
+                uint64_t uv = 0;
                 double fv = 0;
-                int is_int = parse_int(tok, &iv);
-                if (!is_int) {
+                int ik = parse_intx(tok, &iv, &uv);
+                int is_int = ik == 1;
+                if (ik == 2 || ik == 3) {   /* past int64: only u64 holds it (as uint64) */
+                    if (p->dt != TC_U64 || ik == 3) {
+                        snprintf(p->err, sizeof p->err, "element %s is out of range for %s%s", tok,
+                                 tc_dtype_name(p->dt), int_range_text(p->dt));
+                        return 0;
+                    }
+                    is_int = 1;
+                    iv = (int64_t)uv;
+                } else if (!is_int) {
                     if (strcmp(tok, "true") == 0 || strcmp(tok, "True") == 0) { is_int = 1; iv = 1; }
                     else if (strcmp(tok, "false") == 0 || strcmp(tok, "False") == 0) { is_int = 1; iv = 0; }
                     else if (!parse_float(tok, &fv)) {
@@ -416,11 +463,16 @@ static int lit_list(LitP *p, int depth) {
                         return 0;
                     }
                 }
-                /* a float element of an integer tensor must fit (as int64) before it is
-                 * converted; beyond that C leaves the conversion undefined */
-                if (!is_int && !dt_is_float(p->dt) && !(fv >= -0x1p63 && fv < 0x1p63)) {
-                    snprintf(p->err, sizeof p->err, "element %s is out of range for %s", tok,
-                             tc_dtype_name(p->dt));
+                /* numpy 2's rule for an integer dtype: a float element must be integral and
+                 * every element must fit the dtype (u8 256 and -1 are refused, not wrapped) */
+                if (!is_int && !dt_is_float(p->dt) && p->dt != TC_I1 && fv != floor(fv)) {
+                    snprintf(p->err, sizeof p->err, "element %s is not an integer, and %s holds "
+                             "integers only", tok, tc_dtype_name(p->dt));
+                    return 0;
+                }
+                if (!int_fits(p->dt, ik == 2 || ik == 3, is_int, iv, fv)) {
+                    snprintf(p->err, sizeof p->err, "element %s is out of range for %s%s", tok,
+                             tc_dtype_name(p->dt), int_range_text(p->dt));
                     return 0;
                 }
                 if (p->data) put_elem(p->dt, p->data, p->n, is_int, iv, fv);
@@ -588,6 +640,7 @@ static int factory_value(tc_context *ctx, const char *name, const char *val, Run
     int kind;
     if (!parse_factory(val, &h, &kind, err, sizeof err))
         return cli_usage_error("run", "argument %s=%s: %s", name, val, err);
+    if (!ctx) return 0;   /* only checked (cli_parse_value with no context) */
     tc_status s = tc_tensor_new(ctx, h.dt, h.rank, h.shape, &ra->t);
     if (s) return 100 + (int)s;
     void *data = tc_tensor_host_data(ra->t);
@@ -661,11 +714,20 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
         return cli_usage_error("run", "argument %s: cannot read the value '%s' (a number, true, "
                          "false, None, DTYPE[...], DTYPE:zeros(...), @FILE.npy)", name, val);
     }
+    if (!ctx) { free(h.data); return 0; }   /* only checked */
     tc_status s = tc_tensor_from_host(ctx, h.dt, h.rank, h.shape, h.data, &ra->t);
     free(h.data);
     if (s) return 100 + (int)s;
     ra->v = tc_tens(ra->t);
     return 0;
+}
+
+/* The earlier of assigns[0..i) that sets the same NAME as assigns[i] ("NAME=VALUE"), or NULL. */
+const char *cli_dup_arg(const char *const *assigns, int i) {
+    size_t nl = strcspn(assigns[i], "=");
+    for (int j = 0; j < i; j++)
+        if (strcspn(assigns[j], "=") == nl && strncmp(assigns[j], assigns[i], nl) == 0) return assigns[j];
+    return NULL;
 }
 
 /* For tools/tune.c (bench, tune): parse_value, with the tensor it made (or NULL) in *owned. */
@@ -835,6 +897,7 @@ int cli_run(int argc, char **argv, int check) {
         if (nl >= sizeof name) { rc = cli_usage_error(cmdn, "argument name too long"); goto done; }
         memcpy(name, assigns[i], nl);
         name[nl] = 0;
+        if (cli_dup_arg(assigns, i)) { rc = cli_usage_error(cmdn, "argument %s is given twice (%s and %s)", name, cli_dup_arg(assigns, i), assigns[i]); goto done; }
         int idx = -1, is_cx = 0;
         for (int j = 0; j < tc_kernel_param_count(k); j++)
             if (strcmp(tc_kernel_param_name(k, j, &is_cx), name) == 0) { idx = j; break; }

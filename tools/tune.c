@@ -168,6 +168,9 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
     if (st) return st == TC_ERR_NOT_FOUND || st == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(s->ctx)), EXIT_ERR) : cli_api_error(s->ctx, st, 0);
     if ((st = tc_module_kernel(s->m, s->kernel, &s->k))) { cli_error("error: %s", tc_errmsg(s->ctx)); return EXIT_USAGE; }
     if ((st = tc_args_new(s->k, &s->args))) return cli_api_error(s->ctx, st, 0);
+    /* every argument is checked (names, duplicates, values) before a tensor is made, which
+     * on the GPU needs the driver: a mistake is a usage error with or without one */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < s->nassign; i++) {
         const char *eq = strchr(s->assigns[i], '=');
         char name[128];
@@ -175,6 +178,7 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
         if (nl >= sizeof name) return cli_usage_error(s->cmd, "argument name too long");
         memcpy(name, s->assigns[i], nl);
         name[nl] = 0;
+        if (cli_dup_arg(s->assigns, i)) return cli_usage_error(s->cmd, "argument %s is given twice (%s and %s)", name, cli_dup_arg(s->assigns, i), s->assigns[i]);
         int idx = -1, cx = 0;
         for (int j = 0; j < tc_kernel_param_count(s->k); j++)
             if (strcmp(tc_kernel_param_name(s->k, j, &cx), name) == 0) { idx = j; break; }
@@ -186,9 +190,10 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
         tc_kernel_param_name(s->k, idx, &cx);
         tc_value v;
         tc_tensor *t = NULL;
-        int pr = cli_parse_value(s->ctx, name, eq + 1, cx, &v, &t);
+        int pr = cli_parse_value(pass ? s->ctx : NULL, name, eq + 1, cx, &v, &t);
         if (pr >= 100) return cli_api_error(s->ctx, (tc_status)(pr - 100), 0);
         if (pr) return pr;
+        if (!pass) continue;
         if (t) s->owned[s->nowned++] = t;
         if ((st = tc_args_set(s->args, name, v))) return cli_api_error(s->ctx, st, 0);
     }

@@ -350,6 +350,26 @@ static bool arg_value(const tc_args *a, int i, tc_value *v) {
     return param_default(&a->k->fn->params[i], v);
 }
 
+/* Fails naming every parameter with neither a value nor a default, in one message as Python
+ * does: "add(x, y, out, n, BLOCK): missing 2 arguments: 'y' and 'out'" (one: "missing
+ * argument 'y'"). */
+static tc_status missing_args(tc_kernel *k, const tc_args *a) {
+    int miss[JIT_MAX_PARAMS], nm = 0;
+    for (int i = 0; i < k->fn->nparams && i < JIT_MAX_PARAMS; i++) {
+        tc_value v;
+        if (!arg_value(a, i, &v) && !k->fn->params[i].deflt) miss[nm++] = i;
+    }
+    if (!nm) return TC_OK;
+    Buf b = {0};
+    for (int j = 0; j < nm; j++)
+        buf_printf(&b, "%s'%s'", j == 0 ? "" : j == nm - 1 ? (nm > 2 ? ", and " : " and ") : ", ",
+                   k->fn->params[miss[j]].name);
+    tc_status rc = nm == 1 ? ctx_fail(k->m->ctx, TC_ERR_ARG, "%s: missing argument %s", k->signature, b.s ? b.s : "")
+                           : ctx_fail(k->m->ctx, TC_ERR_ARG, "%s: missing %d arguments: %s", k->signature, nm, b.s ? b.s : "");
+    buf_free(&b);
+    return rc;
+}
+
 static const char interp_note[] = "the interpreter does not model num_warps/num_stages: "
                                   "they were accepted and changed nothing";
 
@@ -368,8 +388,10 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         return ctx_fail(ctx, TC_ERR_ARG, "num_warps must be a power of 2 (got %d)", nw);
     if (ns < 1) return ctx_fail(ctx, TC_ERR_ARG, "num_stages must be >= 1 (got %d)", ns);
 
+    tc_status rc = missing_args(k, a);   /* all of them in one message, before the driver */
+    if (rc) return rc;
     tc_backend b;
-    tc_status rc = ctx_backend(ctx, &b);
+    rc = ctx_backend(ctx, &b);
     if (rc) return rc;
 
     int n = k->fn->nparams;
