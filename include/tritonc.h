@@ -307,6 +307,7 @@ typedef struct tc_launch_report {
     int check_notes;                 /* check mode: notes (division by zero, rounding, ...) */
     uint64_t check_seed;             /* check mode: the shuffle seed compared with (0: none) */
     int threads;                     /* interpreter threads used for the (plain) run */
+    uint32_t grid[3];                /* the grid that ran (a grid_fn's result) */
 } tc_launch_report;
 /* size: sizeof *out (the ABI policy above). */
 TC_API void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size);

@@ -141,3 +141,20 @@ TEST(cli_user_bench_checks_arguments_first) {
     CHECK_INT(3, tc("bench k.py add x='fp32:rand(4)' y='fp32:rand(4)' out='fp32:zeros(4)' n=4 BLOCK=4"));
     CHECK_CONTAINS(out, "0 active drivers");
 }
+
+/* ---- 3. the grid that ran --------------------------------------------------------------- */
+
+TEST(cli_user_verbose_grid_expression) {
+    setup();
+    /* cdiv(10, 4) = 3 programs; (3 * 2, 5 // 2) = (6, 2) */
+    CHECK_INT(0, tc("run k.py add --interpret --grid 'cdiv(n, BLOCK)' x='fp32:ones(10)' "
+                    "y='fp32:ones(10)' out='fp32:zeros(10)' n=10 BLOCK=4 --verbose --print out"));
+    CHECK_CONTAINS(out, "grid (3, 1, 1)");
+    CHECK_CONTAINS(out, "out = [2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0]");
+    CHECK_INT(0, tc("run k.py add --interpret --grid '(cdiv(n, BLOCK) * 2, 5 // 2)' x='fp32:ones(10)' "
+                    "y='fp32:ones(10)' out='fp32:zeros(10)' n=10 BLOCK=4 --verbose"));
+    CHECK_CONTAINS(out, "grid (6, 2, 1)");
+    CHECK_INT(0, tc("run k.py add --interpret --grid 2,3 x='fp32:ones(10)' "
+                    "y='fp32:ones(10)' out='fp32:zeros(10)' n=10 BLOCK=4 --verbose"));
+    CHECK_CONTAINS(out, "grid (2, 3, 1)");
+}

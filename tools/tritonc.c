@@ -944,8 +944,7 @@ int cli_run(int argc, char **argv, int check) {
         tc_last_launch(ctx, &r, sizeof r);
         fprintf(stderr, "launch: %s(%s) on the %s, grid (%u, %u, %u), num_warps=%d, num_stages=%d\n",
                 pos[1], r.specialization, r.backend == TC_BACKEND_CUDA ? "GPU (cuda)" : "interpreter",
-                opts.grid[0], opts.grid[1] ? opts.grid[1] : 1, opts.grid[2] ? opts.grid[2] : 1,
-                r.num_warps, r.num_stages);
+                r.grid[0], r.grid[1], r.grid[2], r.num_warps, r.num_stages);
         fprintf(stderr, "launch: %s (%.3f ms), ran in %.3f ms\n",
                 !r.compiled ? "in-memory cache hit"
                 : r.disk_cache == TC_CACHE_HIT ? "new specialization, loaded from the disk cache"

@@ -485,6 +485,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     ctx->last.check = ctx->last.check_findings = ctx->last.check_notes = 0;
     ctx->last.check_seed = 0;
     ctx->last.threads = 1;
+    memcpy(ctx->last.grid, grid, sizeof grid);
     if (b == TC_BACKEND_INTERPRET)
         memcpy(ctx->last.note, interp_note, sizeof interp_note);
     else if (compiled && e->note[0])
