@@ -158,3 +158,36 @@ TEST(cli_user_verbose_grid_expression) {
                     "y='fp32:ones(10)' out='fp32:zeros(10)' n=10 BLOCK=4 --verbose"));
     CHECK_CONTAINS(out, "grid (2, 3, 1)");
 }
+
+TEST(cli_user_run_file_lists_kernels) {
+    setup();
+    CHECK_INT(0, tc("run k.py"));
+    CHECK_CONTAINS(out, "k.py: 3 kernels");
+    CHECK_CONTAINS(out, "  nop(x, BLOCK: tl.constexpr)\n");
+    CHECK_CONTAINS(out, "  add(x, y, out, n, BLOCK: tl.constexpr)\n");
+    CHECK_CONTAINS(out, "  racy(x, BLOCK: tl.constexpr)\n");
+    CHECK_INT(0, tc("check k.py"));
+    CHECK_CONTAINS(out, "  add(x, y, out, n, BLOCK: tl.constexpr)\n");
+    CHECK_INT(1, tc("run nosuch.py"));
+    CHECK_CONTAINS(out, "nosuch.py");
+}
+
+TEST(cli_user_save_path_checked_before_the_run) {
+    setup();
+    /* the kernel would print; nothing runs when --save's path cannot be written */
+    static const char *P =
+        "import triton\nimport triton.language as tl\n@triton.jit\ndef say(x):\n"
+        "    tl.device_print('ran', tl.program_id(0))\n";
+    char p[700];
+    snprintf(p, sizeof p, "%s/say.py", dir);
+    FILE *f = fopen(p, "w");
+    if (f) { fputs(P, f); fclose(f); }
+    CHECK_INT(2, tc("run say.py say --interpret x='fp32[1]' --save x=/nonexistent-dir/x.npy"));
+    CHECK_CONTAINS(out, "--save /nonexistent-dir/x.npy: no directory /nonexistent-dir");
+    CHECK(!strstr(out, "ran"));
+    CHECK_INT(2, tc("run say.py say --interpret x='fp32[1]' --save x=."));
+    CHECK_CONTAINS(out, "a directory, not a file");
+    CHECK(!strstr(out, "ran"));
+    CHECK_INT(0, tc("run say.py say --interpret x='fp32[1]' --save x=x.npy --save x=/dev/null"));
+    CHECK_CONTAINS(out, "ran");
+}

@@ -48,5 +48,11 @@ int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_c
 /* tools/tritonc.c: the earlier of assigns[0..i) ("NAME=VALUE") setting the same NAME as
  * assigns[i] (a duplicate argument: a usage error), or NULL. */
 const char *cli_dup_arg(const char *const *assigns, int i);
+/* tools/tritonc.c: `tritonc run FILE` with no kernel: the kernels of FILE and their
+ * parameters on stdout (exit 0). */
+int cli_list_kernels(const char *file);
+/* tools/tritonc.c: a usage error (printed, EXIT_USAGE) unless PATH can be written: its
+ * directory exists and is writable and PATH is not a directory; else 0. */
+int cli_check_out_path(const char *cmd, const char *opt, const char *path);
 
 #endif

@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *usage_main =
     "usage: tritonc <command> [options]\n"
@@ -47,6 +49,7 @@ static const char *usage_run =
     "\n"
     "Runs KERNEL from the Triton file FILE once, with the arguments given as NAME=VALUE.\n"
     "Without an active GPU driver set TRITON_INTERPRET=1 or pass --interpret.\n"
+    "`tritonc run FILE` with no KERNEL lists FILE's kernels and their parameters.\n"
     "\n"
     "options:\n"
     "  --grid X[,Y[,Z]]     the launch grid (default 1, i.e. (1, 1, 1)); a 0 launches nothing;\n"
@@ -65,7 +68,8 @@ static const char *usage_run =
     "                       out = [11.0, 22.0, 33.0, 44.0]   (repeatable)\n"
     "  --save NAME=PATH     after the run, save tensor NAME as a numpy .npy file (format 1.0,\n"
     "                       little-endian, C order; bf16 has no numpy dtype and is saved as\n"
-    "                       '<u2', its raw bits)   (repeatable)\n"
+    "                       '<u2', its raw bits)   (repeatable); PATH is checked before\n"
+    "                       the run (its directory must exist and be writable)\n"
     "  --tuning-db FILE     autotuned kernels: use the configs recorded in FILE (tritonc tune\n"
     "                       --export); under the interpreter the only way to run one\n"
     "  --stats              print the specializations compiled and the cache hits\n"
@@ -782,6 +786,51 @@ int cli_opt_val(int argc, char **argv, int *i, const char *name, const char **va
 
 int cmd_run(int argc, char **argv) { return cli_run(argc, argv, 0); }
 
+int cli_list_kernels(const char *file) {
+    tc_context *ctx = NULL;
+    tc_module *m = NULL;
+    if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
+    tc_status s = tc_module_load_file(ctx, file, &m);
+    if (s) {
+        int r = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 0);
+        tc_context_free(ctx);
+        return r;
+    }
+    int nk = tc_module_kernel_count(m);
+    printf("%s: %d kernel%s (tritonc run %s KERNEL NAME=VALUE...)\n", file, nk, nk == 1 ? "" : "s", file);
+    for (int i = 0; i < nk; i++) {
+        tc_kernel *k;
+        if (tc_module_kernel(m, tc_module_kernel_name(m, i), &k)) continue;
+        printf("  %s(", tc_module_kernel_name(m, i));
+        for (int j = 0; j < tc_kernel_param_count(k); j++) {
+            int cx = 0;
+            const char *pn = tc_kernel_param_name(k, j, &cx);
+            printf("%s%s%s", j ? ", " : "", pn, cx ? ": tl.constexpr" : "");
+        }
+        printf(")\n");
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return EXIT_OK;
+}
+
+int cli_check_out_path(const char *cmd, const char *opt, const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: a directory, not a file", opt, path);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))   /* a device is written in place */
+        return access(path, W_OK) == 0 ? EXIT_OK : cli_usage_error(cmd, "%s %s: not writable", opt, path);
+    char d[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(d, sizeof d, ".");
+    else snprintf(d, sizeof d, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: no directory %s to write it in", opt, path, d);
+    if (access(d, W_OK) != 0)
+        return cli_usage_error(cmd, "%s %s: the directory %s is not writable", opt, path, d);
+    return EXIT_OK;
+}
+
 int cli_run(int argc, char **argv, int check) {
     const char *cmdn = check ? "check" : "run";
     const char *tdbs[16];   /* --tuning-db */
@@ -867,7 +916,12 @@ int cli_run(int argc, char **argv, int check) {
             return cli_usage_error(cmdn, "expected NAME=VALUE, got '%s'", a);
         }
     }
+    if (npos == 1) return cli_list_kernels(pos[0]);
     if (npos < 2) return cli_usage_error(cmdn, "expected FILE and KERNEL");
+    for (int i = 0; i < nsaves; i++) {   /* before the run, not after it */
+        int r = cli_check_out_path(cmdn, "--save", strchr(saves[i], '=') + 1);
+        if (r) return r;
+    }
     rng_state = seed;
     rng_spare_ok = 0;
 
