@@ -191,3 +191,100 @@ TEST(cli_user_save_path_checked_before_the_run) {
     CHECK_INT(0, tc("run say.py say --interpret x='fp32[1]' --save x=x.npy --save x=/dev/null"));
     CHECK_CONTAINS(out, "ran");
 }
+
+/* ---- 6. messages: what is wrong, where, what to do, once -------------------------------- */
+
+static const char *MSRC =
+    "import triton\n"                                                   /* 1 */
+    "import triton.language as tl\n"                                    /* 2 */
+    "\n"                                                                /* 3 */
+    "def host_helper(x):\n"                                             /* 4 */
+    "    return x * 2\n"                                                /* 5 */
+    "\n"                                                                /* 6 */
+    "SCALE = 3\n"                                                       /* 7 */
+    "\n"                                                                /* 8 */
+    "@triton.jit\n"                                                     /* 9 */
+    "def uses_helper(x_ptr, BLOCK: tl.constexpr):\n"                    /* 10 */
+    "    offs = tl.arange(0, BLOCK)\n"                                  /* 11 */
+    "    tl.store(x_ptr + offs, host_helper(tl.load(x_ptr + offs)))\n"  /* 12 */
+    "\n"                                                                /* 13 */
+    "@triton.jit\n"                                                     /* 14 */
+    "def bad_dtype(x_ptr, BLOCK: tl.constexpr):\n"                      /* 15 */
+    "    offs = tl.arange(0, BLOCK)\n"                                  /* 16 */
+    "    y = tl.load(x_ptr + offs).to(tl.float33)\n"                    /* 17 */
+    "    tl.store(x_ptr + offs, y)\n"                                   /* 18 */
+    "\n"                                                                /* 19 */
+    "@triton.jit\n"                                                     /* 20 */
+    "def loads(x_ptr, BLOCK: tl.constexpr):\n"                          /* 21 */
+    "    offs = tl.arange(0, BLOCK)\n"                                  /* 22 */
+    "    v = tl.load(x_ptr + offs)\n"                                   /* 23 */
+    "    tl.store(x_ptr + offs, v + 1)\n"                               /* 24 */
+    "\n"                                                                /* 25 */
+    "@triton.jit\n"                                                     /* 26 */
+    "def uses_global(x_ptr):\n"                                         /* 27 */
+    "    tl.store(x_ptr, tl.load(x_ptr) * SCALE)\n";                    /* 28 */
+
+static void write_m(void) {
+    char p[700];
+    snprintf(p, sizeof p, "%s/m.py", dir);
+    FILE *f = fopen(p, "w");
+    if (f) { fputs(MSRC, f); fclose(f); }
+}
+
+/* how many times needle occurs in hay */
+static int count_of(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = strstr(hay, needle); p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+TEST(cli_user_message_plain_python_helper) {
+    setup();
+    write_m();
+    CHECK_INT(1, tc("run m.py uses_helper --interpret x_ptr='fp32[1]' BLOCK=1"));
+    CHECK_CONTAINS(out, "m.py:12:28: error: 'host_helper' (line 4) is a plain Python function, "
+                        "not @triton.jit");
+    CHECK_CONTAINS(out, "did you forget to add @triton.jit ?");
+    CHECK(!strstr(out, "NameError"));
+    CHECK_INT(1, tc("run m.py uses_global --interpret x_ptr='fp32[1]'"));
+    CHECK_CONTAINS(out, "m.py:28:38: error: Cannot access global variable SCALE (line 7)");
+    CHECK_CONTAINS(out, "SCALE = tl.constexpr(...)");
+}
+
+TEST(cli_user_message_scalar_for_pointer) {
+    setup();
+    write_m();
+    CHECK_INT(1, tc("run m.py loads --interpret x_ptr=3 BLOCK=1"));
+    CHECK_CONTAINS(out, "m.py:23:9: error: Unsupported ptr type triton.language.int32 in `tl.load`: "
+                        "the pointer is computed from argument 'x_ptr', which was given a scalar "
+                        "(i32), not a tensor; pass a tensor (a pointer) for 'x_ptr'");
+    CHECK_CONTAINS(out, "tritonc: note: the command line gave x_ptr=3\n");
+    CHECK_INT(1, tc("run m.py loads --interpret x_ptr=2.5 BLOCK=1"));
+    CHECK_CONTAINS(out, "argument 'x_ptr', which was given a scalar (fp32)");
+}
+
+TEST(cli_user_message_unknown_dtype) {
+    setup();
+    write_m();
+    CHECK_INT(1, tc("run m.py bad_dtype --interpret x_ptr='fp32[1]' BLOCK=1"));
+    CHECK_CONTAINS(out, "m.py:17:9: error: module 'triton.language' has no attribute 'float33'");
+    CHECK_CONTAINS(out, "float16, bfloat16, float32");
+}
+
+TEST(cli_user_message_one_prefix_once) {
+    setup();
+    /* usage errors, API errors and grid errors: "tritonc: error: ", each said once */
+    CHECK_INT(2, tc("run k.py add --interpret --grid 'cdiv(m, BLOCK)' x='fp32[1]' y='fp32[1]' "
+                    "out='fp32[1]' n=1 BLOCK=1"));
+    CHECK_CONTAINS(out, "tritonc: error: --grid cdiv(m, BLOCK): 'm' is not an argument of the "
+                        "launch (add's parameters: x, y, out, n, BLOCK)\n");
+    CHECK_INT(1, count_of(out, "'m'"));
+    CHECK(!strstr(out, "unexpected argument"));
+    CHECK_INT(2, tc("run k.py add --interpret --bogus"));
+    CHECK_CONTAINS(out, "tritonc: error: unknown option '--bogus'");
+    CHECK_INT(2, tc("run k.py nosuch --interpret"));
+    CHECK_CONTAINS(out, "tritonc: error: no kernel named 'nosuch'");
+    CHECK_INT(2, tc("run k.py add --interpret x='fp32[1]' BLOCK=1"));
+    CHECK_CONTAINS(out, "tritonc: error: add(");
+    CHECK_INT(1, count_of(out, "error"));
+}

@@ -9,8 +9,9 @@
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
 
 /* tools/tritonc.c: messages on stderr, shared by every subcommand. */
-void cli_error(const char *fmt, ...);  /* "tritonc: MSG" */
-/* "tritonc: MSG" and "(see tritonc CMD --help)"; returns EXIT_USAGE. */
+void cli_error(const char *fmt, ...);  /* "tritonc: MSG" (MSG begins "error: " or "note: ") */
+/* "tritonc: error: MSG" and "(see tritonc CMD --help)"; returns EXIT_USAGE. Every error the
+ * command prints begins "tritonc: error: ", or "FILE:LINE:COL: error: " for a kernel's. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints a failed API call's message; returns its exit status (3 for a missing driver, 2 for
  * TC_ERR_ARG, else 1). With hint, a missing driver also suggests --interpret. */
@@ -54,5 +55,8 @@ int cli_list_kernels(const char *file);
 /* tools/tritonc.c: a usage error (printed, EXIT_USAGE) unless PATH can be written: its
  * directory exists and is writable and PATH is not a directory; else 0. */
 int cli_check_out_path(const char *cmd, const char *opt, const char *path);
+/* tools/tune.c: why the --grid expression of o failed at the launch ("--grid EXPR: why"),
+ * or NULL: the caller prints it once. */
+const char *cli_grid_error(const tc_launch_opts *o);
 
 #endif

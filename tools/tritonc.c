@@ -134,7 +134,7 @@ void cli_error(const char *fmt, ...) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("tritonc: ", stderr);
+    fputs("tritonc: error: ", stderr);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n(see tritonc %s%s--help)\n", cmd, *cmd ? " " : "");
@@ -150,8 +150,10 @@ int cli_api_error(tc_context *ctx, tc_status s, int hint) {
                         "the CPU interpreter)\n");
         return EXIT_NODRIVER;
     }
-    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
-    else fprintf(stderr, "error: %s\n", m);
+    /* one prefix: "tritonc: error: ", or the kernel's "FILE:LINE:COL: error: " */
+    if (strncmp(m, "error:", 6) == 0) fprintf(stderr, "tritonc: %s\n", m);
+    else if (strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
+    else fprintf(stderr, "tritonc: error: %s\n", m);
     return s == TC_ERR_ARG ? EXIT_USAGE : EXIT_ERR;
 }
 
@@ -987,7 +989,17 @@ int cli_run(int argc, char **argv, int check) {
     s = tc_launch(k, args, &opts);
     if (s == TC_OK) s = tc_synchronize(ctx);  /* GPU launches are asynchronous */
     fflush(stdout);
-    if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
+    if (s && cli_grid_error(&opts)) { cli_error("error: %s", cli_grid_error(&opts)); rc = EXIT_USAGE; goto done; }
+    if (s) {
+        rc = cli_api_error(ctx, s, 1);
+        const char *fa = strstr(tc_errmsg(ctx), "computed from argument '");
+        for (int i = 0; fa && i < nassign; i++) {   /* the value given, where the message names it */
+            size_t nl = strcspn(assigns[i], "=");
+            if (!strncmp(fa + 24, assigns[i], nl) && fa[24 + nl] == '\'')
+                fprintf(stderr, "tritonc: note: the command line gave %s\n", assigns[i]);
+        }
+        goto done;
+    }
     if (check) {
         tc_launch_report r;
         tc_last_launch(ctx, &r, sizeof r);

@@ -100,7 +100,7 @@ static void json_str(const char *t) {
 /* ---- grid expressions ------------------------------------------------------------------ */
 
 /* --grid EXPR: evaluated by the library (tc_grid_eval) when the launch asks for the grid. */
-typedef struct Grid { const char *expr; char err[600]; int print; tc_context *ctx; } Grid;
+typedef struct Grid { const char *expr; char err[600]; tc_context *ctx; } Grid;
 
 static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     Grid *gr = user;
@@ -108,7 +108,6 @@ static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     if (rc) {
         snprintf(gr->err, sizeof gr->err, "--grid %s: %s", gr->expr,
                  gr->ctx ? tc_errmsg(gr->ctx) : tc_status_name(rc));
-        if (gr->print) cli_error("error: %s", gr->err);
     }
     return rc;
 }
@@ -124,10 +123,13 @@ int cli_grid_expr(const char *expr, tc_launch_opts *o) {
         if (!(isalnum((unsigned char)*c) || strchr(" \t_.,+-*/%()<>&|^~", *c))) return 0;
     memset(&g, 0, sizeof g);
     g.expr = expr;
-    g.print = 1;
     o->grid_fn = grid_fn;
     o->grid_user = &g;
     return 1;
+}
+
+const char *cli_grid_error(const tc_launch_opts *o) {
+    return o->grid_fn == grid_fn && ((Grid *)o->grid_user)->err[0] ? ((Grid *)o->grid_user)->err : NULL;
 }
 
 void cli_grid_bind(tc_launch_opts *o, tc_context *ctx) {
@@ -351,7 +353,7 @@ int cmd_bench(int argc, char **argv) {
 static void progress(int i, int n, const tc_tune_result *r, void *user) {
     Grid *g = user;
     if (r->status && g && g->err[0])
-        printf("[%d/%d] %s: skipped (%s: %s) (%s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason, g->err);
+        printf("[%d/%d] %s: skipped (%s)\n", i + 1, n, r->config, g->err);   /* the reason, once */
     else if (r->status)
         printf("[%d/%d] %s: skipped (%s: %s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason);
     else
