@@ -44,7 +44,7 @@ static void setup(void) {
 static char tcbin[1200];
 
 /* Runs `tritonc ARGS` in the scratch directory (k.py is there), with no TRITON_INTERPRET
- * from outside and no driver (TRITONC_LIBCUDA_PATH names none). */
+ * from outside, no driver (TRITONC_LIBCUDA_PATH names none) and the disk cache there. */
 static int tc(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 static int tc(const char *fmt, ...) {
     char args[4096], cmd[8192];
@@ -58,7 +58,7 @@ static int tc(const char *fmt, ...) {
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
     snprintf(cmd, sizeof cmd, "cd %s && env -u TRITON_INTERPRET TRITONC_LIBCUDA_PATH=/nonexistent "
-             "%s %s", dir, tcbin, args);
+             "TRITONC_CACHE_DIR=cache %s %s", dir, tcbin, args);
     return test_run(cmd, out, sizeof out);
 }
 
@@ -287,4 +287,171 @@ TEST(cli_user_message_one_prefix_once) {
     CHECK_INT(2, tc("run k.py add --interpret x='fp32[1]' BLOCK=1"));
     CHECK_CONTAINS(out, "tritonc: error: add(");
     CHECK_INT(1, count_of(out, "error"));
+}
+
+/* ---- 8. --json ------------------------------------------------------------------------ */
+
+/* A JSON reader written from RFC 8259's grammar: checks the text is one well-formed value
+ * and counts the objects, for structure checks (the members are then looked for as text). */
+typedef struct Js { const char *p; int objects, arrays; } Js;
+static int js_value(Js *j);
+static void js_ws(Js *j) { while (*j->p == ' ' || *j->p == '\n' || *j->p == '\t' || *j->p == '\r') j->p++; }
+static int js_string(Js *j) {
+    if (*j->p != '"') return 0;
+    for (j->p++; *j->p != '"'; j->p++) {
+        if ((unsigned char)*j->p < 0x20) return 0;
+        if (*j->p == '\\') {
+            j->p++;
+            if (*j->p == 'u') {
+                for (int i = 1; i <= 4; i++)
+                    if (!strchr("0123456789abcdefABCDEF", j->p[i]) || !j->p[i]) return 0;
+                j->p += 4;
+            } else if (!*j->p || !strchr("\"\\/bfnrt", *j->p)) {
+                return 0;
+            }
+        }
+    }
+    j->p++;
+    return 1;
+}
+static int js_number(Js *j) {
+    const char *s = j->p;
+    if (*j->p == '-') j->p++;
+    if (*j->p == '0') j->p++;
+    else if (*j->p >= '1' && *j->p <= '9') while (*j->p >= '0' && *j->p <= '9') j->p++;
+    else return 0;
+    if (*j->p == '.') { j->p++; if (!(*j->p >= '0' && *j->p <= '9')) return 0; while (*j->p >= '0' && *j->p <= '9') j->p++; }
+    if (*j->p == 'e' || *j->p == 'E') {
+        j->p++;
+        if (*j->p == '+' || *j->p == '-') j->p++;
+        if (!(*j->p >= '0' && *j->p <= '9')) return 0;
+        while (*j->p >= '0' && *j->p <= '9') j->p++;
+    }
+    return j->p > s;
+}
+static int js_value(Js *j) {
+    js_ws(j);
+    if (*j->p == '{') {
+        j->objects++;
+        j->p++;
+        js_ws(j);
+        if (*j->p == '}') { j->p++; return 1; }
+        for (;;) {
+            js_ws(j);
+            if (!js_string(j)) return 0;
+            js_ws(j);
+            if (*j->p++ != ':') return 0;
+            if (!js_value(j)) return 0;
+            js_ws(j);
+            if (*j->p == ',') { j->p++; continue; }
+            if (*j->p == '}') { j->p++; return 1; }
+            return 0;
+        }
+    }
+    if (*j->p == '[') {
+        j->arrays++;
+        j->p++;
+        js_ws(j);
+        if (*j->p == ']') { j->p++; return 1; }
+        for (;;) {
+            if (!js_value(j)) return 0;
+            js_ws(j);
+            if (*j->p == ',') { j->p++; continue; }
+            if (*j->p == ']') { j->p++; return 1; }
+            return 0;
+        }
+    }
+    if (*j->p == '"') return js_string(j);
+    if (!strncmp(j->p, "true", 4)) { j->p += 4; return 1; }
+    if (!strncmp(j->p, "false", 5)) { j->p += 5; return 1; }
+    if (!strncmp(j->p, "null", 4)) { j->p += 4; return 1; }
+    return js_number(j);
+}
+/* 1 if s is exactly one JSON value (surrounding white space allowed) */
+static int json_ok(const char *s, Js *j) {
+    memset(j, 0, sizeof *j);
+    j->p = s;
+    if (!js_value(j)) return 0;
+    js_ws(j);
+    return *j->p == 0;
+}
+
+TEST(cli_user_json_reader_itself) {
+    Js j;
+    CHECK(json_ok("{\"a\": [1, -2.5e3, true, null, \"x\\n\"]}", &j));
+    CHECK_INT(1, j.objects);
+    CHECK(!json_ok("{\"a\": nan}", &j));
+    CHECK(!json_ok("{\"a\": 1,}", &j));
+    CHECK(!json_ok("[1] [2]", &j));
+    CHECK(!json_ok("{\"a\": 01}", &j));
+}
+
+TEST(cli_user_json_run) {
+    setup();
+    Js j;
+    /* y holds a NaN: out = x + y = [2, 3, ..., 10, nan]; finite: 2..10, mean 6 */
+    CHECK_INT(0, tc("run k.py add --interpret --grid 'cdiv(n, BLOCK)' x='fp32:ones(10)' "
+                    "y='fp32[1,2,3,4,5,6,7,8,9,nan]' out='fp32:zeros(10)' n=10 BLOCK=4 --json "
+                    "--print out 2>/dev/null"));
+    CHECK(json_ok(out, &j));
+    CHECK_INT(8, j.objects);    /* the whole, launch, stats and the 5 arguments */
+    CHECK_CONTAINS(out, "\"command\": \"run\"");
+    CHECK_CONTAINS(out, "\"grid\": [3, 1, 1]");
+    CHECK_CONTAINS(out, "\"backend\": \"interpreter\"");
+    CHECK_CONTAINS(out, "\"compile_ms\": ");
+    CHECK_CONTAINS(out, "\"run_ms\": ");
+    CHECK_CONTAINS(out, "{\"name\": \"out\", \"tensor\": true, \"dtype\": \"fp32\", \"shape\": [10], "
+                        "\"numel\": 10, \"min\": 2.0, \"max\": 10.0, \"mean\": 6.0, \"nan\": 1, \"inf\": 0, "
+                        "\"values\": [2.0, 3.0, 4.0, 5.0, 6.0, 7.0, 8.0, 9.0, 10.0, null]}");
+    CHECK_CONTAINS(out, "{\"name\": \"n\", \"tensor\": false, \"value\": 10}");
+    CHECK(!strstr(out, "out = ["));   /* --print's text is not mixed in */
+}
+
+TEST(cli_user_json_check_findings) {
+    setup();
+    Js j;
+    /* racy: every program stores its id to x[0..4): programs 1 and 2 overwrite program 0 */
+    CHECK_INT(4, tc("check k.py racy --grid 3 x='fp32:zeros(4)' BLOCK=4 --json 2>/dev/null"));
+    CHECK(json_ok(out, &j));
+    CHECK_CONTAINS(out, "\"command\": \"check\"");
+    CHECK_CONTAINS(out, "\"check\": {\"findings\": 2, \"notes\": 0, \"seed\": 24301, \"records\": [");
+    CHECK_CONTAINS(out, "{\"kind\": \"race\", \"note\": false, \"where\": {\"file\": \"k.py\", \"line\": 16, "
+                        "\"col\": 5}, \"other\": {\"file\": \"k.py\", \"line\": 16, \"col\": 5}, "
+                        "\"program\": [1, 0, 0], \"other_program\": [0, 0, 0], \"lane\": null, \"address\": \"0x");
+    CHECK_CONTAINS(out, "\"tensor\": \"x\", \"element\": 0, \"count\": 8, \"message\": \"race: program (1, 0, 0) writes x[0]");
+    CHECK_CONTAINS(out, "{\"kind\": \"order dependence\", \"note\": false, \"where\": null");
+    /* a clean kernel: no records */
+    CHECK_INT(0, tc("check k.py add --grid 2 x='fp32:ones(8)' y='fp32:ones(8)' out='fp32:zeros(8)' "
+                    "n=8 BLOCK=4 --json 2>/dev/null"));
+    CHECK(json_ok(out, &j));
+    CHECK_CONTAINS(out, "\"check\": {\"findings\": 0, \"notes\": 0, \"seed\": 24301, \"records\": []}");
+}
+
+TEST(cli_user_json_compile_and_cache_ls) {
+    setup();
+    Js j;
+    char c[1200];
+    snprintf(c, sizeof c, "rm -rf %s/cache", dir);
+    test_run(c, out, sizeof out);
+    CHECK_INT(0, tc("cache ls --json"));   /* no cache directory yet */
+    CHECK(json_ok(out, &j));
+    CHECK_CONTAINS(out, "\"files\": [], \"entries\": 0");
+    CHECK_INT(0, tc("compile k.py add --target cuda:90a --target cuda:80 "
+                    "x='*fp32:16' y='*fp32:16' out='*fp32:16' n=i32 BLOCK=64 --json"));
+    CHECK(json_ok(out, &j));
+    CHECK_INT(3, j.objects);   /* the whole and two variants */
+    CHECK_CONTAINS(out, "\"command\": \"compile\"");
+    CHECK_CONTAINS(out, "{\"target\": \"cuda:90a\", \"entry\": \"add\", \"specialization\": "
+                        "\"*fp32:16, *fp32:16, *fp32:16, i32, BLOCK=64\", \"threads\": 128");
+    CHECK_CONTAINS(out, "\"disk_cache\": \"cache miss\", \"ptx\": \"//");
+    CHECK_CONTAINS(out, ".target sm_80");
+    CHECK_INT(0, tc("compile k.py add --target cuda:90a x='*fp32:16' "
+                    "y='*fp32:16' out='*fp32:16' n=i32 BLOCK=64 --json -o add.ptx"));
+    CHECK(json_ok(out, &j));
+    CHECK_CONTAINS(out, "\"disk_cache\": \"cache hit\", \"path\": \"add.ptx\"}");
+    CHECK_INT(0, tc("cache ls --json"));
+    CHECK(json_ok(out, &j));
+    CHECK_INT(3, j.objects);
+    CHECK_CONTAINS(out, "\"kind\": \"entry\", \"kernel\": \"add\", \"target\": \"cuda:80\"");
+    CHECK_CONTAINS(out, "\"entries\": 2");
 }

@@ -6,6 +6,8 @@
 
 #include "tritonc.h"
 
+#include <stdio.h>
+
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
 
 /* tools/tritonc.c: messages on stderr, shared by every subcommand. */
@@ -58,5 +60,16 @@ int cli_check_out_path(const char *cmd, const char *opt, const char *path);
 /* tools/tune.c: why the --grid expression of o failed at the launch ("--grid EXPR: why"),
  * or NULL: the caller prints it once. */
 const char *cli_grid_error(const tc_launch_opts *o);
+/* tools/json.c: --json output. Strings and numbers (NaN, infinities: null); a tensor's
+ * "dtype", "shape", "numel", "min", "max", "mean", "nan", "inf" (and "values") members
+ * (1 if it cannot be read); a launch report's members; check findings as an array. */
+void cli_json_str(FILE *f, const char *s);
+void cli_json_double(FILE *f, double v);
+int cli_json_tensor(FILE *f, tc_tensor *t, int with_values);
+void cli_json_report(FILE *f, const tc_launch_report *r);
+int cli_json_findings(FILE *f, tc_context *ctx);
+/* A tc_print_fn keeping the text in a CliText (device_print output inside --json). */
+typedef struct CliText { char *s; size_t n, cap; } CliText;
+void cli_text_append(const char *text, void *cli_text);
 
 #endif

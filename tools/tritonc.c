@@ -74,6 +74,15 @@ static const char *usage_run =
     "                       --export); under the interpreter the only way to run one\n"
     "  --stats              print the specializations compiled and the cache hits\n"
     "  --verbose            print the launch report (backend, specialization, options, times)\n"
+    "  --json               print one JSON object on stdout instead of text: command, file,\n"
+    "                       kernel, launch (backend, specialization, grid, num_warps,\n"
+    "                       num_stages, threads, compiled, disk_cache, compile_ms, run_ms,\n"
+    "                       note), stats, arguments (tensors: dtype, shape, numel, min, max,\n"
+    "                       mean over the finite elements, nan, inf counts; values of those\n"
+    "                       named by --print), output (device_print text); for check also\n"
+    "                       check: findings, notes, seed and records (kind, note, where and\n"
+    "                       other {file, line, col}, program, other_program, lane, address,\n"
+    "                       tensor, element, count, message). NaN/Inf numbers are null\n"
     "  --help               this text\n"
     "\n"
     "VALUE forms:\n"
@@ -117,6 +126,8 @@ static const char *usage_check =
     "Notes (not problems): integer division by zero (tritonc gives 0; unspecified on GPUs),\n"
     "float results that differ by rounding only with the order (as float atomics do).\n"
     "The report goes to standard output; the tensors keep the program-order results.\n"
+    "--json prints one JSON object instead (as `tritonc run --json`, with \"check\": the\n"
+    "findings as records: kind, file:line:col, programs, lane, tensor, element, address).\n"
     "TRITONC_CHECK=1 turns the same checks on for every interpreter launch (tritonc run, the\n"
     "library).\n"
     "\n"
@@ -840,7 +851,8 @@ int cli_run(int argc, char **argv, int check) {
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
     tc_launch_opts opts = tc_launch_defaults();
-    int interpret = 0, stats = 0, verbose = 0;
+    int interpret = 0, stats = 0, verbose = 0, json = 0;
+    CliText captured = {0};   /* --json: device_print and check reports go into the JSON */
     uint64_t seed = 0;
     const char *prints[64];
     int nprints = 0;
@@ -905,6 +917,8 @@ int cli_run(int argc, char **argv, int check) {
             interpret = 1;
         } else if (strcmp(a, "--stats") == 0) {
             stats = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             verbose = 1;
         } else if (a[0] == '-' && a[1] == '-') {
@@ -929,7 +943,8 @@ int cli_run(int argc, char **argv, int check) {
 
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
-    tc_set_print(ctx, print_to_stdout, NULL);
+    if (json) tc_set_print(ctx, cli_text_append, &captured);
+    else tc_set_print(ctx, print_to_stdout, NULL);
     cli_grid_bind(&opts, ctx);
     for (int i = 0; i < ntdb; i++)   /* autotuning choices recorded on a GPU */
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
@@ -1019,7 +1034,7 @@ int cli_run(int argc, char **argv, int check) {
             fprintf(stderr, "launch: disk cache: %s\n", tc_cache_event_name(r.disk_cache));
         if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
     }
-    for (int i = 0; i < nprints; i++) {
+    for (int i = 0; i < nprints && !json; i++) {
         for (int j = 0; j < nra; j++) {
             if (strcmp(ra[j].name, prints[i]) != 0) continue;
             printf("%s = ", ra[j].name);
@@ -1064,7 +1079,51 @@ int cli_run(int argc, char **argv, int check) {
             break;
         }
     }
-    if (stats) {
+    if (json) {   /* one object: the launch, the arguments (tensors summarized), output */
+        tc_launch_report r;
+        tc_stats st;
+        tc_last_launch(ctx, &r, sizeof r);
+        tc_kernel_stats(k, &st, sizeof st);
+        printf("{\"command\": \"%s\", \"file\": ", cmdn);
+        cli_json_str(stdout, pos[0]);
+        printf(", \"kernel\": ");
+        cli_json_str(stdout, pos[1]);
+        printf(",\n  \"launch\": {");
+        cli_json_report(stdout, &r);
+        printf("},\n  \"stats\": {\"specializations\": %d, \"hits\": %d, \"launches\": %d},\n"
+               "  \"arguments\": [", st.specializations, st.hits, st.launches);
+        for (int j = 0; j < nra; j++) {
+            printf("%s\n    {\"name\": ", j ? "," : "");
+            cli_json_str(stdout, ra[j].name);
+            if (ra[j].t) {
+                int vals = 0;
+                for (int i = 0; i < nprints; i++) vals |= !strcmp(prints[i], ra[j].name);
+                printf(", \"tensor\": true, ");
+                if (cli_json_tensor(stdout, ra[j].t, vals)) { cli_error("error: cannot read %s", ra[j].name); rc = EXIT_ERR; goto done; }
+            } else {
+                printf(", \"tensor\": false, \"value\": ");
+                switch (ra[j].v.kind) {
+                case TC_VAL_INT: printf("%lld", (long long)ra[j].v.u.i); break;
+                case TC_VAL_UINT: printf("%llu", (unsigned long long)ra[j].v.u.i); break;
+                case TC_VAL_FLOAT: cli_json_double(stdout, ra[j].v.u.f); break;
+                case TC_VAL_BOOL: fputs(ra[j].v.u.b ? "true" : "false", stdout); break;
+                case TC_VAL_STR: cli_json_str(stdout, ra[j].v.u.s); break;
+                default: fputs("null", stdout);
+                }
+            }
+            printf("}");
+        }
+        printf("\n  ],\n  \"output\": ");
+        cli_json_str(stdout, captured.s ? captured.s : "");
+        if (r.check) {
+            printf(",\n  \"check\": {\"findings\": %d, \"notes\": %d, \"seed\": %llu, \"records\": ",
+                   r.check_findings, r.check_notes, (unsigned long long)r.check_seed);
+            cli_json_findings(stdout, ctx);
+            printf("}");
+        }
+        printf("\n}\n");
+    }
+    if (stats && !json) {
         tc_stats st;
         tc_kernel_stats(k, &st, sizeof st);
         printf("specializations: %d, hits: %d, launches: %d\n", st.specializations, st.hits,
@@ -1072,6 +1131,7 @@ int cli_run(int argc, char **argv, int check) {
     }
 done:
     fflush(stdout);
+    free(captured.s);
     for (int i = 0; i < nra; i++) tc_tensor_free(ra[i].t);
     tc_args_free(args);
     tc_module_free(m);

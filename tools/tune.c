@@ -87,15 +87,7 @@ static int num_arg(const char *s, double *out) {
     return 1;
 }
 
-static void json_str(const char *t) {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
-        if (*p == '"' || *p == '\\') printf("\\%c", *p);
-        else if (*p < 0x20) printf("\\u%04x", *p);
-        else putchar(*p);
-    }
-    putchar('"');
-}
+static void json_str(const char *t) { cli_json_str(stdout, t); }
 
 /* ---- grid expressions ------------------------------------------------------------------ */
 

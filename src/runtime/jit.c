@@ -486,6 +486,9 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     ctx->last.check_seed = 0;
     ctx->last.threads = 1;
     memcpy(ctx->last.grid, grid, sizeof grid);
+    free(ctx->findings);
+    ctx->findings = NULL;
+    ctx->nfindings = 0;
     if (b == TC_BACKEND_INTERPRET)
         memcpy(ctx->last.note, interp_note, sizeof interp_note);
     else if (compiled && e->note[0])
@@ -559,6 +562,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         ctx->last.check_notes = l.notes;
         ctx->last.check_seed = l.seed_used;
         ctx->last.threads = l.threads > 1 ? l.threads : 1;
+        ctx->findings = l.records;   /* ctx's records were cleared when the launch began */
+        ctx->nfindings = l.nrecords;
         if (rc) {
             if (ie.code == TC_OK) ie.code = rc;
             return ctx_take(ctx, &ie);
