@@ -455,3 +455,81 @@ TEST(cli_user_json_compile_and_cache_ls) {
     CHECK_CONTAINS(out, "\"kind\": \"entry\", \"kernel\": \"add\", \"target\": \"cuda:80\"");
     CHECK_CONTAINS(out, "\"entries\": 2");
 }
+
+/* The contents of file path (relative to the scratch directory) into out; 0 if none. */
+static int slurp(const char *path) {
+    char p[1200];
+    snprintf(p, sizeof p, "%s/%s", dir, path);
+    FILE *f = fopen(p, "rb");
+    out[0] = 0;
+    if (!f) return 0;
+    size_t n = fread(out, 1, sizeof out - 1, f);
+    out[n] = 0;
+    fclose(f);
+    return 1;
+}
+
+/* Runs a shell command in the scratch directory with $TC (the tritonc command), $FAKE (the
+ * fake libcuda.so.1) and TRITONC_CACHE_DIR=cache set. */
+static int sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int sh(const char *fmt, ...) {
+    char args[4096], cmd[8192], fake[1200];
+    tc("--version");   /* sets tcbin */
+    snprintf(fake, sizeof fake, "%s", tcbin);
+    char *sl = strrchr(fake, '/');
+    if (sl) snprintf(sl, sizeof fake - (size_t)(sl - fake), "/fake/libcuda.so.1");
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    snprintf(cmd, sizeof cmd, "cd %s && export TC='%s' FAKE='%s' TRITONC_CACHE_DIR=cache && "
+             "unset TRITON_INTERPRET TRITON_KERNEL_DUMP TRITON_DUMP_DIR && %s", dir, tcbin, fake, args);
+    return test_run(cmd, out, sizeof out);
+}
+
+/* TRITON_KERNEL_DUMP=1: the PTX of a GPU launch (the fake driver: it loads the module and
+ * launches nothing) and its tile IR land in TRITON_DUMP_DIR/<key>/. */
+TEST(cli_user_kernel_dump) {
+    setup();
+    sh("rm -rf dump cache");
+    CHECK_INT(0, sh("FAKE_CUDA_LAUNCH=ok TRITONC_LIBCUDA_PATH=$FAKE TRITON_KERNEL_DUMP=1 "
+                    "TRITON_DUMP_DIR=dump $TC run k.py add x='fp32:ones(8)' y='fp32:ones(8)' "
+                    "out='fp32:zeros(8)' n=8 BLOCK=8"));
+    CHECK_INT(0, sh("ls dump/*/"));
+    CHECK_CONTAINS(out, "add.ptx\nadd.tcir\n");
+    CHECK_INT(0, sh("cat dump/*/add.ptx"));
+    CHECK_CONTAINS(out, ".visible .entry add(");
+    CHECK_CONTAINS(out, ".file 1 \"k.py\"");
+    /* line 10 of k.py: offs = tl.program_id(0) * BLOCK + ...; program_id at column 12 */
+    CHECK_CONTAINS(out, "\t.loc 1 10 12\n\tmov.u32 %r4, %ctaid.x;");
+    CHECK_CONTAINS(out, "\t.loc 1 12 ");   /* the store's line */
+    CHECK_INT(0, sh("cat dump/*/add.tcir"));
+    CHECK_CONTAINS(out, "func add(");
+    CHECK_CONTAINS(out, "program_id");
+    /* from the disk cache too (a new process, the entry compiled above) */
+    sh("rm -rf dump");
+    CHECK_INT(0, sh("FAKE_CUDA_LAUNCH=ok TRITONC_LIBCUDA_PATH=$FAKE TRITON_KERNEL_DUMP=1 "
+                    "TRITON_DUMP_DIR=dump $TC run k.py add x='fp32:ones(8)' y='fp32:ones(8)' "
+                    "out='fp32:zeros(8)' n=8 BLOCK=8 --verbose && ls dump/*/"));
+    CHECK_CONTAINS(out, "loaded from the disk cache");
+    CHECK_CONTAINS(out, "add.ptx");
+    /* without the variable: no dump */
+    sh("rm -rf dump");
+    CHECK_INT(0, sh("FAKE_CUDA_LAUNCH=ok TRITONC_LIBCUDA_PATH=$FAKE TRITON_DUMP_DIR=dump $TC run "
+                    "k.py add x='fp32:ones(8)' y='fp32:ones(8)' out='fp32:zeros(8)' n=8 BLOCK=8"));
+    CHECK(sh("ls dump") != 0);
+}
+
+/* The .loc line information assembles with ptxas (when there is one) for sm_80 and sm_90a,
+ * with and without --generate-line-info. */
+TEST(cli_user_loc_assembles) {
+    setup();
+    if (test_run("test -x /usr/local/cuda/bin/ptxas", out, sizeof out) != 0) return;
+    CHECK_INT(0, tc("compile k.py add --target cuda:80 --target cuda:90a x='*fp32:16' y='*fp32:16' "
+                    "out='*fp32:16' n=i32 BLOCK=256 -o loc"));
+    CHECK_INT(0, sh("/usr/local/cuda/bin/ptxas -arch=sm_80 loc.0.sm_80.ptx -o loc80.cubin && "
+                    "/usr/local/cuda/bin/ptxas -arch=sm_90a -lineinfo loc.0.sm_90a.ptx -o loc90.cubin"));
+    CHECK(slurp("loc.0.sm_80.ptx"));
+    CHECK_CONTAINS(out, ".file 1 \"k.py\"");
+    CHECK_CONTAINS(out, ".loc 1 11 ");
+}

@@ -41,6 +41,7 @@ typedef struct G {
     Buf text;         /* the module */
     Buf glob;         /* module-scope declarations (format strings) */
     int nstr, prbuf;  /* format strings; bytes of the local printf argument buffer */
+    const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
 } G;
 
 int lay_id(G *g, const Layout *L);
