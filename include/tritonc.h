@@ -310,6 +310,7 @@ typedef struct tc_launch_report {
     char dot[48];                    /* GPU: how tl.dot ran: "wgmma, 3 stages", "mma.sync, 2
                                         stages", "mma.sync, loads not pipelined", "fma"; "" */
     int shared_bytes;                /* GPU: dynamic shared memory per program */
+    uint32_t grid[3];                /* the grid that ran (a grid_fn's result) */
 } tc_launch_report;
 /* size: sizeof *out (the ABI policy above). */
 TC_API void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size);
@@ -603,6 +604,37 @@ TC_API tc_status tc_write_file(tc_context *ctx, const char *path, const void *da
 /* Python's repr() of a float: the shortest decimal that reads back to the same double
  * ("11.0", "0.1", "1e-05", "inf", "nan"), as `print(list)` shows it. */
 TC_API void tc_format_double(double v, char *buf, size_t n);
+
+/* ---- check findings as records ---------------------------------------------------------- */
+
+/* One finding (or note) of a check-mode launch (tc_launch_opts.check, `tritonc check`), as
+ * structured data for CI; message is the report's line. Size-versioned like
+ * tc_launch_report: fields are only appended. */
+typedef struct tc_check_finding {
+    char kind[32];          /* "race", "hazard", "uninitialized read", "non-finite", "order
+                               dependence"; notes: "division by zero", "rounding", "same
+                               lane", "not checked" */
+    int note;               /* 1: a note, not a problem (not counted in check_findings) */
+    char file[256];         /* where: the access reported (a store, a load, ...); "" if none */
+    int line, col;
+    char file2[256];        /* the other access of a pair (race, hazard) or the instruction
+                               that made a NaN/Inf; "" if none */
+    int line2, col2;
+    int64_t program[3];     /* the example's program id; -1s if none */
+    int64_t program2[3];    /* the other program of a race; -1s if none */
+    int64_t lane;           /* the example's lane, or -1 */
+    uint64_t address;       /* the example's address (host memory under the interpreter), or 0 */
+    char tensor[64];        /* the argument holding the address, or "" */
+    int64_t element;        /* the element index in it, or -1 */
+    uint64_t count;         /* occurrences of this (kind, locations) */
+    char message[1024];     /* the report's line, without the location prefix */
+} tc_check_finding;
+
+/* The findings and notes of the last launch on ctx, in report order (none unless it ran in
+ * check mode): *records is a malloc'd array of *n records of `size` bytes each (the caller's
+ * sizeof(tc_check_finding)), NULL when there are none; free it with tc_free. */
+TC_API tc_status tc_last_check_findings(const tc_context *ctx, tc_check_finding **records, int *n,
+                                        size_t size);
 
 #ifdef __cplusplus
 }

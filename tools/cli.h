@@ -6,11 +6,14 @@
 
 #include "tritonc.h"
 
+#include <stdio.h>
+
 enum { EXIT_OK = 0, EXIT_ERR = 1, EXIT_USAGE = 2, EXIT_NODRIVER = 3, EXIT_CHECK = 4 };
 
 /* tools/tritonc.c: messages on stderr, shared by every subcommand. */
-void cli_error(const char *fmt, ...);  /* "tritonc: MSG" */
-/* "tritonc: MSG" and "(see tritonc CMD --help)"; returns EXIT_USAGE. */
+void cli_error(const char *fmt, ...);  /* "tritonc: MSG" (MSG begins "error: " or "note: ") */
+/* "tritonc: error: MSG" and "(see tritonc CMD --help)"; returns EXIT_USAGE. Every error the
+ * command prints begins "tritonc: error: ", or "FILE:LINE:COL: error: " for a kernel's. */
 int cli_usage_error(const char *cmd, const char *fmt, ...);
 /* Prints a failed API call's message; returns its exit status (3 for a missing driver, 2 for
  * TC_ERR_ARG, else 1). With hint, a missing driver also suggests --interpret. */
@@ -41,8 +44,32 @@ int cmd_tune(int argc, char **argv);
 int cli_grid_expr(const char *expr, tc_launch_opts *o);
 void cli_grid_bind(tc_launch_opts *o, tc_context *ctx);
 /* tools/tritonc.c: reads VALUE as `run` does (numbers, DTYPE[...], DTYPE:rand(...), @F.npy);
- * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). */
+ * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). With ctx
+ * NULL the value is only checked: no tensor is made. */
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
                     tc_value *v, tc_tensor **owned);
+/* tools/tritonc.c: the earlier of assigns[0..i) ("NAME=VALUE") setting the same NAME as
+ * assigns[i] (a duplicate argument: a usage error), or NULL. */
+const char *cli_dup_arg(const char *const *assigns, int i);
+/* tools/tritonc.c: `tritonc run FILE` with no kernel: the kernels of FILE and their
+ * parameters on stdout (exit 0). */
+int cli_list_kernels(const char *file);
+/* tools/tritonc.c: a usage error (printed, EXIT_USAGE) unless PATH can be written: its
+ * directory exists and is writable and PATH is not a directory; else 0. */
+int cli_check_out_path(const char *cmd, const char *opt, const char *path);
+/* tools/tune.c: why the --grid expression of o failed at the launch ("--grid EXPR: why"),
+ * or NULL: the caller prints it once. */
+const char *cli_grid_error(const tc_launch_opts *o);
+/* tools/json.c: --json output. Strings and numbers (NaN, infinities: null); a tensor's
+ * "dtype", "shape", "numel", "min", "max", "mean", "nan", "inf" (and "values") members
+ * (1 if it cannot be read); a launch report's members; check findings as an array. */
+void cli_json_str(FILE *f, const char *s);
+void cli_json_double(FILE *f, double v);
+int cli_json_tensor(FILE *f, tc_tensor *t, int with_values);
+void cli_json_report(FILE *f, const tc_launch_report *r);
+int cli_json_findings(FILE *f, tc_context *ctx);
+/* A tc_print_fn keeping the text in a CliText (device_print output inside --json). */
+typedef struct CliText { char *s; size_t n, cap; } CliText;
+void cli_text_append(const char *text, void *cli_text);
 
 #endif

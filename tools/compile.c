@@ -51,6 +51,9 @@ static const char *usage_compile_aot =
     "  --num-warps N    warps per program, a power of two (default 4)\n"
     "  --num-stages N   software-pipelining depth (default 3)\n"
     "  --verbose        per variant: entry name, threads, shared memory, cache hit/miss\n"
+    "  --json           one JSON object: per variant its target, entry, specialization,\n"
+    "                   threads, shared memory, registers, disk cache event and the path\n"
+    "                   written (without -o: the PTX text itself, instead of printing it)\n"
     "\n"
     "Compiled variants are kept in the disk cache ($TRITONC_CACHE_DIR, default\n"
     "~/.cache/tritonc; TRITONC_ALWAYS_COMPILE=1 ignores it).\n"
@@ -58,7 +61,7 @@ static const char *usage_compile_aot =
     "exit status: 0 success, 1 compile error, 2 usage error\n";
 
 static const char *usage_cache =
-    "usage: tritonc cache ls | clear [--tuning | --all] | dir\n"
+    "usage: tritonc cache ls [--json] | clear [--tuning | --all] | dir\n"
     "\n"
     "The disk cache of compiled kernels: $TRITONC_CACHE_DIR, else ~/.cache/tritonc. Its\n"
     "entries take at most TRITONC_CACHE_MAX_BYTES (default 1G; K, M, G, T suffixes; 0: no cap):\n"
@@ -66,7 +69,8 @@ static const char *usage_cache =
     "  ls      one line per file: key, kernel, target, size, age, code (ptx, or ptx+cubin),\n"
     "          or what it is: stale (another build of tritonc), temporary (an unfinished or\n"
     "          interrupted write), damaged, not read (not yours, or writable by others);\n"
-    "          then the totals and the cap\n"
+    "          then the totals and the cap; --json: one JSON object (dir, cap_bytes, files:\n"
+    "          key, kind entry|stale|temporary|other, kernel, target, size, age_s, note)\n"
     "  clear   remove every entry (stale and damaged ones too) and temporary file\n"
     "          --tuning: remove only the autotuning choices ($TRITONC_CACHE_DIR/tune)\n"
     "          --all: both\n"
@@ -106,6 +110,54 @@ static char *trim(char *s) {
 
 #define MAXV 256
 
+/* --json: the variants compiled and where they went (the PTX itself without -o). */
+static void compile_json(const char *const *pos, tc_compiled *const *vars, int nv, int ntargets,
+                         const char *emit, const char *outp) {
+    printf("{\"command\": \"compile\", \"file\": ");
+    cli_json_str(stdout, pos[0]);
+    printf(", \"kernel\": ");
+    cli_json_str(stdout, pos[1]);
+    printf(", \"emit\": \"%s\", \"variants\": [", emit);
+    for (int i = 0; i < nv; i++) {
+        const tc_compiled *c = vars[i];
+        printf("%s\n  {\"target\": ", i ? "," : "");
+        cli_json_str(stdout, c->target_name);
+        printf(", \"entry\": ");
+        cli_json_str(stdout, c->name);
+        printf(", \"specialization\": ");
+        cli_json_str(stdout, c->specialization);
+        printf(", \"threads\": %d, \"shared_bytes\": %d, \"num_warps\": %d, \"num_stages\": %d, "
+               "\"num_regs\": %d, \"ptx_bytes\": %zu, \"cubin_bytes\": %zu, \"disk_cache\": ",
+               c->threads, c->shared_bytes, c->num_warps, c->num_stages, c->num_regs,
+               strlen(c->ptx), c->cubin ? c->cubin_size : 0);
+        cli_json_str(stdout, tc_cache_event_name(c->disk_cache));
+        if (!outp) {
+            printf(", \"ptx\": ");
+            cli_json_str(stdout, c->ptx);
+        } else if (strcmp(emit, "c") != 0) {
+            char path[4096];
+            if (nv == 1) snprintf(path, sizeof path, "%s", outp);
+            else snprintf(path, sizeof path, "%s.%d.sm_%d%s.%s", outp, i / ntargets, c->target.arch,
+                          c->target.arch_suffix_a ? "a" : "", strcmp(emit, "cubin") ? "ptx" : "cubin");
+            printf(", \"path\": ");
+            cli_json_str(stdout, path);
+        }
+        printf("}");
+    }
+    printf("\n]");
+    if (outp && !strcmp(emit, "c")) {
+        char h[4096];
+        snprintf(h, sizeof h, "%s.h", outp);   /* as tc_emit_c wrote them */
+        printf(", \"files\": [");
+        cli_json_str(stdout, h);
+        h[strlen(h) - 1] = 'c';
+        printf(", ");
+        cli_json_str(stdout, h);
+        printf("]");
+    }
+    printf("}\n");
+}
+
 int cmd_compile_aot(int argc, char **argv) {
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
@@ -113,7 +165,7 @@ int cmd_compile_aot(int argc, char **argv) {
     int ntargets = 0;
     const char *emit = "ptx", *outp = NULL, *prefix = NULL;
     long num_warps = 4, num_stages = 3;
-    int verbose = 0, with_cubin = 0;
+    int verbose = 0, with_cubin = 0, json = 0;
     const char *assigns[256];
     int nassign = 0;
     const char *siglists[64];
@@ -152,6 +204,8 @@ int cmd_compile_aot(int argc, char **argv) {
             verbose = 1;
         } else if (!strcmp(a, "--with-cubin")) {
             with_cubin = 1;
+        } else if (!strcmp(a, "--json")) {
+            json = 1;
         } else if (a[0] == '-' && a[1]) {
             return cli_usage_error("compile", "unknown option '%s'", a);
         } else if (npos < 2) {
@@ -328,7 +382,7 @@ int cmd_compile_aot(int argc, char **argv) {
             tc_compiled *c = vars[i];
             const void *data = cub ? (const void *)c->cubin : (const void *)c->ptx;
             size_t len = cub ? c->cubin_size : strlen(c->ptx);
-            if (!outp) { fwrite(data, 1, len, stdout); continue; }
+            if (!outp) { if (!json) fwrite(data, 1, len, stdout); continue; }
             char path[4096];
             if (nv == 1) snprintf(path, sizeof path, "%s", outp);
             else snprintf(path, sizeof path, "%s.%d.sm_%d%s.%s", outp, i / ntargets,
@@ -341,6 +395,7 @@ int cmd_compile_aot(int argc, char **argv) {
             if (verbose) fprintf(stderr, "compile: wrote %s\n", path);
         }
     }
+    if (json) compile_json(pos, vars, nv, ntargets, emit, outp);
 done:
     fflush(stdout);
     for (int i = 0; i < nv; i++) tc_compiled_free(vars[i]);
@@ -376,7 +431,39 @@ static int ls_kind(const tc_cache_item *it) {
     return LS_OTHER;
 }
 
-static int cache_ls(tc_context *ctx) {
+static int cache_ls_json(tc_context *ctx, tc_cache_item *it, int n) {
+    static const char *const kinds[LS_KINDS] = {"entry", "stale", "temporary", "other"};
+    char dir[4096] = "";
+    int have = tc_cache_dir(dir, sizeof dir) == TC_OK;
+    printf("{\"dir\": ");
+    if (have) cli_json_str(stdout, dir);
+    else printf("null");
+    printf(", \"cap_bytes\": %llu, \"files\": [", (unsigned long long)tc_cache_max_bytes());
+    uint64_t total = 0;
+    int entries = 0;
+    for (int i = 0; i < n; i++) {
+        int k = ls_kind(&it[i]);
+        if (k == LS_ENTRY) { entries++; total += it[i].size; }
+        printf("%s\n  {\"key\": ", i ? "," : "");
+        cli_json_str(stdout, it[i].key);
+        printf(", \"kind\": \"%s\", \"kernel\": ", kinds[k]);
+        cli_json_str(stdout, it[i].kernel);
+        printf(", \"target\": ");
+        cli_json_str(stdout, it[i].target);
+        printf(", \"size\": %llu, \"age_s\": ", (unsigned long long)it[i].size);
+        cli_json_double(stdout, it[i].age_s);
+        printf(", \"note\": ");
+        cli_json_str(stdout, it[i].note);
+        printf("}");
+    }
+    printf("%s], \"entries\": %d, \"entry_bytes\": %llu}\n", n ? "\n" : "", entries,
+           (unsigned long long)total);
+    tc_free(it);
+    (void)ctx;
+    return EXIT_OK;
+}
+
+static int cache_ls(tc_context *ctx, int json) {
     tc_cache_item *it = NULL;
     int n = 0;
     tc_status s = tc_cache_list(ctx, &it, &n);
@@ -384,6 +471,7 @@ static int cache_ls(tc_context *ctx) {
         int rc = cli_api_error(ctx, s, 0);
         return rc == EXIT_USAGE ? EXIT_ERR : rc;
     }
+    if (json) return cache_ls_json(ctx, it, n);
     int count[LS_KINDS] = {0};
     uint64_t bytes[LS_KINDS] = {0};
     printf("%-64s  %-24s  %-9s  %7s  %5s  %s\n", "KEY", "KERNEL", "TARGET", "SIZE", "AGE", "CODE");
@@ -421,11 +509,12 @@ int cmd_cache(int argc, char **argv) {
     if (argc < 2) return cli_usage_error("cache", "expected ls, clear or dir");
     const char *sub = argv[1];
     if (!strcmp(sub, "--help") || !strcmp(sub, "-h")) { fputs(usage_cache, stdout); return 0; }
-    int kernels = 1, tuning = 0;
+    int kernels = 1, tuning = 0, json = 0;
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(usage_cache, stdout); return 0; }
         if (!strcmp(sub, "clear") && !strcmp(argv[i], "--tuning")) { kernels = 0; tuning = 1; continue; }
         if (!strcmp(sub, "clear") && !strcmp(argv[i], "--all")) { kernels = tuning = 1; continue; }
+        if (!strcmp(sub, "ls") && !strcmp(argv[i], "--json")) { json = 1; continue; }
         return cli_usage_error("cache", "unexpected argument '%s'", argv[i]);
     }
     char dir[4096];
@@ -447,7 +536,7 @@ int cmd_cache(int argc, char **argv) {
     int rc = 0;
     tc_status s = TC_OK;
     if (!strcmp(sub, "ls")) {
-        rc = cache_ls(ctx);
+        rc = cache_ls(ctx, json);
     } else {
         int removed = 0, records = 0;
         if (kernels) s = tc_cache_clear(ctx, &removed);

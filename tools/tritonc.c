@@ -14,6 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *usage_main =
     "usage: tritonc <command> [options]\n"
@@ -47,6 +49,7 @@ static const char *usage_run =
     "\n"
     "Runs KERNEL from the Triton file FILE once, with the arguments given as NAME=VALUE.\n"
     "Without an active GPU driver set TRITON_INTERPRET=1 or pass --interpret.\n"
+    "`tritonc run FILE` with no KERNEL lists FILE's kernels and their parameters.\n"
     "\n"
     "options:\n"
     "  --grid X[,Y[,Z]]     the launch grid (default 1, i.e. (1, 1, 1)); a 0 launches nothing;\n"
@@ -65,11 +68,22 @@ static const char *usage_run =
     "                       out = [11.0, 22.0, 33.0, 44.0]   (repeatable)\n"
     "  --save NAME=PATH     after the run, save tensor NAME as a numpy .npy file (format 1.0,\n"
     "                       little-endian, C order; bf16 has no numpy dtype and is saved as\n"
-    "                       '<u2', its raw bits)   (repeatable)\n"
+    "                       '<u2', its raw bits)   (repeatable); PATH is checked before\n"
+    "                       the run (its directory must exist and be writable)\n"
     "  --tuning-db FILE     autotuned kernels: use the configs recorded in FILE (tritonc tune\n"
     "                       --export); under the interpreter the only way to run one\n"
     "  --stats              print the specializations compiled and the cache hits\n"
     "  --verbose            print the launch report (backend, specialization, options, times)\n"
+    "  --json               print one JSON object on stdout instead of text: command, file,\n"
+    "                       kernel, launch (backend, specialization, grid, num_warps,\n"
+    "                       num_stages, threads, compiled, disk_cache, compile_ms, run_ms,\n"
+    "                       note, dot: how tl.dot ran on the GPU, shared_bytes), stats, arguments (tensors: dtype, shape, numel, min, max,\n"
+    "                       mean over the finite elements, nan, inf counts; values of those\n"
+    "                       named by --print), output (device_print text); for check also\n"
+    "                       check: findings, notes, seed and records (kind, note, where and\n"
+    "                       other {file, line, col}, program, other_program, lane, address,\n"
+    "                       tensor, element, count, message). NaN/Inf numbers are null;\n"
+    "                       on an error stdout stays empty (the message is on stderr)\n"
     "  --help               this text\n"
     "\n"
     "VALUE forms:\n"
@@ -113,6 +127,8 @@ static const char *usage_check =
     "Notes (not problems): integer division by zero (tritonc gives 0; unspecified on GPUs),\n"
     "float results that differ by rounding only with the order (as float atomics do).\n"
     "The report goes to standard output; the tensors keep the program-order results.\n"
+    "--json prints one JSON object instead (as `tritonc run --json`, with \"check\": the\n"
+    "findings as records: kind, file:line:col, programs, lane, tensor, element, address).\n"
     "TRITONC_CHECK=1 turns the same checks on for every interpreter launch (tritonc run, the\n"
     "library).\n"
     "\n"
@@ -130,7 +146,7 @@ void cli_error(const char *fmt, ...) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    fputs("tritonc: ", stderr);
+    fputs("tritonc: error: ", stderr);
     vfprintf(stderr, fmt, ap);
     va_end(ap);
     fprintf(stderr, "\n(see tritonc %s%s--help)\n", cmd, *cmd ? " " : "");
@@ -146,8 +162,10 @@ int cli_api_error(tc_context *ctx, tc_status s, int hint) {
                         "the CPU interpreter)\n");
         return EXIT_NODRIVER;
     }
-    if (strncmp(m, "error:", 6) == 0 || strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
-    else fprintf(stderr, "error: %s\n", m);
+    /* one prefix: "tritonc: error: ", or the kernel's "FILE:LINE:COL: error: " */
+    if (strncmp(m, "error:", 6) == 0) fprintf(stderr, "tritonc: %s\n", m);
+    else if (strstr(m, ": error: ")) fprintf(stderr, "%s\n", m);
+    else fprintf(stderr, "tritonc: error: %s\n", m);
     return s == TC_ERR_ARG ? EXIT_USAGE : EXIT_ERR;
 }
 
@@ -274,11 +292,48 @@ static float bf16_to_f32(uint16_t h) {
 
 static int dt_is_float(tc_dtype dt) { return dt == TC_FP16 || dt == TC_BF16 || dt == TC_FP32 || dt == TC_FP64; }
 
+/* Whether an element fits integer dtype dt (floats and i1 take anything): an integer iv
+ * (is_u: iv holds u64 bits past INT64_MAX) or an integral double fv. */
+static int int_fits(tc_dtype dt, int is_u, int is_int, int64_t iv, double fv) {
+    if (dt_is_float(dt) || dt == TC_I1) return 1;
+    if (is_u) return dt == TC_U64;
+    if (!is_int) {   /* an integral double: within int64 first, then as an integer */
+        if (dt == TC_U64) return fv >= 0 && fv < 0x1p64;
+        if (!(fv >= -0x1p63 && fv < 0x1p63)) return 0;
+        iv = (int64_t)fv;
+    }
+    switch (dt) {
+    case TC_I8: return iv >= INT8_MIN && iv <= INT8_MAX;
+    case TC_I16: return iv >= INT16_MIN && iv <= INT16_MAX;
+    case TC_I32: return iv >= INT32_MIN && iv <= INT32_MAX;
+    case TC_U8: return iv >= 0 && iv <= UINT8_MAX;
+    case TC_U16: return iv >= 0 && iv <= UINT16_MAX;
+    case TC_U32: return iv >= 0 && iv <= (int64_t)UINT32_MAX;
+    case TC_U64: return iv >= 0;
+    default: return 1;
+    }
+}
+
+/* " (from MIN to MAX)" for an integer dtype's message. */
+static const char *int_range_text(tc_dtype dt) {
+    switch (dt) {
+    case TC_I8: return " (-128 to 127)";
+    case TC_I16: return " (-32768 to 32767)";
+    case TC_I32: return " (-2147483648 to 2147483647)";
+    case TC_I64: return " (-2**63 to 2**63-1)";
+    case TC_U8: return " (0 to 255)";
+    case TC_U16: return " (0 to 65535)";
+    case TC_U32: return " (0 to 4294967295)";
+    case TC_U64: return " (0 to 2**64-1)";
+    default: return "";
+    }
+}
+
 /* Stores element i: from an integer (is_int) or a double. */
 static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv, double fv) {
     double d = is_int ? (double)iv : fv;
-    /* float elements reach integer dtypes only within int64's range (lit_list checks) */
-    int64_t v = is_int ? iv : dt_is_float(dt) ? 0 : (int64_t)fv;
+    /* float elements reach integer dtypes only when they fit (lit_list checks int_fits) */
+    int64_t v = is_int ? iv : dt_is_float(dt) || dt == TC_I1 || dt == TC_U64 ? 0 : (int64_t)fv;
     switch (dt) {
     case TC_I1: ((uint8_t *)base)[i] = is_int ? iv != 0 : fv != 0; break;
     case TC_I8: ((int8_t *)base)[i] = (int8_t)v; break;
@@ -288,7 +343,7 @@ static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv,
     case TC_I32: ((int32_t *)base)[i] = (int32_t)v; break;
     case TC_U32: ((uint32_t *)base)[i] = (uint32_t)v; break;
     case TC_I64: ((int64_t *)base)[i] = v; break;
-    case TC_U64: ((uint64_t *)base)[i] = (uint64_t)v; break;
+    case TC_U64: ((uint64_t *)base)[i] = is_int ? (uint64_t)v : (uint64_t)fv; break;
     case TC_FP16: ((uint16_t *)base)[i] = f32_to_f16((float)d); break;
     case TC_BF16: ((uint16_t *)base)[i] = f32_to_bf16((float)d); break;
     case TC_FP32: ((float *)base)[i] = (float)d; break;
@@ -406,9 +461,19 @@ static int lit_list(LitP *p, int depth) {
                 memcpy(tok, st, len);
                 tok[len] = 0;
                 int64_t iv = 0;
+                uint64_t uv = 0;
                 double fv = 0;
-                int is_int = parse_int(tok, &iv);
-                if (!is_int) {
+                int ik = parse_intx(tok, &iv, &uv);
+                int is_int = ik == 1;
+                if (ik == 2 || ik == 3) {   /* past int64: only u64 holds it (as uint64) */
+                    if (p->dt != TC_U64 || ik == 3) {
+                        snprintf(p->err, sizeof p->err, "element %s is out of range for %s%s", tok,
+                                 tc_dtype_name(p->dt), int_range_text(p->dt));
+                        return 0;
+                    }
+                    is_int = 1;
+                    iv = (int64_t)uv;
+                } else if (!is_int) {
                     if (strcmp(tok, "true") == 0 || strcmp(tok, "True") == 0) { is_int = 1; iv = 1; }
                     else if (strcmp(tok, "false") == 0 || strcmp(tok, "False") == 0) { is_int = 1; iv = 0; }
                     else if (!parse_float(tok, &fv)) {
@@ -416,11 +481,16 @@ static int lit_list(LitP *p, int depth) {
                         return 0;
                     }
                 }
-                /* a float element of an integer tensor must fit (as int64) before it is
-                 * converted; beyond that C leaves the conversion undefined */
-                if (!is_int && !dt_is_float(p->dt) && !(fv >= -0x1p63 && fv < 0x1p63)) {
-                    snprintf(p->err, sizeof p->err, "element %s is out of range for %s", tok,
-                             tc_dtype_name(p->dt));
+                /* numpy 2's rule for an integer dtype: a float element must be integral and
+                 * every element must fit the dtype (u8 256 and -1 are refused, not wrapped) */
+                if (!is_int && !dt_is_float(p->dt) && p->dt != TC_I1 && fv != floor(fv)) {
+                    snprintf(p->err, sizeof p->err, "element %s is not an integer, and %s holds "
+                             "integers only", tok, tc_dtype_name(p->dt));
+                    return 0;
+                }
+                if (!int_fits(p->dt, ik == 2 || ik == 3, is_int, iv, fv)) {
+                    snprintf(p->err, sizeof p->err, "element %s is out of range for %s%s", tok,
+                             tc_dtype_name(p->dt), int_range_text(p->dt));
                     return 0;
                 }
                 if (p->data) put_elem(p->dt, p->data, p->n, is_int, iv, fv);
@@ -588,6 +658,7 @@ static int factory_value(tc_context *ctx, const char *name, const char *val, Run
     int kind;
     if (!parse_factory(val, &h, &kind, err, sizeof err))
         return cli_usage_error("run", "argument %s=%s: %s", name, val, err);
+    if (!ctx) return 0;   /* only checked (cli_parse_value with no context) */
     tc_status s = tc_tensor_new(ctx, h.dt, h.rank, h.shape, &ra->t);
     if (s) return 100 + (int)s;
     void *data = tc_tensor_host_data(ra->t);
@@ -661,11 +732,20 @@ static int parse_value(tc_context *ctx, const char *name, const char *val, int i
         return cli_usage_error("run", "argument %s: cannot read the value '%s' (a number, true, "
                          "false, None, DTYPE[...], DTYPE:zeros(...), @FILE.npy)", name, val);
     }
+    if (!ctx) { free(h.data); return 0; }   /* only checked */
     tc_status s = tc_tensor_from_host(ctx, h.dt, h.rank, h.shape, h.data, &ra->t);
     free(h.data);
     if (s) return 100 + (int)s;
     ra->v = tc_tens(ra->t);
     return 0;
+}
+
+/* The earlier of assigns[0..i) that sets the same NAME as assigns[i] ("NAME=VALUE"), or NULL. */
+const char *cli_dup_arg(const char *const *assigns, int i) {
+    size_t nl = strcspn(assigns[i], "=");
+    for (int j = 0; j < i; j++)
+        if (strcspn(assigns[j], "=") == nl && strncmp(assigns[j], assigns[i], nl) == 0) return assigns[j];
+    return NULL;
 }
 
 /* For tools/tune.c (bench, tune): parse_value, with the tensor it made (or NULL) in *owned. */
@@ -720,6 +800,51 @@ int cli_opt_val(int argc, char **argv, int *i, const char *name, const char **va
 
 int cmd_run(int argc, char **argv) { return cli_run(argc, argv, 0); }
 
+int cli_list_kernels(const char *file) {
+    tc_context *ctx = NULL;
+    tc_module *m = NULL;
+    if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
+    tc_status s = tc_module_load_file(ctx, file, &m);
+    if (s) {
+        int r = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 0);
+        tc_context_free(ctx);
+        return r;
+    }
+    int nk = tc_module_kernel_count(m);
+    printf("%s: %d kernel%s (tritonc run %s KERNEL NAME=VALUE...)\n", file, nk, nk == 1 ? "" : "s", file);
+    for (int i = 0; i < nk; i++) {
+        tc_kernel *k;
+        if (tc_module_kernel(m, tc_module_kernel_name(m, i), &k)) continue;
+        printf("  %s(", tc_module_kernel_name(m, i));
+        for (int j = 0; j < tc_kernel_param_count(k); j++) {
+            int cx = 0;
+            const char *pn = tc_kernel_param_name(k, j, &cx);
+            printf("%s%s%s", j ? ", " : "", pn, cx ? ": tl.constexpr" : "");
+        }
+        printf(")\n");
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return EXIT_OK;
+}
+
+int cli_check_out_path(const char *cmd, const char *opt, const char *path) {
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: a directory, not a file", opt, path);
+    if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))   /* a device is written in place */
+        return access(path, W_OK) == 0 ? EXIT_OK : cli_usage_error(cmd, "%s %s: not writable", opt, path);
+    char d[4096];
+    const char *slash = strrchr(path, '/');
+    if (!slash) snprintf(d, sizeof d, ".");
+    else snprintf(d, sizeof d, "%.*s", slash == path ? 1 : (int)(slash - path), path);
+    if (stat(d, &st) != 0 || !S_ISDIR(st.st_mode))
+        return cli_usage_error(cmd, "%s %s: no directory %s to write it in", opt, path, d);
+    if (access(d, W_OK) != 0)
+        return cli_usage_error(cmd, "%s %s: the directory %s is not writable", opt, path, d);
+    return EXIT_OK;
+}
+
 int cli_run(int argc, char **argv, int check) {
     const char *cmdn = check ? "check" : "run";
     const char *tdbs[16];   /* --tuning-db */
@@ -727,7 +852,8 @@ int cli_run(int argc, char **argv, int check) {
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
     tc_launch_opts opts = tc_launch_defaults();
-    int interpret = 0, stats = 0, verbose = 0;
+    int interpret = 0, stats = 0, verbose = 0, json = 0;
+    CliText captured = {0};   /* --json: device_print and check reports go into the JSON */
     uint64_t seed = 0;
     const char *prints[64];
     int nprints = 0;
@@ -792,6 +918,8 @@ int cli_run(int argc, char **argv, int check) {
             interpret = 1;
         } else if (strcmp(a, "--stats") == 0) {
             stats = 1;
+        } else if (strcmp(a, "--json") == 0) {
+            json = 1;
         } else if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
             verbose = 1;
         } else if (a[0] == '-' && a[1] == '-') {
@@ -805,13 +933,19 @@ int cli_run(int argc, char **argv, int check) {
             return cli_usage_error(cmdn, "expected NAME=VALUE, got '%s'", a);
         }
     }
+    if (npos == 1) return cli_list_kernels(pos[0]);
     if (npos < 2) return cli_usage_error(cmdn, "expected FILE and KERNEL");
+    for (int i = 0; i < nsaves; i++) {   /* before the run, not after it */
+        int r = cli_check_out_path(cmdn, "--save", strchr(saves[i], '=') + 1);
+        if (r) return r;
+    }
     rng_state = seed;
     rng_spare_ok = 0;
 
     tc_context *ctx = NULL;
     if (tc_context_new(&ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
-    tc_set_print(ctx, print_to_stdout, NULL);
+    if (json) tc_set_print(ctx, cli_text_append, &captured);
+    else tc_set_print(ctx, print_to_stdout, NULL);
     cli_grid_bind(&opts, ctx);
     for (int i = 0; i < ntdb; i++)   /* autotuning choices recorded on a GPU */
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
@@ -835,6 +969,7 @@ int cli_run(int argc, char **argv, int check) {
         if (nl >= sizeof name) { rc = cli_usage_error(cmdn, "argument name too long"); goto done; }
         memcpy(name, assigns[i], nl);
         name[nl] = 0;
+        if (cli_dup_arg(assigns, i)) { rc = cli_usage_error(cmdn, "argument %s is given twice (%s and %s)", name, cli_dup_arg(assigns, i), assigns[i]); goto done; }
         int idx = -1, is_cx = 0;
         for (int j = 0; j < tc_kernel_param_count(k); j++)
             if (strcmp(tc_kernel_param_name(k, j, &is_cx), name) == 0) { idx = j; break; }
@@ -870,7 +1005,17 @@ int cli_run(int argc, char **argv, int check) {
     s = tc_launch(k, args, &opts);
     if (s == TC_OK) s = tc_synchronize(ctx);  /* GPU launches are asynchronous */
     fflush(stdout);
-    if (s) { rc = cli_api_error(ctx, s, 1); goto done; }
+    if (s && cli_grid_error(&opts)) { cli_error("error: %s", cli_grid_error(&opts)); rc = EXIT_USAGE; goto done; }
+    if (s) {
+        rc = cli_api_error(ctx, s, 1);
+        const char *fa = strstr(tc_errmsg(ctx), "computed from argument '");
+        for (int i = 0; fa && i < nassign; i++) {   /* the value given, where the message names it */
+            size_t nl = strcspn(assigns[i], "=");
+            if (!strncmp(fa + 24, assigns[i], nl) && fa[24 + nl] == '\'')
+                fprintf(stderr, "tritonc: note: the command line gave %s\n", assigns[i]);
+        }
+        goto done;
+    }
     if (check) {
         tc_launch_report r;
         tc_last_launch(ctx, &r, sizeof r);
@@ -881,8 +1026,7 @@ int cli_run(int argc, char **argv, int check) {
         tc_last_launch(ctx, &r, sizeof r);
         fprintf(stderr, "launch: %s(%s) on the %s, grid (%u, %u, %u), num_warps=%d, num_stages=%d\n",
                 pos[1], r.specialization, r.backend == TC_BACKEND_CUDA ? "GPU (cuda)" : "interpreter",
-                opts.grid[0], opts.grid[1] ? opts.grid[1] : 1, opts.grid[2] ? opts.grid[2] : 1,
-                r.num_warps, r.num_stages);
+                r.grid[0], r.grid[1], r.grid[2], r.num_warps, r.num_stages);
         fprintf(stderr, "launch: %s (%.3f ms), ran in %.3f ms\n",
                 !r.compiled ? "in-memory cache hit"
                 : r.disk_cache == TC_CACHE_HIT ? "new specialization, loaded from the disk cache"
@@ -894,7 +1038,7 @@ int cli_run(int argc, char **argv, int check) {
                     r.shared_bytes);
         if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
     }
-    for (int i = 0; i < nprints; i++) {
+    for (int i = 0; i < nprints && !json; i++) {
         for (int j = 0; j < nra; j++) {
             if (strcmp(ra[j].name, prints[i]) != 0) continue;
             printf("%s = ", ra[j].name);
@@ -939,7 +1083,51 @@ int cli_run(int argc, char **argv, int check) {
             break;
         }
     }
-    if (stats) {
+    if (json) {   /* one object: the launch, the arguments (tensors summarized), output */
+        tc_launch_report r;
+        tc_stats st;
+        tc_last_launch(ctx, &r, sizeof r);
+        tc_kernel_stats(k, &st, sizeof st);
+        printf("{\"command\": \"%s\", \"file\": ", cmdn);
+        cli_json_str(stdout, pos[0]);
+        printf(", \"kernel\": ");
+        cli_json_str(stdout, pos[1]);
+        printf(",\n  \"launch\": {");
+        cli_json_report(stdout, &r);
+        printf("},\n  \"stats\": {\"specializations\": %d, \"hits\": %d, \"launches\": %d},\n"
+               "  \"arguments\": [", st.specializations, st.hits, st.launches);
+        for (int j = 0; j < nra; j++) {
+            printf("%s\n    {\"name\": ", j ? "," : "");
+            cli_json_str(stdout, ra[j].name);
+            if (ra[j].t) {
+                int vals = 0;
+                for (int i = 0; i < nprints; i++) vals |= !strcmp(prints[i], ra[j].name);
+                printf(", \"tensor\": true, ");
+                if (cli_json_tensor(stdout, ra[j].t, vals)) { cli_error("error: cannot read %s", ra[j].name); rc = EXIT_ERR; goto done; }
+            } else {
+                printf(", \"tensor\": false, \"value\": ");
+                switch (ra[j].v.kind) {
+                case TC_VAL_INT: printf("%lld", (long long)ra[j].v.u.i); break;
+                case TC_VAL_UINT: printf("%llu", (unsigned long long)ra[j].v.u.i); break;
+                case TC_VAL_FLOAT: cli_json_double(stdout, ra[j].v.u.f); break;
+                case TC_VAL_BOOL: fputs(ra[j].v.u.b ? "true" : "false", stdout); break;
+                case TC_VAL_STR: cli_json_str(stdout, ra[j].v.u.s); break;
+                default: fputs("null", stdout);
+                }
+            }
+            printf("}");
+        }
+        printf("\n  ],\n  \"output\": ");
+        cli_json_str(stdout, captured.s ? captured.s : "");
+        if (r.check) {
+            printf(",\n  \"check\": {\"findings\": %d, \"notes\": %d, \"seed\": %llu, \"records\": ",
+                   r.check_findings, r.check_notes, (unsigned long long)r.check_seed);
+            cli_json_findings(stdout, ctx);
+            printf("}");
+        }
+        printf("\n}\n");
+    }
+    if (stats && !json) {
         tc_stats st;
         tc_kernel_stats(k, &st, sizeof st);
         printf("specializations: %d, hits: %d, launches: %d\n", st.specializations, st.hits,
@@ -947,6 +1135,7 @@ int cli_run(int argc, char **argv, int check) {
     }
 done:
     fflush(stdout);
+    free(captured.s);
     for (int i = 0; i < nra; i++) tc_tensor_free(ra[i].t);
     tc_args_free(args);
     tc_module_free(m);

@@ -87,20 +87,12 @@ static int num_arg(const char *s, double *out) {
     return 1;
 }
 
-static void json_str(const char *t) {
-    putchar('"');
-    for (const unsigned char *p = (const unsigned char *)t; *p; p++) {
-        if (*p == '"' || *p == '\\') printf("\\%c", *p);
-        else if (*p < 0x20) printf("\\u%04x", *p);
-        else putchar(*p);
-    }
-    putchar('"');
-}
+static void json_str(const char *t) { cli_json_str(stdout, t); }
 
 /* ---- grid expressions ------------------------------------------------------------------ */
 
 /* --grid EXPR: evaluated by the library (tc_grid_eval) when the launch asks for the grid. */
-typedef struct Grid { const char *expr; char err[600]; int print; tc_context *ctx; } Grid;
+typedef struct Grid { const char *expr; char err[600]; tc_context *ctx; } Grid;
 
 static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     Grid *gr = user;
@@ -108,7 +100,6 @@ static tc_status grid_fn(const tc_args *meta, uint32_t grid[3], void *user) {
     if (rc) {
         snprintf(gr->err, sizeof gr->err, "--grid %s: %s", gr->expr,
                  gr->ctx ? tc_errmsg(gr->ctx) : tc_status_name(rc));
-        if (gr->print) cli_error("error: %s", gr->err);
     }
     return rc;
 }
@@ -124,10 +115,13 @@ int cli_grid_expr(const char *expr, tc_launch_opts *o) {
         if (!(isalnum((unsigned char)*c) || strchr(" \t_.,+-*/%()<>&|^~", *c))) return 0;
     memset(&g, 0, sizeof g);
     g.expr = expr;
-    g.print = 1;
     o->grid_fn = grid_fn;
     o->grid_user = &g;
     return 1;
+}
+
+const char *cli_grid_error(const tc_launch_opts *o) {
+    return o->grid_fn == grid_fn && ((Grid *)o->grid_user)->err[0] ? ((Grid *)o->grid_user)->err : NULL;
 }
 
 void cli_grid_bind(tc_launch_opts *o, tc_context *ctx) {
@@ -168,6 +162,9 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
     if (st) return st == TC_ERR_NOT_FOUND || st == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(s->ctx)), EXIT_ERR) : cli_api_error(s->ctx, st, 0);
     if ((st = tc_module_kernel(s->m, s->kernel, &s->k))) { cli_error("error: %s", tc_errmsg(s->ctx)); return EXIT_USAGE; }
     if ((st = tc_args_new(s->k, &s->args))) return cli_api_error(s->ctx, st, 0);
+    /* every argument is checked (names, duplicates, values) before a tensor is made, which
+     * on the GPU needs the driver: a mistake is a usage error with or without one */
+    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < s->nassign; i++) {
         const char *eq = strchr(s->assigns[i], '=');
         char name[128];
@@ -175,6 +172,7 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
         if (nl >= sizeof name) return cli_usage_error(s->cmd, "argument name too long");
         memcpy(name, s->assigns[i], nl);
         name[nl] = 0;
+        if (cli_dup_arg(s->assigns, i)) return cli_usage_error(s->cmd, "argument %s is given twice (%s and %s)", name, cli_dup_arg(s->assigns, i), s->assigns[i]);
         int idx = -1, cx = 0;
         for (int j = 0; j < tc_kernel_param_count(s->k); j++)
             if (strcmp(tc_kernel_param_name(s->k, j, &cx), name) == 0) { idx = j; break; }
@@ -186,9 +184,10 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
         tc_kernel_param_name(s->k, idx, &cx);
         tc_value v;
         tc_tensor *t = NULL;
-        int pr = cli_parse_value(s->ctx, name, eq + 1, cx, &v, &t);
+        int pr = cli_parse_value(pass ? s->ctx : NULL, name, eq + 1, cx, &v, &t);
         if (pr >= 100) return cli_api_error(s->ctx, (tc_status)(pr - 100), 0);
         if (pr) return pr;
+        if (!pass) continue;
         if (t) s->owned[s->nowned++] = t;
         if ((st = tc_args_set(s->args, name, v))) return cli_api_error(s->ctx, st, 0);
     }
@@ -346,7 +345,7 @@ int cmd_bench(int argc, char **argv) {
 static void progress(int i, int n, const tc_tune_result *r, void *user) {
     Grid *g = user;
     if (r->status && g && g->err[0])
-        printf("[%d/%d] %s: skipped (%s: %s) (%s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason, g->err);
+        printf("[%d/%d] %s: skipped (%s)\n", i + 1, n, r->config, g->err);   /* the reason, once */
     else if (r->status)
         printf("[%d/%d] %s: skipped (%s: %s)\n", i + 1, n, r->config, tc_status_name(r->status), r->reason);
     else

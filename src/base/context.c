@@ -70,6 +70,7 @@ tc_status tc_context_new(tc_context **out) {
 
 void ctx_free(tc_context *ctx) {
     buf_free(&ctx->output);
+    free(ctx->findings);
     free(ctx);
 }
 
@@ -108,6 +109,22 @@ void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size) {
 }
 
 void tc_free(void *p) { free(p); }
+
+tc_status tc_last_check_findings(const tc_context *ctx, tc_check_finding **records, int *n,
+                                 size_t size) {
+    if (!ctx || !records || !n || size == 0) return TC_ERR_ARG;
+    *records = NULL;
+    *n = 0;
+    if (!ctx->nfindings) return TC_OK;
+    unsigned char *out = calloc((size_t)ctx->nfindings, size);
+    if (!out) return TC_ERR_NOMEM;
+    for (int i = 0; i < ctx->nfindings; i++)
+        memcpy(out + (size_t)i * size, &ctx->findings[i],
+               size < sizeof *ctx->findings ? size : sizeof *ctx->findings);
+    *records = (tc_check_finding *)out;
+    *n = ctx->nfindings;
+    return TC_OK;
+}
 
 void tc_format_double(double v, char *buf, size_t n) {
     if (buf && n) fmt_double_repr(v, buf, n);

@@ -20,6 +20,7 @@ struct tc_context {
     Buf output;                /* device_print text when no print callback is set */
     tc_launch_report last;     /* what the last launch did */
     struct TuneContext *tune;  /* owned by tune/ (tune_context_free) */
+    tc_check_finding *findings; int nfindings;  /* the last launch's check findings (malloc'd) */
 };
 
 /* Sets ctx->err and returns its code (for `return ctx_fail(ctx, ...)`). */

@@ -43,6 +43,17 @@ void E(G *g, const char *fmt, ...) {
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* line information: `.loc 1 LINE COL` (the `.file 1` of the module header) where the
+     * kernel line changes, so that profilers map instructions to kernel source lines */
+    SrcLoc l = g->cur ? g->cur->loc : (SrcLoc){0};
+    if (l.src && l.line > 0 && (!g->loc_src || l.line != g->loc_line || l.col != g->loc_col)) {
+        if (!g->loc_src) g->loc_src = l.src;
+        if (l.src == g->loc_src) {
+            buf_printf(&g->body, "\t.loc 1 %d %d\n", l.line, l.col > 0 ? l.col : 1);
+            g->loc_line = l.line;
+            g->loc_col = l.col;
+        }
+    }
     buf_puts(&g->body, "\t");
     buf_puts(&g->body, line);
     buf_puts(&g->body, "\n");
@@ -1905,6 +1916,12 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
                f->name, num_warps);
     buf_printf(&g->text, ".version %d.%d\n.target %s%s\n.address_size 64\n\n", ptx / 10, ptx % 10,
                ti->name, g->arch_a ? "a" : "");
+    if (g->loc_src) {   /* the file of the .loc lines (its path as the module was loaded) */
+        buf_puts(&g->text, ".file 1 \"");
+        for (const char *p = g->loc_src->path ? g->loc_src->path : "kernel.py"; *p; p++)
+            buf_printf(&g->text, "%s%c", *p == '"' || *p == '\\' ? "\\" : "", *p);
+        buf_puts(&g->text, "\"\n\n");
+    }
     buf_printf(&g->text, ".extern .shared .align %d .b8 global_smem[];\n\n", g->smem_align > 16 ? g->smem_align : 16);
     if (g->nstr) {
         buf_puts(&g->text, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 "

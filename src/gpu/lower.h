@@ -52,6 +52,7 @@ typedef struct G {
     int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
+    const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
 } G;
 
 int lay_id(G *g, const Layout *L);

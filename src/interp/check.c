@@ -40,12 +40,17 @@ typedef struct Shadow {
     bool failed;       /* allocation failed: not checked */
 } Shadow;
 
+/* The example of a finding, for tc_check_finding (programs: linear indices, UINT64_MAX for
+ * none; lane -1 and addr 0 for none). */
+typedef struct Example { uint64_t pa, pb; int64_t lane; uint64_t addr; } Example;
+
 typedef struct Finding {
     CheckKind kind;
     SrcLoc a, b;
     int aux;
     uint64_t count;
     char *text;
+    Example ex;
 } Finding;
 
 struct Checker {
@@ -67,6 +72,8 @@ struct Checker {
     bool rec_full;
     Finding *f;
     int nf, capf;
+    Example ex;        /* the next check_add's example (check_example) */
+    bool has_ex;
 };
 
 /* Large zeroed blocks come straight from mmap: pages the check never touches are never
@@ -233,8 +240,13 @@ bool check_count(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux) {
     return true;
 }
 
+void check_example(Checker *k, uint64_t prog, uint64_t prog2, int64_t lane, uint64_t addr) {
+    k->ex = (Example){prog, prog2, lane, addr};
+    k->has_ex = true;
+}
+
 void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const char *text) {
-    if (check_count(k, kind, a, b, aux)) return;
+    if (check_count(k, kind, a, b, aux)) { k->has_ex = false; return; }
     if (k->nf == k->capf) {
         int nc = k->capf ? k->capf * 2 : 16;
         Finding *nf = realloc(k->f, sizeof *nf * (size_t)nc);
@@ -245,6 +257,9 @@ void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const ch
     char *t = strdup(text);
     if (!t) return;
     Finding *f = &k->f[k->nf++];
+    Example none = {UINT64_MAX, UINT64_MAX, -1, 0};
+    f->ex = k->has_ex ? k->ex : none;
+    k->has_ex = false;
     f->kind = kind;
     f->a = a;
     f->b = b;
@@ -328,6 +343,7 @@ static void race(Checker *k, CheckKind kind, int cur_site, int prev_site, uint64
              "race: program %s %s %s (%s) that program %s %s (%s); the order of two programs "
              "is undefined on a GPU (address 0x%llx)", p1, verb, el, s1, p2, pverb, s2,
              (unsigned long long)addr);
+    check_example(k, cur_prog, prev_prog, -1, addr);
     check_add(k, kind, a, b, 0, text);
 }
 
@@ -363,6 +379,7 @@ static void hazard(Checker *k, int cur_site, int prev_site, uint64_t prog, int64
                  "stored (%s) with no tl.debug_barrier() between; on a GPU another thread may "
                  "not have stored it yet (address 0x%llx)", p, el, (long long)lane, s1, wl, s2,
                  (unsigned long long)addr);
+    check_example(k, prog, UINT64_MAX, lane, addr);
     check_add(k, kind, a, b, 0, text);
 }
 
@@ -375,6 +392,7 @@ static void uninit_read(Checker *k, int site, uint64_t prog, uint64_t addr) {
     site_str(k, site, s1, sizeof s1);
     snprintf(text, sizeof text, "uninitialized read: program %s reads %s (%s), which was never "
              "written (address 0x%llx)", p, el, s1, (unsigned long long)addr);
+    check_example(k, prog, UINT64_MAX, -1, addr);
     check_add(k, CK_UNINIT, a, z, 0, text);
 }
 
@@ -526,6 +544,7 @@ static void dup_lanes(Checker *k, uint32_t me, uint64_t prog, const uint64_t *ad
                  "different values to %s (%s); which lane wins is undefined on a GPU (the "
                  "interpreter keeps the last) (address 0x%llx)", (long long)j, (long long)i, p,
                  el, s1, (unsigned long long)addr[i]);
+        check_example(k, prog, UINT64_MAX, i, addr[i]);
         check_add(k, CK_RACE_LANES, a, z, 0, text);
         return;
     }
@@ -731,6 +750,7 @@ void check_store(Checker *k, const Inst *in, const uint64_t *P, const uint8_t *M
     }
     snprintf(text, sizeof text, "non-finite: program %s stores %s to %s (lane %lld); %s", p,
              val, el, (long long)lane, where);
+    check_example(k, k->prog, UINT64_MAX, lane, P[lane]);
     check_add(k, CK_NONFINITE, in->loc, b, 0, text);
 }
 
@@ -750,6 +770,7 @@ void check_operands(Checker *k, const Inst *in, int dt, const void *const *a, in
     snprintf(text, sizeof text, "note: integer %s by zero in program %s, lane %lld: unspecified "
              "on GPUs, tritonc gives 0 (harmless if a mask drops that lane later)",
              in->op == OP_DIV ? "division" : "remainder", p, (long long)lane);
+    check_example(k, k->prog, UINT64_MAX, lane, 0);
     check_add(k, CK_NOTE_DIV0, in->loc, z, 0, text);
 }
 
@@ -757,6 +778,61 @@ void check_operands(Checker *k, const Inst *in, int dt, const void *const *a, in
 #undef V
 
 /* ---- report --------------------------------------------------------------------------- */
+
+static const char *const kind_names[CK_COUNT] = {
+    [CK_RACE_WW] = "race", [CK_RACE_RAW] = "race", [CK_RACE_WAR] = "race",
+    [CK_HAZARD] = "hazard", [CK_UNINIT] = "uninitialized read", [CK_NONFINITE] = "non-finite",
+    [CK_ORDER] = "order dependence", [CK_FAIL_ORDER] = "order dependence",
+    [CK_RACE_LANES] = "race", [CK_NOTE_DIV0] = "division by zero", [CK_NOTE_ROUND] = "rounding",
+    [CK_NOTE_LANE] = "same lane", [CK_NOTE_OOM] = "not checked",
+};
+
+static void rec_loc(SrcLoc l, char *file, size_t n, int *line, int *col) {
+    snprintf(file, n, "%s", l.src && l.src->path ? l.src->path : "");
+    *line = l.src ? l.line : 0;
+    *col = l.src ? l.col : 0;
+}
+
+static void rec_pid(const Checker *k, uint64_t prog, int64_t p[3]) {
+    const uint32_t *g = k->l->grid;
+    uint64_t gz = g[2] ? g[2] : 1, gy = g[1] ? g[1] : 1;
+    if (prog == UINT64_MAX) { p[0] = p[1] = p[2] = -1; return; }
+    p[0] = (int64_t)(prog / (gy * gz));
+    p[1] = (int64_t)((prog / gz) % gy);
+    p[2] = (int64_t)(prog % gz);
+}
+
+int check_records(Checker *k, tc_check_finding **out) {
+    *out = NULL;
+    if (!k->nf) return 0;
+    tc_check_finding *r = calloc((size_t)k->nf, sizeof *r);
+    if (!r) return 0;
+    for (int i = 0; i < k->nf; i++) {
+        const Finding *f = &k->f[i];
+        tc_check_finding *o = &r[i];
+        snprintf(o->kind, sizeof o->kind, "%s", kind_names[f->kind] ? kind_names[f->kind] : "?");
+        o->note = f->kind >= CK_NOTE_DIV0;
+        rec_loc(f->a, o->file, sizeof o->file, &o->line, &o->col);
+        rec_loc(f->b, o->file2, sizeof o->file2, &o->line2, &o->col2);
+        rec_pid(k, f->ex.pa, o->program);
+        rec_pid(k, f->ex.pb, o->program2);
+        o->lane = f->ex.lane;
+        o->address = f->ex.addr;
+        o->element = -1;
+        const InterpLaunch *l = k->l;
+        for (int m = 0; f->ex.addr && m < l->nmem; m++) {
+            if (f->ex.addr < l->mem[m].lo || f->ex.addr >= l->mem[m].hi) continue;
+            int dt = interp_region_dt(l, m);
+            snprintf(o->tensor, sizeof o->tensor, "%s", l->mem[m].name ? l->mem[m].name : "");
+            o->element = (int64_t)((f->ex.addr - l->mem[m].lo) / (uint64_t)(dt ? dt_size(dt) : 1));
+            break;
+        }
+        o->count = f->count;
+        snprintf(o->message, sizeof o->message, "%s", f->text);
+    }
+    *out = r;
+    return k->nf;
+}
 
 int check_report(Checker *k, Buf *b, const char *summary, int *notes) {
     int nf = 0, nn = 0;

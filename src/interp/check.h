@@ -120,6 +120,13 @@ void check_add(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux, const ch
  * repeated occurrences cost no formatting). */
 bool check_count(Checker *k, CheckKind kind, SrcLoc a, SrcLoc b, int aux);
 
+/* The example of the next check_add (programs as linear indices, UINT64_MAX: none; lane -1
+ * and addr 0: none), for the records of check_records. */
+void check_example(Checker *k, uint64_t prog, uint64_t prog2, int64_t lane, uint64_t addr);
+/* The findings as public records, in report order (malloc'd into *out; NULL and 0 when
+ * there are none or no memory). */
+int check_records(Checker *k, tc_check_finding **out);
+
 /* Appends the findings (first-occurrence order) and a summary line to b (if not NULL);
  * returns the number of findings (notes excluded) and sets *notes. */
 int check_report(Checker *k, Buf *b, const char *summary, int *notes);

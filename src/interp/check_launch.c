@@ -55,6 +55,7 @@ static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8
                  "(x, then y, then z) but %s %s; %llu of %llu element(s) of '%s' differ", name,
                  (long long)first, va, vb, how, (unsigned long long)ndiff,
                  (unsigned long long)nel, name);
+        check_example(k, UINT64_MAX, UINT64_MAX, -1, m->lo + (uint64_t)first * (uint64_t)es);
         check_add(k, CK_ORDER, z, z, r * 4 + variant, text);
     } else if (nround) {
         const uint8_t *a = ref + (uint64_t)first_round * (uint64_t)es;
@@ -65,6 +66,7 @@ static void compare_region(Checker *k, const InterpLaunch *l, int r, const uint8
                  "(%llu element(s) of '%s' differ by rounding only, relative difference <= %g, as "
                  "float atomics do on GPUs)", name, (long long)first_round, va, vb, how,
                  (unsigned long long)nround, name, tol);
+        check_example(k, UINT64_MAX, UINT64_MAX, -1, m->lo + (uint64_t)first_round * (uint64_t)es);
         check_add(k, CK_NOTE_ROUND, z, z, r * 4 + variant, text);
     }
 }
@@ -216,6 +218,7 @@ static void report(Checker *k, InterpLaunch *l, tc_status rc, bool compared, uin
                  (unsigned long long)n, n == 1 ? "" : "s",
                  rc ? "; the launch failed" : n > 1 && nm > 0 ? "; orders not compared: out of memory" : "");
     l->findings = check_report(k, l->report, summary, &l->notes);
+    l->nrecords = check_records(k, &l->records);
 }
 
 tc_status check_launch(InterpLaunch *l, Err *e) {

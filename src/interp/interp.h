@@ -91,6 +91,8 @@ typedef struct InterpLaunch {
     int findings;              /* out: number of check findings (deduplicated reports) */
     int notes;                 /* out: check-mode notes (division by zero, rounding) */
     uint64_t seed_used;        /* out: the shuffle seed check mode compared with (0: none) */
+    tc_check_finding *records; int nrecords;   /* out: check mode's findings as records
+                                                  (malloc'd; the caller frees them) */
 } InterpLaunch;
 
 /* Region i's element DType, or 0 when unknown. */

@@ -352,6 +352,26 @@ static bool arg_value(const tc_args *a, int i, tc_value *v) {
     return param_default(&a->k->fn->params[i], v);
 }
 
+/* Fails naming every parameter with neither a value nor a default, in one message as Python
+ * does: "add(x, y, out, n, BLOCK): missing 2 arguments: 'y' and 'out'" (one: "missing
+ * argument 'y'"). */
+static tc_status missing_args(tc_kernel *k, const tc_args *a) {
+    int miss[JIT_MAX_PARAMS], nm = 0;
+    for (int i = 0; i < k->fn->nparams && i < JIT_MAX_PARAMS; i++) {
+        tc_value v;
+        if (!arg_value(a, i, &v) && !k->fn->params[i].deflt) miss[nm++] = i;
+    }
+    if (!nm) return TC_OK;
+    Buf b = {0};
+    for (int j = 0; j < nm; j++)
+        buf_printf(&b, "%s'%s'", j == 0 ? "" : j == nm - 1 ? (nm > 2 ? ", and " : " and ") : ", ",
+                   k->fn->params[miss[j]].name);
+    tc_status rc = nm == 1 ? ctx_fail(k->m->ctx, TC_ERR_ARG, "%s: missing argument %s", k->signature, b.s ? b.s : "")
+                           : ctx_fail(k->m->ctx, TC_ERR_ARG, "%s: missing %d arguments: %s", k->signature, nm, b.s ? b.s : "");
+    buf_free(&b);
+    return rc;
+}
+
 static const char interp_note[] = "the interpreter does not model num_warps/num_stages: "
                                   "they were accepted and changed nothing";
 
@@ -370,8 +390,10 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         return ctx_fail(ctx, TC_ERR_ARG, "num_warps must be a power of 2 (got %d)", nw);
     if (ns < 1) return ctx_fail(ctx, TC_ERR_ARG, "num_stages must be >= 1 (got %d)", ns);
 
+    tc_status rc = missing_args(k, a);   /* all of them in one message, before the driver */
+    if (rc) return rc;
     tc_backend b;
-    tc_status rc = ctx_backend(ctx, &b);
+    rc = ctx_backend(ctx, &b);
     if (rc) return rc;
 
     int n = k->fn->nparams;
@@ -467,6 +489,10 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     ctx->last.threads = 1;
     memcpy(ctx->last.dot, e->dot, sizeof e->dot);
     ctx->last.shared_bytes = e->shared;
+    memcpy(ctx->last.grid, grid, sizeof grid);
+    free(ctx->findings);
+    ctx->findings = NULL;
+    ctx->nfindings = 0;
     if (b == TC_BACKEND_INTERPRET)
         memcpy(ctx->last.note, interp_note, sizeof interp_note);
     else if (compiled && e->note[0])
@@ -540,6 +566,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         ctx->last.check_notes = l.notes;
         ctx->last.check_seed = l.seed_used;
         ctx->last.threads = l.threads > 1 ? l.threads : 1;
+        ctx->findings = l.records;   /* ctx's records were cleared when the launch began */
+        ctx->nfindings = l.nrecords;
         if (rc) {
             if (ie.code == TC_OK) ie.code = rc;
             return ctx_take(ctx, &ie);

@@ -14,9 +14,13 @@
 #include "gpu/gpu.h"
 #include "trace/trace.h"
 
+#include "base/file.h"
+
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 /* The driver's cubin of our PTX, for the disk cache to keep so that a warm start loads it
  * with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only. -1: none (load the PTX). */
@@ -81,6 +85,52 @@ static tc_status load_entry(const CacheKey *key, CacheEntry *ent, bool restore, 
             cache_store(key, &ent->meta, ent->ptx, NULL, 0, why, sizeof why);
     }
     return rc;
+}
+
+/* TRITON_KERNEL_DUMP=1, as Triton names it: the PTX a launch loads (and the tile IR it was
+ * lowered from) go to $TRITON_DUMP_DIR (default ~/.triton/dump)/<key>/<kernel>.ptx and
+ * <kernel>.tcir, for a new specialization whether compiled or read from the disk cache. A
+ * failure is a note for --verbose, never an error. */
+static void dump_kernel(const IrFunc *f, const char *hex, const char *name, const char *ptx,
+                        char *note, size_t noten) {
+    const char *on = getenv("TRITON_KERNEL_DUMP");
+    if (!on || !*on || !strcmp(on, "0")) return;
+    const char *d = getenv("TRITON_DUMP_DIR"), *home = getenv("HOME");
+    char dir[4096], path[4200], why[256];
+    char hx[65];
+    if (hex && hex[0]) snprintf(hx, sizeof hx, "%s", hex);
+    else snprintf(hx, sizeof hx, "%016llx", (unsigned long long)hash_bytes(ptx, strlen(ptx), 0));
+    if (d && *d) snprintf(dir, sizeof dir, "%s", d);
+    else if (home && *home) snprintf(dir, sizeof dir, "%s/.triton/dump", home);
+    else { snprintf(note, noten, "TRITON_KERNEL_DUMP: neither TRITON_DUMP_DIR nor HOME is set"); return; }
+    /* the directory and the key's folder under it (mkdir -p) */
+    for (char *p = dir + 1; ; p++) {
+        char c = *p;
+        if (c == '/' || c == 0) {
+            *p = 0;
+            if (mkdir(dir, 0700) != 0 && errno != EEXIST) {
+                snprintf(note, noten, "TRITON_KERNEL_DUMP: cannot create %.200s: %s", dir, strerror(errno));
+                return;
+            }
+            *p = c;
+        }
+        if (!c) break;
+    }
+    snprintf(path, sizeof path, "%s/%s", dir, hx);
+    if (mkdir(path, 0700) != 0 && errno != EEXIST) {
+        snprintf(note, noten, "TRITON_KERNEL_DUMP: cannot create %.200s: %s", path, strerror(errno));
+        return;
+    }
+    snprintf(path, sizeof path, "%s/%s/%s.ptx", dir, hx, name);
+    bool ok = write_file_atomic(path, ptx, strlen(ptx), 0600, true, why, sizeof why);
+    if (ok && f) {
+        Buf ir = {0};
+        ir_print(f, &ir);
+        snprintf(path, sizeof path, "%s/%s/%s.tcir", dir, hx, name);
+        ok = ir.oom || write_file_atomic(path, ir.s ? ir.s : "", ir.len, 0600, true, why, sizeof why);
+        buf_free(&ir);
+    }
+    if (!ok) snprintf(note, noten, "TRITON_KERNEL_DUMP: %.200s", why);
 }
 
 /* PTX to load (and to store under key when key is set). */
@@ -179,6 +229,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
             ent.meta.flags |= CACHE_META_OCC_CHECKED;
             restore = true;
         }
+        dump_kernel(f, hit->hex, ent.meta.kernel, occ ? occ : ent.ptx, note, noten);
         if (!occ) {
             rc = load_entry(hit, &ent, restore, &code->cu, e);
             free(mem);
@@ -206,6 +257,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
     gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
+    dump_kernel(f, use ? (occ ? occk.hex : plain.hex) : NULL, gk.name, c.ptx, note, noten);
     bool store = use && cache_may_store(cr);
     rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);
     if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);

@@ -113,6 +113,8 @@ const char *sem_arg_str(Call *c, const Val *v, const char *dflt, const char *wha
     return v->c.v.s;
 }
 
+static bool tl_name_known(const char *name);
+
 Type sem_arg_dtype(Call *c, const Val *v, const char *what) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
@@ -126,6 +128,11 @@ Type sem_arg_dtype(Call *c, const Val *v, const char *what) {
     }
     if (v && (v->kind == V_BUILTIN || v->kind == V_MODULE) && v->path && strstr(v->path, "float8"))
         UNSUP("fp8 dtypes (%s) are not supported by tritonc", v->path);
+    if (v && v->kind == V_BUILTIN && v->n == 0 && v->path && !strncmp(v->path, "triton.language.", 16) &&
+        !strchr(v->path + 16, '.') && !tl_name_known(v->path + 16))   /* a misspelt dtype */
+        FAIL("module 'triton.language' has no attribute '%s' (%s() argument '%s' must be a dtype: "
+             "tl.int1, int8, int16, int32, int64, uint8 ... uint64, float16, bfloat16, float32, "
+             "float64)", v->path + 16, c->fname, what);
     FAIL("%s() argument '%s' must be a dtype", c->fname, what);
 }
 
@@ -326,6 +333,15 @@ static const char *const KNOWN_UNSUPPORTED[] = {
     "sinh", "cosh", "trunc", "round", "nearbyint", "isnan", "isinf", "signbit", "erfc", "lgamma",
     "tgamma", NULL,
 };
+
+/* Whether tl.NAME is a builtin tritonc knows (supported or not). */
+static bool tl_name_known(const char *name) {
+    for (int i = 0; i < COUNT_OF(FAMILIES); i++)
+        if (lookup(FAMILIES[i], name)) return true;
+    for (int i = 0; KNOWN_UNSUPPORTED[i]; i++)
+        if (strcmp(name, KNOWN_UNSUPPORTED[i]) == 0) return true;
+    return false;
+}
 
 /* tl.NAME, libdevice.NAME or tensor.NAME */
 static Val call_tl(Call *c, const char *name) {

@@ -35,12 +35,54 @@ static Val ptr_as_i8(Trace *t, Val ptr, SrcLoc loc) {
                   at, loc);
 }
 
+/* The instruction of r (or a region inside it) whose result is value id; NULL if none. */
+static const Inst *def_of(const Region *r, int id, int depth) {
+    if (!r || depth > 8) return NULL;
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int j = 0; j < in->nres; j++)
+            if (in->res[j] == id) return in;
+        for (int k = 0; k < 2; k++) {
+            const Inst *d = def_of(in->regions[k], id, depth + 1);
+            if (d) return d;
+        }
+    }
+    return NULL;
+}
+
+/* For a message: the runtime parameter value id is computed from, or the constant it is
+ * (*cst set); NULL/false if neither is found within a few steps. */
+static const char *value_source(const IrFunc *f, int id, int steps, const Inst **cst) {
+    for (int j = 0; j < f->nparams; j++)
+        if (f->params[j].value == id) return f->params[j].name;
+    const Inst *in = steps < 16 ? def_of(f->body, id, 0) : NULL;
+    if (!in) return NULL;
+    if (in->op == OP_CONST) { *cst = in; return NULL; }
+    for (int a = 0; a < in->nargs; a++) {
+        if (in->args[a] < 0) continue;
+        const char *n = value_source(f, in->args[a], steps + 1, cst);
+        if (n) return n;
+    }
+    return NULL;
+}
+
 static void check_ptr_arg(Call *c, Val ptr, const char *what) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     if (ptr.kind != V_TENSOR || ptr.type.dt != DT_PTR) {
         Type ty = ptr.kind == V_TENSOR ? ptr.type : type_scalar(DT_I32);
-        FAIL("Unsupported ptr type %s in `tl.%s`", sem_tl_repr(t, type_elem(ty)), what);
+        const Inst *cst = NULL;
+        const char *src = ptr.kind == V_TENSOR ? value_source(t->f, ptr.id, 0, &cst) : NULL;
+        if (src)   /* what was wrong, where it came from, what to do */
+            FAIL("Unsupported ptr type %s in `tl.%s`: the pointer is computed from argument '%s', "
+                 "which was given a scalar (%s), not a tensor; pass a tensor (a pointer) for '%s'",
+                 sem_tl_repr(t, type_elem(ty)), what, src, dt_name(ty.dt), src);
+        if (cst && !dt_is_float(ty.dt))
+            FAIL("Unsupported ptr type %s in `tl.%s`: the pointer is computed from the constant %lld (an argument "
+                 "given the number %lld instead of a tensor?); pass a tensor (a pointer)",
+                 sem_tl_repr(t, type_elem(ty)), what, (long long)cst->attr.i, (long long)cst->attr.i);
+        FAIL("Unsupported ptr type %s in `tl.%s`: it needs a pointer (a tensor argument, plus "
+             "offsets)", sem_tl_repr(t, type_elem(ty)), what);
     }
 }
 

@@ -369,6 +369,31 @@ static Val eval_global(Trace *t, int gi) {
     return v;
 }
 
+/* For messages: the line of a module-level `def NAME(` (> 0) or `NAME = ...` (< 0) in the
+ * source text, which the parser skips as host code; 0 if there is none. */
+static int host_def_line(const Source *src, const char *name) {
+    if (!src || !src->text) return 0;
+    size_t nl = strlen(name);
+    int line = 1;
+    for (const char *p = src->text; *p; line++) {
+        const char *q = p;
+        if (!strncmp(q, "async ", 6)) q += 6;
+        if (!strncmp(q, "def ", 4)) {
+            q += 4;
+            while (*q == ' ') q++;
+            if (!strncmp(q, name, nl) && (q[nl] == '(' || q[nl] == ' ')) return line;
+        } else if (!strncmp(p, name, nl)) {
+            q = p + nl;
+            while (*q == ' ') q++;
+            if (*q == ':' || (*q == '=' && q[1] != '=')) return -line;
+        }
+        p = strchr(p, '\n');
+        if (!p) break;
+        p++;
+    }
+    return 0;
+}
+
 static Val lookup(Trace *t, const char *name, SrcLoc loc) {
     TState *ts = TS(t);
     Binding *b = scope_find(&ts->fr->sc, name);
@@ -383,6 +408,15 @@ static Val lookup(Trace *t, const char *name, SrcLoc loc) {
     for (int i = 0; i < COUNT_OF(py_builtins); i++)
         if (!strcmp(py_builtins[i], name))
             return val_builtin(arena_printf(t->arena, "builtins.%s", name));
+    int hl = host_def_line(m->src, name);
+    if (hl > 0)
+        err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' (line %d) is a plain Python function, not "
+                 "@triton.jit: a kernel calls only @triton.jit functions and builtins; did you "
+                 "forget to add @triton.jit ?", name, hl);
+    if (hl < 0)
+        err_fail(t->err, TC_ERR_COMPILE, loc, "Cannot access global variable %s (line %d) from "
+                 "within @jit'ed function: Triton kernels can only access global variables that "
+                 "are instantiated as constexpr (%s = tl.constexpr(...))", name, -hl, name);
     err_fail(t->err, TC_ERR_COMPILE, loc, "NameError: name '%s' is not defined", name);
 }
 

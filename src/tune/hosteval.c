@@ -399,7 +399,12 @@ static bool ev(Eval *E, const Expr *e, EV *out) {
                 is_param = !strcmp(E->k->fn->params[i].name, e->name);
             if (is_param) { ok = arg_lookup(E, e->name, e->loc, out); break; }
             if (!builtin_path(e->name)) {
-                ok = evfail(E, TC_ERR_ARG, e->loc, "'%s' is not an argument of the launch", e->name);
+                char names[600] = "";   /* what to write instead */
+                for (int i = 0, l = 0; i < E->k->fn->nparams && l < (int)sizeof names - 1; i++)
+                    l += snprintf(names + l, sizeof names - (size_t)l, "%s%s", i ? ", " : "",
+                                  E->k->fn->params[i].name);
+                ok = evfail(E, TC_ERR_ARG, e->loc, "'%s' is not an argument of the launch (%s's "
+                            "parameters: %s)", e->name, E->k->fn->name, names);
                 break;
             }
         }
