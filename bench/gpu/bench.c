@@ -368,7 +368,76 @@ static void bench_cold(const char *path) {
            (t2 - t1) * 1e3, (t1 - t0) * 1e3, r[5] == h[5] * 2 ? "ok" : "FAIL");
 }
 
+/* A tensor-core matmul specialization (bench/gpu/matmul.py, 128x256x64, 8 warps, 3 stages,
+ * fp16 1024^3) compiled in a process that has already launched another kernel (vector
+ * add), from the launch call to the first result (issue 11's protocol). */
+static void bench_cold_matmul(const char *add_path, const char *mm_path) {
+    tc_context *ctx;
+    tc_context_new(&ctx);
+    tc_context_set_backend(ctx, TC_BACKEND_CUDA);
+    int64_t n = 1 << 20;
+    float *h = rand_host((size_t)n, 7);
+    tc_tensor *x, *o;
+    if (tc_tensor_from_host(ctx, TC_FP32, 1, &n, h, &x)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    tc_tensor_new(ctx, TC_FP32, 1, &n, &o);
+    tc_module *ma, *mm;
+    tc_kernel *ka, *km;
+    if (tc_module_load_file(ctx, add_path, &ma) || tc_module_kernel(ma, "add_kernel", &ka) ||
+        tc_module_load_file(ctx, mm_path, &mm) || tc_module_kernel(mm, "matmul_kernel", &km)) {
+        fprintf(stderr, "%s\n", tc_errmsg(ctx));
+        exit(1);
+    }
+    tc_args *a;
+    tc_args_new(ka, &a);
+    tc_args_set(a, "x_ptr", tc_tens(x));
+    tc_args_set(a, "y_ptr", tc_tens(x));
+    tc_args_set(a, "output_ptr", tc_tens(o));
+    tc_args_set(a, "n_elements", tc_int(n));
+    tc_args_set(a, "BLOCK_SIZE", tc_int(1024));
+    tc_launch_opts op = tc_launch_defaults();
+    op.grid[0] = (uint32_t)(n / 1024);
+    if (tc_launch(ka, a, &op) || tc_synchronize(ctx)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    int64_t M = 1024, sh[2] = {M, M};
+    uint16_t *hh = malloc((size_t)(M * M) * 2);
+    for (int64_t i = 0; i < M * M; i++) hh[i] = 0x3c00; /* 1.0 */
+    tc_tensor *A, *B, *C;
+    tc_tensor_from_host(ctx, TC_FP16, 2, sh, hh, &A);
+    tc_tensor_from_host(ctx, TC_FP16, 2, sh, hh, &B);
+    tc_tensor_new(ctx, TC_FP16, 2, sh, &C);
+    tc_args *b;
+    tc_args_new(km, &b);
+    tc_args_set(b, "a_ptr", tc_tens(A));
+    tc_args_set(b, "b_ptr", tc_tens(B));
+    tc_args_set(b, "c_ptr", tc_tens(C));
+    const char *ints[] = {"M", "N", "K", "stride_am", "stride_bk", "stride_cm"};
+    for (int i = 0; i < 6; i++) tc_args_set(b, ints[i], tc_int(M));
+    tc_args_set(b, "stride_ak", tc_int(1));
+    tc_args_set(b, "stride_bn", tc_int(1));
+    tc_args_set(b, "stride_cn", tc_int(1));
+    tc_args_set(b, "BLOCK_SIZE_M", tc_int(128));
+    tc_args_set(b, "BLOCK_SIZE_N", tc_int(256));
+    tc_args_set(b, "BLOCK_SIZE_K", tc_int(64));
+    tc_args_set(b, "GROUP_SIZE_M", tc_int(8));
+    tc_args_set(b, "ACTIVATION", tc_str(""));
+    tc_launch_opts om = tc_launch_defaults();
+    om.grid[0] = (uint32_t)((M / 128) * (M / 256));
+    om.num_warps = 8;
+    om.num_stages = 3;
+    double t1 = now_s();
+    if (tc_launch(km, b, &om)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    tc_tensor_to_host(C, hh, (size_t)(M * M) * 2);
+    double t2 = now_s();
+    tc_launch_report r;
+    tc_last_launch(ctx, &r, sizeof r);
+    printf("tritonc,cold_compile_matmul,%lld,8,%.3f,,ms_to_first_result(dot=%s) check=%s\n", (long long)M,
+           (t2 - t1) * 1e3, r.dot, hh[5] == 0x6400 ? "ok" : "FAIL"); /* 1024.0 */
+}
+
 int main(int argc, char **argv) {
+    if (argc == 4 && strcmp(argv[1], "cold_matmul") == 0) {
+        bench_cold_matmul(argv[2], argv[3]);
+        return 0;
+    }
     if (argc < 3) { fprintf(stderr, "usage: bench kernels|launch|cold KERNELS.py\n"); return 2; }
     if (strcmp(argv[1], "launch") == 0 || strcmp(argv[1], "cold") == 0) {
         Source *s = source_read_file(argv[2], &E);

@@ -6,7 +6,8 @@
 set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build-gpu}
-make B="$B" -j"$(nproc 2>/dev/null || echo 8)" "$B/tritonc" >/dev/null
+make B="$B" -j"$(nproc 2>/dev/null || echo 8)" "$B/tritonc" "$B/libtritonc-internal.a" >/dev/null
+cc -std=c11 -D_GNU_SOURCE -O2 -Iinclude -Isrc -o "$B/bench" bench/gpu/bench.c "$B/libtritonc-internal.a" -lm -ldl -lpthread
 OUT=bench/results/matmul-$(date -u +%Y-%m-%d).md
 T=$(mktemp)
 for rep in 1 2 3; do
@@ -17,6 +18,13 @@ for rep in 1 2 3; do
     bench/gpu/matmul.sh $cfg >> "$T" 2>&1 || true
     DISABLE_MMA_V3=1 python3 bench/gpu/matmul_triton.py $cfg 2>&1 | sed 's/^triton,/triton-mmav2,/' | grep -v cublas >> "$T" || true
   done
+done
+# cold compile of one tensor-core specialization, both sides with empty caches
+for rep in 1 2 3; do
+    D=$(mktemp -d)
+    CUDA_CACHE_DISABLE=1 TRITONC_CACHE_DIR="$D/tc" "./$B/bench" cold_matmul bench/gpu/kernels.py bench/gpu/matmul.py >> "$T" 2>&1 || true
+    CUDA_CACHE_DISABLE=1 TRITON_CACHE_DIR="$D/tr" python3 bench/gpu/matmul_cold.py >> "$T" 2>&1 || true
+    rm -rf "$D"
 done
 {
   echo "# matmul: tritonc vs Triton 3.6 on $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader | head -1)"
