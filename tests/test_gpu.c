@@ -321,8 +321,9 @@ TEST(gpu_broadcast_2d) {
     arena_free(&b.a);
 }
 
-/* c = a @ b for fp32 (ieee) and fp16 inputs with an fp32 accumulator */
-static void dot_case(int dt, const char *tag) {
+/* c = a @ b for fp32 (ieee: the exact FMA loop) and fp16 inputs with an fp32 accumulator
+ * (tensor cores; input_precision concerns fp32 only) */
+static void dot_case(int dt, const char *tag, const char *expect) {
     Bld b;
     bld_init(&b, "dot_kernel");
     const int M = 16, N = 32, K = 16;
@@ -342,14 +343,14 @@ static void dot_case(int dt, const char *tag) {
     int cc = bcast(&b, expand(&b, arange(&b, N), 0), M, N);
     store(&b, addptr(&b, pc, bin(&b, OP_ADD, rc, cc)), d->res[0], -1);
     char *ptx = lower_all(b.f, tag);
-    CHECK(ptx && strstr(ptx, "fma.rn.f32"));
+    CHECK(ptx && strstr(ptx, expect));
     free(ptx);
     arena_free(&b.a);
 }
 
 TEST(gpu_dot_fma) {
-    dot_case(DT_FP32, "dot fp32");
-    dot_case(DT_FP16, "dot fp16");
+    dot_case(DT_FP32, "dot fp32", "fma.rn.f32");
+    dot_case(DT_FP16, "dot fp16", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32");
 }
 
 TEST(gpu_resource_and_unsupported_errors) {
