@@ -44,5 +44,9 @@ void cli_grid_bind(tc_launch_opts *o, tc_context *ctx);
  * returns 0, 2 (usage, message printed), 1, or 100 + a tc_status (message on ctx). */
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
                     tc_value *v, tc_tensor **owned);
+/* tools/tritonc.c: a progress callback printing to stderr when it is a terminal (else NULL):
+ * after a second of work, "tritonc: WHAT DONE/TOTAL (P%), T s", rewritten in place. */
+void cli_progress_bind(tc_progress_fn *fn, void **user);
+void cli_progress_end(void);   /* ends a progress line left unfinished (a failed launch) */
 
 #endif

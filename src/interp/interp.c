@@ -57,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Programs per launch the interpreter accepts: even a trivial program costs ~100 ns, so
  * 2^26 of them stay within seconds; CUDA's full grid (2^31 x 2^16 x 2^16) never would. */
@@ -80,6 +81,8 @@ typedef struct Ctx {
     int par;            /* atomics through __atomic builtins */
     pthread_mutex_t *print_lock;
     Shuffle order;      /* run_seq's shuffled order (order.order freed on every exit) */
+    unsigned ticks;     /* loop iterations and programs: every TICK_EVERY, tick_slow */
+    bool reporter;      /* this thread calls the progress callback */
 } Ctx;
 
 static void program_str(const Ctx *c, char *buf, size_t n) {
@@ -92,6 +95,41 @@ static void program_str(const Ctx *c, char *buf, size_t n) {
              op_names[(in)->op], dt_name(TY(c, (in)->res[0]).dt), __FILE__, __LINE__)
 #define TY(c, v) ((c)->f->types[(v)])
 #define V(c, v) ((c)->buf[(v)])
+
+/* ---- time limit and progress ------------------------------------------------------------ */
+
+#define TICK_EVERY 64u
+
+static double mono_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void report_progress(InterpLaunch *l, double now) {
+    l->last_report = now;
+    l->reported = 1;
+    l->progress("programs", __atomic_load_n(&l->done, __ATOMIC_RELAXED),
+                (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], now - l->start, l->progress_user);
+}
+
+/* The time limit (in: the loop being run, or NULL between programs) and progress. */
+static void tick_slow(Ctx *c, const Inst *in) {
+    InterpLaunch *l = c->l;
+    double now = mono_s();
+    if (l->deadline > 0 && now >= l->deadline) {
+        char p[64];
+        program_str(c, p, sizeof p);
+        err_fail(c->e, TC_ERR_TIMEOUT, in ? in->loc : (SrcLoc){0},
+                 "the launch passed its time limit of %g s in program %s%s", l->timeout_s, p,
+                 in ? ", in this loop (one that never ends?)" : "");
+    }
+    if (c->reporter && l->progress && now - l->last_report >= 0.25) report_progress(l, now);
+}
+
+static inline void tick(Ctx *c, const Inst *in) {
+    if (++c->ticks % TICK_EVERY == 0 && (c->l->deadline > 0 || c->l->progress)) tick_slow(c, in);
+}
 
 static void *scratch(Ctx *c, size_t n) {
     if (n > c->scratch_cap) {
@@ -868,6 +906,7 @@ static void ex_for(Ctx *c, const Inst *in) {
         if (c->returned) return;
         if (y) copy_parallel(c, body->params + 1, y->args, ncar < y->nargs ? ncar : y->nargs);
         if (iv > INT64_MAX - step) break;
+        tick(c, in);
     }
     copy_parallel(c, in->res, body->params + 1, in->nres);
 }
@@ -891,6 +930,7 @@ static void ex_while(Ctx *c, const Inst *in) {
             if (c->returned) return;
             if (y) copy_parallel(c, before->params, y->args, before->nparams);
         }
+        tick(c, in);
     }
 }
 
@@ -1134,7 +1174,12 @@ static tc_status run_seq(InterpLaunch *l, uint64_t seed, Checker *chk, Err *e) {
     ctx_setup(c);
     uint64_t n = programs_of(l);
     if (seed) shuffle_init(&c->order, n, seed);
-    for (uint64_t i = 0; i < n; i++) run_one(c, seed ? shuffle_at(&c->order, i) : i);
+    c->reporter = true;
+    for (uint64_t i = 0; i < n; i++) {
+        run_one(c, seed ? shuffle_at(&c->order, i) : i);
+        l->done = i + 1;
+        tick(c, NULL);
+    }
     shuffle_free(&c->order);
     arena_free(&c->arena);
     free(c);
@@ -1159,6 +1204,7 @@ typedef struct Worker {
     Err err;
     tc_status rc;
     uint64_t fail_prog;
+    bool reporter;              /* the launching thread's worker: it reports progress */
 } Worker;
 
 static void *worker_main(void *arg) {
@@ -1186,6 +1232,7 @@ static void *worker_main(void *arg) {
     c->l = p->l;
     c->e = &w->err;
     c->par = 1;
+    c->reporter = w->reporter;
     c->print_lock = &p->print_lock;
     ctx_setup(c);
     for (;;) {
@@ -1193,7 +1240,11 @@ static void *worker_main(void *arg) {
         uint64_t s = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
         if (s >= p->n) break;
         uint64_t e = s + p->chunk < p->n ? s + p->chunk : p->n;
-        for (uint64_t i = s; i < e; i++) run_one(c, p->shuffled ? shuffle_at(&p->sh, i) : i);
+        for (uint64_t i = s; i < e; i++) {
+            run_one(c, p->shuffled ? shuffle_at(&p->sh, i) : i);
+            tick(c, NULL);
+        }
+        __atomic_fetch_add(&p->l->done, e - s, __ATOMIC_RELAXED);
     }
     arena_free(&c->arena);
     free(c);
@@ -1237,6 +1288,7 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
             started[i] = true;
         }
     }
+    w[0].reporter = true;
     worker_main(&w[0]);
     for (int i = 1; i < threads; i++)
         if (started[i]) pthread_join(tid[i], NULL);
@@ -1259,6 +1311,7 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
 }
 
 tc_status interp_programs(InterpLaunch *l, int threads, uint64_t seed, Checker *k, Err *e) {
+    l->done = 0;
     if (!k && threads > 1 && programs_of(l) > 1) return run_par(l, threads, seed, e);
     return run_seq(l, seed, k, e);
 }
@@ -1286,6 +1339,10 @@ tc_status interp_run(InterpLaunch *l, Err *e) {
                 (unsigned long long)INTERP_MAX_PROGRAMS);
         return TC_ERR_LIMIT;
     }
-    if (l->check) return check_launch(l, e);
-    return interp_programs(l, l->threads, l->shuffle_seed, NULL, e);
+    l->start = l->last_report = mono_s();
+    l->deadline = l->timeout_s > 0 ? l->start + l->timeout_s : 0;
+    l->reported = 0;
+    tc_status rc = l->check ? check_launch(l, e) : interp_programs(l, l->threads, l->shuffle_seed, NULL, e);
+    if (rc == TC_OK && l->reported && l->progress) report_progress(l, mono_s());
+    return rc;
 }

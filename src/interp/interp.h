@@ -91,6 +91,14 @@ typedef struct InterpLaunch {
     int findings;              /* out: number of check findings (deduplicated reports) */
     int notes;                 /* out: check-mode notes (division by zero, rounding) */
     uint64_t seed_used;        /* out: the shuffle seed check mode compared with (0: none) */
+    double timeout_s;          /* > 0: stop with TC_ERR_TIMEOUT after this many seconds,
+                                  checked between programs and every few loop iterations */
+    tc_progress_fn progress;   /* called on the launching thread ("programs", done, total) */
+    void *progress_user;
+    /* interp_run's own: */
+    double start, deadline, last_report;
+    uint64_t done;             /* atomic: programs finished in the current pass */
+    int reported;
 } InterpLaunch;
 
 /* Region i's element DType, or 0 when unknown. */

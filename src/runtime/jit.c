@@ -525,6 +525,9 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
             l.threads = nc > 0 ? (int)nc : 1;
         }
         l.shuffle_seed = opts->shuffle_seed;
+        l.timeout_s = opts->timeout_s;
+        l.progress = opts->progress;
+        l.progress_user = opts->progress_user;
         Buf report = {0};
         if (l.check) l.report = &report;
         Err ie = {0};
@@ -570,7 +573,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
          * waits after every launch, so the failing launch reports its own error. */
         Err ce = {0};
         if (cuda_launch(e->cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
-            (launch_blocking() && cuda_sync(&ce)))
+            (launch_blocking() && cuda_sync(&ce)) ||
+            (opts->timeout_s > 0 && cuda_wait(opts->stream, opts->timeout_s, &ce)))
             return ctx_take(ctx, &ce);
     }
     ctx->last.run_ms = now_ms() - t1;
