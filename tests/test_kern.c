@@ -2,6 +2,8 @@
  * tl.sum, jit options and debug mode, the math library, time limits and progress. */
 #include "test_kernels_util.h"
 
+#include <unistd.h>
+
 #define KT_SETUP(file, name) \
     tc_context *ctx = kt_ctx(); \
     tc_module *m = KT_MODULE(ctx, file); \
@@ -135,4 +137,185 @@ TEST(kern_cli_progress_on_tty) {
              "out_ptr='i32:zeros(1)' n=100 --timeout 1.1 2>&1 | cat", test_build_dir());
     test_run(cmd, out, sizeof out);
     CHECK(!strstr(out, "programs 0/1"));   /* not a terminal: no progress */
+}
+
+/* ---- item 4: jit options ------------------------------------------------------------- */
+
+/* jit(debug=True) turns device_assert on for that kernel (as TRITON_DEBUG=1 does for all). */
+TEST(kern_jit_debug_enables_device_assert) {
+    KT_SETUP("kern.py", "assert_debug");
+    float x[4] = {1, 2, -3, 4};
+    tc_tensor *tx = kt_t1(ctx, TC_FP32, 4, x);
+    tc_status s = kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"BLOCK", tc_int(4)}));
+    CHECK_INT(TC_ERR_RUNTIME, s);
+    CHECK_CONTAINS(tc_errmsg(ctx), "device assertion failed: x must be positive (program (0, 0, 0), lane 2)");
+    CHECK_CONTAINS(tc_errmsg(ctx), "kern.py:40:5");
+    tc_kernel *k2 = KT_KERNEL(ctx, m, "assert_plain");   /* no debug: compiled away */
+    CHECK_INT(TC_OK, kt_launch(ctx, k2, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"BLOCK", tc_int(4)})));
+    tc_tensor_free(tx);
+    KT_TEARDOWN();
+}
+
+/* Debug mode checks + - * (and unary -) of integers narrower than 64 bits, as Triton 3.6's
+ * sanitize_overflow: the exact result must fit the type. */
+TEST(kern_jit_debug_overflow_checks) {
+    KT_SETUP("kern.py", "overflow_debug");
+    static const struct { const char *op; tc_dtype dt; int64_t x, y; int bad; const char *msg; } cases[] = {
+        {"add", TC_I32, 2147483647, 1, 1, "int32 overflow detected for operation add"},
+        {"add", TC_I32, 2147483646, 1, 0, NULL},
+        {"sub", TC_I32, -2147483647 - 1, 1, 1, "int32 overflow detected for operation sub"},
+        {"sub", TC_I32, -2147483647, 1, 0, NULL},
+        {"mul", TC_I32, 65536, 32768, 1, "int32 overflow detected for operation mul"},
+        {"mul", TC_I32, 65535, 32768, 0, NULL},
+        {"neg", TC_I32, -2147483647 - 1, 0, 1, "int32 overflow detected for operation sub"},
+        {"sub", TC_U32, 0, 1, 1, "int32 overflow detected for operation sub"},
+        {"mul", TC_I16, 256, 128, 1, "int16 overflow detected for operation mul"},
+        {"add", TC_I64, INT64_MAX, 1, 0, NULL},   /* 64-bit: not checked (wraps) */
+    };
+    for (int i = 0; i < COUNT_OF_CASES(cases); i++) {
+        int64_t xs[4] = {1, 2, cases[i].x, 3}, ys[4] = {1, 1, cases[i].y, 1};
+        uint8_t bx[32], by[32];
+        size_t es = tc_dtype_size(cases[i].dt);
+        for (int j = 0; j < 4; j++) {   /* little-endian truncation to the element size */
+            memcpy(bx + j * es, &xs[j], es);
+            memcpy(by + j * es, &ys[j], es);
+        }
+        tc_tensor *tx = kt_t1(ctx, cases[i].dt, 4, bx), *ty = kt_t1(ctx, cases[i].dt, 4, by),
+                  *to = kt_t1(ctx, cases[i].dt, 4, NULL);
+        tc_status s = kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"y_ptr", tc_tens(ty)},
+                                {"out_ptr", tc_tens(to)}, {"OP", tc_str(cases[i].op)}, {"BLOCK", tc_int(4)}));
+        if (cases[i].bad) {
+            CHECK_INT(TC_ERR_RUNTIME, s);
+            CHECK_CONTAINS(tc_errmsg(ctx), cases[i].msg);
+            CHECK_CONTAINS(tc_errmsg(ctx), "lane 2");
+        } else {
+            if (s) fprintf(stderr, "  case %d: %s\n", i, tc_errmsg(ctx));
+            CHECK_INT(TC_OK, s);
+        }
+        tc_tensor_free(tx); tc_tensor_free(ty); tc_tensor_free(to);
+    }
+    /* without debug the same multiplication wraps (two's complement), as Triton */
+    tc_kernel *k2 = KT_KERNEL(ctx, m, "overflow_plain");
+    int32_t x[2] = {65536, 3}, y[2] = {32768, 4}, o[2];
+    tc_tensor *tx = kt_t1(ctx, TC_I32, 2, x), *ty = kt_t1(ctx, TC_I32, 2, y), *to = kt_t1(ctx, TC_I32, 2, NULL);
+    CHECK_INT(TC_OK, kt_launch(ctx, k2, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"y_ptr", tc_tens(ty)},
+                                 {"out_ptr", tc_tens(to)}, {"BLOCK", tc_int(2)})));
+    kt_get(to, o);
+    CHECK_INT(INT32_MIN, o[0]);
+    CHECK_INT(12, o[1]);
+    tc_tensor_free(tx); tc_tensor_free(ty); tc_tensor_free(to);
+    KT_TEARDOWN();
+}
+
+/* do_not_specialize / do_not_specialize_on_alignment, by name or index: no ==1 constexpr and
+ * no :16 for those parameters (the specialization key and its text change accordingly). */
+TEST(kern_jit_do_not_specialize) {
+    KT_SETUP("kern.py", "no_spec");
+    float x[32] = {0}, r[32];
+    tc_tensor *tx = kt_t1(ctx, TC_FP32, 32, x);
+    CHECK_INT(TC_OK, kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"n", tc_int(16)},
+                                {"m", tc_int(16)}, {"BLOCK", tc_int(32)})));
+    tc_launch_report rep;
+    tc_last_launch(ctx, &rep, sizeof rep);
+    CHECK_STR("*fp32, i32, i32:16, BLOCK=32", rep.specialization);
+    CHECK_INT(TC_OK, kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"n", tc_int(1)},
+                                {"m", tc_int(1)}, {"BLOCK", tc_int(32)})));
+    tc_last_launch(ctx, &rep, sizeof rep);
+    CHECK_STR("*fp32, i32, m=1, BLOCK=32", rep.specialization);
+    kt_get(tx, r);
+    for (int i = 0; i < 32; i++) x[i] = i < 32 ? 1.0f + (i < 2) : 0;
+    CHECK(memcmp(x, r, sizeof r) == 0);
+    tc_stats st;
+    tc_kernel_stats(k, &st, sizeof st);
+    CHECK_INT(2, st.specializations);
+    tc_tensor_free(tx);
+    KT_TEARDOWN();
+}
+
+/* Unknown jit keywords, positional options and bad values are refused where they are. */
+TEST(kern_jit_unknown_keyword_refused) {
+    tc_context *ctx = kt_ctx();
+    static const struct { const char *src; const char *msg; } cases[] = {
+        {"import triton\n@triton.jit(debug=True, fast=1)\ndef k(x):\n    pass\n",
+         "<k>:2:25: error: jit() got an unexpected keyword argument 'fast'"},
+        {"import triton\n@triton.jit(debug=3)\ndef k(x):\n    pass\n",
+         "<k>:2:19: error: triton.jit(debug=...) takes True, False or None here"},
+        {"import triton\n@triton.jit(do_not_specialize=\"x\")\ndef k(x):\n    pass\n",
+         "takes a list of parameter names or indices"},
+        {"import triton\n@triton.jit(1)\ndef k(x):\n    pass\n",
+         "jit() takes its options as keywords"},
+    };
+    for (int i = 0; i < COUNT_OF_CASES(cases); i++) {
+        tc_module *m = NULL;
+        tc_status s = tc_module_load_string(ctx, "<k>", cases[i].src, &m);
+        CHECK_INT(TC_ERR_SYNTAX, s);
+        CHECK_CONTAINS(tc_errmsg(ctx), cases[i].msg);
+        tc_module_free(m);
+    }
+    tc_context_free(ctx);
+}
+
+/* ---- PTX of these kernels, assembled by ptxas for sm_80 and sm_90a --------------------- */
+
+static const char *kern_ptxas(void) {
+    const char *p = getenv("TRITONC_PTXAS");
+    return p && *p ? p : "/usr/local/cuda/bin/ptxas";
+}
+
+/* Lowers kernel `name` of kern.py for sm_80 and sm_90a with the signature sig (runtime
+ * parameters) and the constexprs cx, and assembles each with ptxas when it exists. Returns
+ * the sm_90a PTX (malloc'd; caller frees) or NULL after recording a failure. */
+static char *kern_ptx_(tc_context *ctx, tc_module *m, const char *name, const char *const *sig,
+                       int nsig, const KtArg *cx, const char *cf, int cl) {
+    tc_kernel *k = kt_kernel_(ctx, m, name, cf, cl);
+    if (!k) return NULL;
+    char *last = NULL;
+    for (int t = 0; t < 2; t++) {
+        tc_target tg = {"cuda", t ? 90 : 80, 32, t};
+        tc_args *a = NULL;
+        tc_args_new(k, &a);
+        for (const KtArg *p = cx; p && p->name; p++) tc_args_set(a, p->name, p->v);
+        char *ptx = NULL;
+        tc_status s = tc_compile_ptx(k, &tg, sig, nsig, a, 4, &ptx);
+        tc_args_free(a);
+        if (s) { test_fail(cf, cl, "%s sm_%d: %s", name, tg.arch, tc_errmsg(ctx)); free(last); return NULL; }
+        test_passed++;
+        if (access(kern_ptxas(), X_OK) == 0) {
+            char path[256], cmd[600], out[8192];
+            snprintf(path, sizeof path, "/tmp/tc_kern_%d_%s.ptx", (int)getpid(), name);
+            FILE *f = fopen(path, "w");
+            if (f) { fputs(ptx, f); fclose(f); }
+            snprintf(cmd, sizeof cmd, "%s -arch=sm_%d%s %s -o /dev/null", kern_ptxas(), tg.arch,
+                     t ? "a" : "", path);
+            int rc = test_run(cmd, out, sizeof out);
+            if (rc) test_fail(cf, cl, "ptxas %s sm_%d:\n%s", name, tg.arch, out);
+            else test_passed++;
+            unlink(path);
+        }
+        free(last);
+        last = ptx;
+    }
+    return last;
+}
+#define KERN_PTX(ctx, m, name, sig, cx) \
+    kern_ptx_((ctx), (m), (name), (sig), COUNT_OF_CASES(sig), (cx), __FILE__, __LINE__)
+
+/* Debug mode's checks lower to PTX too (64-bit recomputation, compares, the assertion's
+ * trap), for both targets; without debug there is no check. */
+TEST(kern_jit_debug_overflow_ptx) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "kern.py");
+    static const char *const sig[] = {"*i32:16", "*i32:16", "*i32:16"};
+    const char *ops[] = {"add", "sub", "mul", "neg"};
+    for (int i = 0; i < 4; i++) {
+        char *ptx = KERN_PTX(ctx, m, "overflow_debug", sig,
+                             KT_ARGS({"OP", tc_str(ops[i])}, {"BLOCK", tc_int(128)}));
+        CHECK(ptx && strstr(ptx, "trap;"));
+        free(ptx);
+    }
+    char *ptx = KERN_PTX(ctx, m, "overflow_plain", sig, KT_ARGS({"BLOCK", tc_int(128)}));
+    CHECK(ptx && !strstr(ptx, "trap;"));
+    free(ptx);
+    tc_module_free(m);
+    tc_context_free(ctx);
 }

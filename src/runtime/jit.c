@@ -97,16 +97,16 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
     }
     switch (v->kind) {
     case TC_VAL_NONE: ka->how = KA_CONST; ka->cv = cv_none(); return TC_OK;
-    case TC_VAL_INT:
-        if (v->u.i == 1) { ka->how = KA_CONST; ka->cv = cv_int(1); return TC_OK; }
+    case TC_VAL_INT:   /* jit(do_not_specialize=...): no ==1; (..._on_alignment): no :16 */
+        if (v->u.i == 1 && !p->no_spec) { ka->how = KA_CONST; ka->cv = cv_int(1); return TC_OK; }
         ka->how = KA_RUNTIME;
         ka->dt = v->u.i >= INT32_MIN && v->u.i <= INT32_MAX ? DT_I32 : DT_I64;
-        ka->div16 = v->u.i % 16 == 0;
+        ka->div16 = v->u.i % 16 == 0 && !p->no_spec && !p->no_align;
         return TC_OK;
     case TC_VAL_UINT:   /* at least 2^63: Triton's u64 */
         ka->how = KA_RUNTIME;
         ka->dt = DT_U64;
-        ka->div16 = (uint64_t)v->u.i % 16 == 0;
+        ka->div16 = (uint64_t)v->u.i % 16 == 0 && !p->no_spec && !p->no_align;
         return TC_OK;
     case TC_VAL_BOOL: ka->how = KA_RUNTIME; ka->dt = DT_I1; return TC_OK;
     case TC_VAL_FLOAT: ka->how = KA_RUNTIME; ka->dt = DT_FP32; return TC_OK;
@@ -116,7 +116,7 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
         ka->how = KA_RUNTIME;
         ka->dt = DT_PTR;
         ka->elem = (uint8_t)t->dtype;
-        ka->div16 = addr % 16 == 0;
+        ka->div16 = addr % 16 == 0 && !p->no_spec && !p->no_align;
         return TC_OK;
     }
     case TC_VAL_STR:

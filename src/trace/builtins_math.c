@@ -293,10 +293,13 @@ static void philox_v(Call *c, Val seed, Val c0, Val c1, Val c2, Val c3, int64_t 
         Val _c0 = cs[0], _c2 = cs[2];
         cs[0] = sem_binary(t, PY_BITXOR, sem_binary(t, PY_BITXOR, umulhi_v(t, B, _c2, loc), cs[1], loc), k0, loc);
         cs[2] = sem_binary(t, PY_BITXOR, sem_binary(t, PY_BITXOR, umulhi_v(t, A, _c0, loc), cs[3], loc), k1, loc);
+        bool ns = t->no_sanitize;   /* random.py: tl.mul/tl.add(..., sanitize_overflow=False) */
+        t->no_sanitize = true;
         cs[1] = sem_binary(t, PY_MUL, B, _c2, loc);
         cs[3] = sem_binary(t, PY_MUL, A, _c0, loc);
         k0 = sem_binary(t, PY_ADD, k0, kbig(KA), loc);
         k1 = sem_binary(t, PY_ADD, k1, kbig(KB), loc);
+        t->no_sanitize = ns;
     }
     for (int i = 0; i < 4; i++) out[i] = cs[i];
 }
