@@ -1008,7 +1008,20 @@ static void lower_atomic(G *g, const Inst *in) {
         int d = nr(g, cls);
         E(g, "mov.%s %s, 0;", bty(cls), rn(g, d));
         const char *D = rn(g, d), *A = rn(g, P[r]), *B = rn(g, X[r]);
+        if (cas && (dt == DT_I16 || dt == DT_U16)) {
+            /* 16-bit integers live in b32 registers: CAS the 2 bytes as b16 (sm_70+) */
+            int c16 = nr(g, CH), x16 = nr(g, CH), d16 = nr(g, CH);
+            E(g, "cvt.u16.u32 %s, %s;", rn(g, c16), rn(g, C[r]));
+            E(g, "cvt.u16.u32 %s, %s;", rn(g, x16), B);
+            E(g, "mov.b16 %s, 0;", rn(g, d16));
+            E(g, "%s%s.cas.b16 %s, [%s], %s, %s;", pr, sem, rn(g, d16), A, rn(g, c16), rn(g, x16));
+            E(g, "cvt.%s.%s %s, %s;", dt == DT_I16 ? "s32" : "u32", dt == DT_I16 ? "s16" : "u16", D,
+              rn(g, d16));
+            out[r] = d;
+            continue;
+        }
         if (cas) {
+            if (is_small(dt)) unsupported(g, "atomic_cas on 8-bit integers");
             E(g, "%s%s.cas.%s %s, [%s], %s, %s;", pr, sem, bty(cls), D, A, rn(g, C[r]), B);
             out[r] = d;
             continue;

@@ -74,3 +74,10 @@ def no_spec(x_ptr, n, m, BLOCK: tl.constexpr):
     offs = tl.arange(0, BLOCK)
     mask = offs < n + m
     tl.store(x_ptr + offs, tl.load(x_ptr + offs, mask=mask) + 1, mask=mask)
+
+
+@triton.jit
+def cas16(p_ptr, out_ptr, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    old = tl.atomic_cas(p_ptr + offs, tl.load(out_ptr + offs), tl.load(out_ptr + offs) + 7)
+    tl.store(out_ptr + offs, old)
