@@ -964,7 +964,7 @@ static void exec_inst(Ctx *c, const Inst *in) {
     case OP_CMP: case OP_FMA: case OP_WHERE: case OP_CAST:
     case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2:
     case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
-    case OP_ERF: case OP_TANH:
+    case OP_ERF: case OP_TANH: case OP_MATH1: case OP_MATH2:
         ex_elementwise(c, in);
         break;
     case OP_ADDPTR: ex_addptr(c, in); break;
