@@ -597,3 +597,12 @@ TEST(i15_libdevice_ptx) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+/* scripts/gpu-math-check.c (run on a GPU by scripts/gpu-math-check.sh) builds against the
+ * public API. */
+TEST(i15_gpu_math_check_builds) {
+    char cmd[1024], out[8192];
+    snprintf(cmd, sizeof cmd, "${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Werror -Iinclude -fsyntax-only "
+             "scripts/gpu-math-check.c");
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+}
