@@ -61,7 +61,8 @@ typedef enum tc_status {
     TC_ERR_NOMEM,       /* out of memory */
     TC_ERR_LIMIT,       /* input beyond a documented limit (nesting, size, recursion) */
     TC_ERR_UNSUPPORTED, /* valid Triton that tritonc does not implement yet */
-    TC_ERR_INTERNAL     /* a tritonc bug: an invariant failed */
+    TC_ERR_INTERNAL,    /* a tritonc bug: an invariant failed */
+    TC_ERR_TIMEOUT      /* the launch passed tc_launch_opts.timeout_s */
 } tc_status;
 
 /* Element types, with Triton's names (tc_dtype_name gives "fp32", "i32", ...). */
@@ -259,6 +260,13 @@ TC_API tc_status tc_grid_eval(const tc_args *meta, const char *expr, uint32_t gr
 
 typedef tc_status (*tc_grid_fn)(const tc_args *meta, uint32_t grid[3], void *user);
 
+/* Progress of long work, on the thread that started it: `what` is "programs" (an
+ * interpreter launch), "compiled" or "timed" (autotuning configs); done of total; elapsed
+ * seconds since the work began. Interpreter: called at most about 4 times a second, and
+ * once more with done == total at the end when it was called before. */
+typedef void (*tc_progress_fn)(const char *what, uint64_t done, uint64_t total, double elapsed_s,
+                               void *user);
+
 typedef struct tc_launch_opts {
     size_t size;            /* sizeof(tc_launch_opts) of the caller: set by tc_launch_defaults */
     uint32_t grid[3];       /* unused axes are 0 or 1 */
@@ -277,6 +285,15 @@ typedef struct tc_launch_opts {
     uint64_t shuffle_seed;  /* interpreter: 0 runs programs in order (x, then y, then z);
                                else in an order shuffled by this seed. With check: the seed of
                                the shuffled comparison run (0: a fixed default, reported) */
+    /* since 0.1 + issue 15 (0 keeps the older behaviour): */
+    double timeout_s;       /* > 0: a time limit in seconds. The interpreter stops the launch
+                               when it passes (TC_ERR_TIMEOUT naming the program and the line
+                               it was running); on the GPU the launch waits at most that long
+                               for the kernel (TC_ERR_TIMEOUT: it may still be running) */
+    tc_progress_fn progress; /* interpreter: programs done of the grid's total; autotuning
+                               (tc_tune, a tuning launch): configs "compiled", then "timed",
+                               after each one */
+    void *progress_user;
 } tc_launch_opts;
 
 /* Fills size bytes of *o: the defaults (grid (1,1,1), num_warps 4, num_stages 3, the rest 0)

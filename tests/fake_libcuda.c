@@ -157,6 +157,14 @@ EXPORT CUresult cuCtxSynchronize(void) {
     return current ? OK : 201;
 }
 
+/* FAKE_CUDA_STREAM=busy: the stream's work never finishes (a kernel that runs forever). */
+EXPORT CUresult cuStreamQuery(void *stream) {
+    (void)stream;
+    const char *f = getenv("FAKE_CUDA_STREAM");
+    if (f && !strcmp(f, "busy")) return 600;
+    return current ? OK : 201;
+}
+
 EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
     if (!current) return 201;
     if (n == 0) return INVALID_VALUE;

@@ -71,5 +71,9 @@ int cli_json_findings(FILE *f, tc_context *ctx);
 /* A tc_print_fn keeping the text in a CliText (device_print output inside --json). */
 typedef struct CliText { char *s; size_t n, cap; } CliText;
 void cli_text_append(const char *text, void *cli_text);
+/* tools/tritonc.c: a progress callback printing to stderr when it is a terminal (else NULL):
+ * after a second of work, "tritonc: WHAT DONE/TOTAL (P%), T s", rewritten in place. */
+void cli_progress_bind(tc_progress_fn *fn, void **user);
+void cli_progress_end(void);   /* ends a progress line left unfinished (a failed launch) */
 
 #endif

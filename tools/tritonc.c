@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <strings.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -63,6 +64,9 @@ static const char *usage_run =
     "                       atomics are real atomics, device_print lines stay whole; the order\n"
     "                       of programs is not defined\n"
     "  --shuffle SEED       interpreter: run the programs in an order shuffled by SEED (not 0)\n"
+    "  --timeout SECONDS    stop the run after SECONDS (exit 1): the interpreter stops where\n"
+    "                       it is, naming the program and the loop; on a GPU tritonc stops\n"
+    "                       waiting for the kernel (tc_launch_opts.timeout_s)\n"
     "  --seed S             seed for rand/randn (default 0)\n"
     "  --print NAME         after the run, print argument NAME as Python prints a list:\n"
     "                       out = [11.0, 22.0, 33.0, 44.0]   (repeatable)\n"
@@ -129,6 +133,7 @@ static const char *usage_check =
     "The report goes to standard output; the tensors keep the program-order results.\n"
     "--json prints one JSON object instead (as `tritonc run --json`, with \"check\": the\n"
     "findings as records: kind, file:line:col, programs, lane, tensor, element, address).\n"
+    "--timeout SECONDS stops the check after SECONDS (exit 1), as for `run`.\n"
     "TRITONC_CHECK=1 turns the same checks on for every interpreter launch (tritonc run, the\n"
     "library).\n"
     "\n"
@@ -787,6 +792,32 @@ static void print_to_stdout(const char *text, void *user) {
 
 typedef struct Opt { const char *name; const char *val; } Opt;
 
+/* Progress on stderr when it is a terminal and the work has run a second: one line,
+ * rewritten in place, ended when done reaches total (or by cli_progress_end). */
+static int progress_shown;
+
+static void progress_to_tty(const char *what, uint64_t done, uint64_t total, double elapsed,
+                            void *user) {
+    (void)user;
+    if (!progress_shown && (elapsed < 1.0 || done >= total)) return;
+    fprintf(stderr, "\rtritonc: %s %llu/%llu (%.0f%%), %.1f s%s", what,
+            (unsigned long long)done, (unsigned long long)total,
+            total ? 100.0 * (double)done / (double)total : 100.0, elapsed,
+            done >= total ? "\n" : "");
+    progress_shown = done < total;
+    fflush(stderr);
+}
+
+void cli_progress_bind(tc_progress_fn *fn, void **user) {
+    *fn = isatty(2) ? progress_to_tty : NULL;
+    *user = NULL;
+}
+
+void cli_progress_end(void) {
+    if (progress_shown) fputc('\n', stderr);
+    progress_shown = 0;
+}
+
 /* An option with a value: "--grid 4" or "--grid=4". Returns 1 and the value, advancing *i. */
 int cli_opt_val(int argc, char **argv, int *i, const char *name, const char **val) {
     size_t n = strlen(name);
@@ -874,6 +905,12 @@ int cli_run(int argc, char **argv, int check) {
             if (!parse_int(a + 11, &n) || n < 1 || n > 256)
                 return cli_usage_error(cmdn, "--parallel=N takes a thread count from 1 to 256");
             opts.threads = (int)n;
+        } else if (cli_opt_val(argc, argv, &i, "--timeout", &v)) {
+            char *end;
+            double t = v ? strtod(v, &end) : 0;
+            if (!v || !*v || *end || !(t > 0) || t > 1e9)
+                return cli_usage_error(cmdn, "--timeout takes a number of seconds > 0");
+            opts.timeout_s = t;
         } else if (cli_opt_val(argc, argv, &i, "--shuffle", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n == 0)
@@ -951,6 +988,7 @@ int cli_run(int argc, char **argv, int check) {
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;
+    cli_progress_bind(&opts.progress, &opts.progress_user);
     int rc = EXIT_OK;
     tc_module *m = NULL;
     tc_kernel *k = NULL;
@@ -1003,6 +1041,7 @@ int cli_run(int argc, char **argv, int check) {
     }
 
     s = tc_launch(k, args, &opts);
+    cli_progress_end();
     if (s == TC_OK) s = tc_synchronize(ctx);  /* GPU launches are asynchronous */
     fflush(stdout);
     if (s && cli_grid_error(&opts)) { cli_error("error: %s", cli_grid_error(&opts)); rc = EXIT_USAGE; goto done; }

@@ -342,6 +342,14 @@ int cmd_bench(int argc, char **argv) {
 
 /* ---- tune --------------------------------------------------------------------------------- */
 
+/* On a terminal, configs compiled so far (each timed config has its own line on stdout). */
+static void compile_progress(const char *what, uint64_t done, uint64_t total, double el, void *u) {
+    tc_progress_fn tty;
+    void *tu;
+    cli_progress_bind(&tty, &tu);
+    if (tty && strcmp(what, "compiled") == 0) tty("configs compiled", done, total, el, tu);
+}
+
 static void progress(int i, int n, const tc_tune_result *r, void *user) {
     Grid *g = user;
     if (r->status && g && g->err[0])
@@ -381,6 +389,7 @@ int cmd_tune(int argc, char **argv) {
     tc_launch_opts o = tc_launch_defaults();
     int rc = setup_load(&s, &o);
     if (rc) { setup_free(&s); return rc; }
+    if (!json) o.progress = compile_progress;
     tc_tune_info ti;
     tc_status st = tc_kernel_tune_info(s.k, &ti);
     if (st) { rc = cli_api_error(s.ctx, st, 0); setup_free(&s); return rc; }
@@ -400,6 +409,7 @@ int cmd_tune(int argc, char **argv) {
     }
     tc_tune_report r;
     st = tc_tune(s.k, s.args, &o, force ? TC_TUNE_FORCE : 0, json ? NULL : progress, &s.g, &r);
+    cli_progress_end();
     if (st) { rc = launch_err(&s, st); setup_free(&s); return rc; }
     if (export_path && (st = tc_tuning_db_save(s.ctx, export_path))) { rc = cli_api_error(s.ctx, st, 0); setup_free(&s); return rc; }
     if (json) {

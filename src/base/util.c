@@ -336,6 +336,7 @@ const char *tc_status_name(tc_status s) {
         "TC_OK", "TC_ERR_SYNTAX", "TC_ERR_COMPILE", "TC_ERR_RUNTIME", "TC_ERR_ARG",
         "TC_ERR_NOT_FOUND", "TC_ERR_NO_DRIVER", "TC_ERR_DRIVER", "TC_ERR_RESOURCES",
         "TC_ERR_IO", "TC_ERR_NOMEM", "TC_ERR_LIMIT", "TC_ERR_UNSUPPORTED", "TC_ERR_INTERNAL",
+        "TC_ERR_TIMEOUT",
     };
     return (unsigned)s < (unsigned)COUNT_OF(names) ? names[s] : "TC_ERR_UNKNOWN";
 }

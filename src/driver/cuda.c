@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 /* ---- the driver API, declared by hand ------------------------------------------------ */
 
@@ -94,6 +95,7 @@ static struct {
     CUresult (*cuEventSynchronize)(CUevent ev);
     CUresult (*cuEventElapsedTime)(float *ms, CUevent a, CUevent b);
     CUresult (*cuEventDestroy_v2)(CUevent ev);
+    CUresult (*cuStreamQuery)(CUstream s);
 } cu;
 
 /* Symbols to resolve. An entry whose slot is already filled is skipped, so a later name is
@@ -129,6 +131,7 @@ static const struct { const char *name; size_t off; bool required; } cu_syms[] =
     {"cuEventElapsedTime_v2", offsetof(__typeof__(cu), cuEventElapsedTime), false},
     SYM(cuEventElapsedTime, false),
     SYM(cuEventDestroy_v2, false),
+    SYM(cuStreamQuery, false),
 #undef SYM
 };
 
@@ -781,6 +784,28 @@ tc_status cuda_sync(Err *e) {
     if (ensure_context(e)) return e->code;
     return cu_check(e, cu.cuCtxSynchronize ? cu.cuCtxSynchronize() : CU_MISSING_ENTRY,
                     "cuCtxSynchronize");
+}
+
+tc_status cuda_wait(void *stream, double timeout_s, Err *e) {
+    if (ensure_context(e)) return e->code;
+    if (!cu.cuStreamQuery) return cuda_sync(e);
+    struct timespec t0, now, nap = {0, 50000};
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    for (;;) {
+        CUresult r = cu.cuStreamQuery((CUstream)stream);
+        if (r != 600) /* CUDA_ERROR_NOT_READY */
+            return cu_check(e, r, "cuStreamQuery");
+        clock_gettime(CLOCK_MONOTONIC, &now);
+        double el = (double)(now.tv_sec - t0.tv_sec) + (double)(now.tv_nsec - t0.tv_nsec) * 1e-9;
+        if (el >= timeout_s) {
+            err_set(e, TC_ERR_TIMEOUT, (SrcLoc){0}, "the kernel did not finish within its time "
+                    "limit of %g s; stopped waiting for it (it may still be running on the GPU)",
+                    timeout_s);
+            return TC_ERR_TIMEOUT;
+        }
+        nanosleep(&nap, NULL);
+        if (nap.tv_nsec < 10000000) nap.tv_nsec *= 2;
+    }
 }
 
 struct CuEvent { CUevent ev; };

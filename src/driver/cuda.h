@@ -72,6 +72,9 @@ bool cuda_occupancy_on(void);
 tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shared_bytes,
                       void *stream, void **params, Err *e);
 tc_status cuda_sync(Err *e);
+/* Waits for the work queued on stream (NULL: the default one) for at most timeout_s seconds:
+ * TC_ERR_TIMEOUT when it has not finished by then (it keeps running). */
+tc_status cuda_wait(void *stream, double timeout_s, Err *e);
 
 /* The cubin the driver makes of PTX through its linker (cuLinkCreate/AddData/Complete), at
  * most CUDA_MAX_CUBIN bytes, malloc'd into *cubin. -1 on any failure (then load the PTX). */

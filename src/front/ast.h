@@ -161,6 +161,8 @@ typedef struct Param {
     Expr *deflt;         /* NULL if none */
     bool is_constexpr;   /* annotation names tl.constexpr / triton.language.constexpr */
     bool is_const;       /* annotation is tl.const (read-only pointer) */
+    bool no_spec;        /* jit(do_not_specialize=[...]) names it: no ==1, no divisibility */
+    bool no_align;       /* jit(do_not_specialize_on_alignment=[...]): no divisibility */
 } Param;
 
 typedef struct Decorator {
@@ -176,6 +178,7 @@ typedef struct Func {
     Decorator *decos; int ndecos;  /* all decorators, outermost first */
     bool is_jit;         /* decorated with triton.jit / jit (also jit(...)) */
     bool noinline;       /* @triton.jit(noinline=True) */
+    bool debug;          /* @triton.jit(debug=True): device_assert and overflow checks on */
     Expr *autotune;      /* the triton.autotune(...) call, if any */
     Expr *heuristics;    /* the triton.heuristics(...) call, if any */
     const char *text;    /* the function's source text (decorators through body), for hashing */

@@ -1245,12 +1245,77 @@ static void global_stmt(Parser *P) {
         add_global(P, s->target->name, s->value, s->loc);
 }
 
+/* jit(fn=None, *, version, repr, launch_metadata, do_not_specialize,
+ * do_not_specialize_on_alignment, debug, noinline): Triton's keywords; others are refused. */
+static const char *const JIT_KEYWORDS[] = {"version", "repr", "launch_metadata",
+    "do_not_specialize", "do_not_specialize_on_alignment", "debug", "noinline", NULL};
+
+static bool jit_flag(Parser *P, const KwArg *kw) {
+    Expr *v = kw->value;
+    if (v->kind == EX_TRUE) return true;
+    if (v->kind == EX_FALSE || v->kind == EX_NONE) return false;
+    err_fail(P->e, TC_ERR_SYNTAX, v->loc, "triton.jit(%s=...) takes True, False or None here",
+             kw->name);
+}
+
+static void jit_keywords_check(Parser *P, const Expr *x) {
+    if (x->kind != EX_CALL) return;
+    if (x->n > 0)
+        err_fail(P->e, TC_ERR_SYNTAX, x->items[0]->loc, "jit() takes its options as keywords "
+                 "(version, repr, launch_metadata, do_not_specialize, "
+                 "do_not_specialize_on_alignment, debug, noinline)");
+    for (int i = 0; i < x->nkw; i++) {
+        int j = 0;
+        while (JIT_KEYWORDS[j] && strcmp(JIT_KEYWORDS[j], x->kw[i].name) != 0) j++;
+        if (!JIT_KEYWORDS[j])
+            err_fail(P->e, TC_ERR_SYNTAX, x->kw[i].loc, "jit() got an unexpected keyword argument "
+                     "'%s' (Triton's are version, repr, launch_metadata, do_not_specialize, "
+                     "do_not_specialize_on_alignment, debug, noinline)", x->kw[i].name);
+        const char *n = x->kw[i].name;
+        if (!strcmp(n, "debug") || !strcmp(n, "noinline")) jit_flag(P, &x->kw[i]);
+    }
+}
+
+/* do_not_specialize[_on_alignment]=[...]: parameters by index or name (as Triton: a name or
+ * index that matches no parameter is ignored). */
+static void jit_no_spec(Parser *P, Func *f, const KwArg *kw, bool align_only) {
+    Expr *v = kw->value;
+    if (v->kind == EX_NONE) return;
+    if (v->kind != EX_LIST && v->kind != EX_TUPLE)
+        err_fail(P->e, TC_ERR_SYNTAX, v->loc, "triton.jit(%s=...) takes a list of parameter "
+                 "names or indices", kw->name);
+    for (int i = 0; i < v->n; i++) {
+        Expr *it = v->items[i];
+        if (it->kind != EX_STR && it->kind != EX_INT)
+            err_fail(P->e, TC_ERR_SYNTAX, it->loc, "triton.jit(%s=...) takes parameter names "
+                     "(strings) or indices (integers)", kw->name);
+        for (int j = 0; j < f->nparams; j++) {
+            if (it->kind == EX_STR ? strcmp(it->str, f->params[j].name) != 0
+                                   : (it->big || it->ival != (uint64_t)j))
+                continue;
+            if (align_only) f->params[j].no_align = true;
+            else f->params[j].no_spec = true;
+        }
+    }
+}
+
+static void jit_options(Parser *P, Func *f, const Expr *x) {
+    if (!x || x->kind != EX_CALL) return;
+    for (int i = 0; i < x->nkw; i++) {
+        const KwArg *kw = &x->kw[i];
+        if (!strcmp(kw->name, "debug")) f->debug = jit_flag(P, kw);
+        else if (!strcmp(kw->name, "noinline")) f->noinline = jit_flag(P, kw);
+        else if (!strcmp(kw->name, "do_not_specialize")) jit_no_spec(P, f, kw, false);
+        else if (!strcmp(kw->name, "do_not_specialize_on_alignment")) jit_no_spec(P, f, kw, true);
+    }
+}
+
 static void decorated(Parser *P) {
     const Token *first = P->t;
     Decorator *decos = NULL;
     int n = 0, cap = 0;
-    bool jit = false, noinline = false;
-    Expr *autotune = NULL, *heuristics = NULL;
+    bool jit = false;
+    Expr *autotune = NULL, *heuristics = NULL, *jit_call = NULL;
     while (is(P, "@")) {
         Token *at = P->t;
         advance(P);
@@ -1271,9 +1336,8 @@ static void decorated(Parser *P) {
         const Expr *c = callee(x);
         if (resolves_to(P, c, "triton.jit") || resolves_to(P, c, "triton.runtime.jit.jit")) {
             jit = true;
-            for (int i = 0; x->kind == EX_CALL && i < x->nkw; i++)
-                if (strcmp(x->kw[i].name, "noinline") == 0 && x->kw[i].value->kind == EX_TRUE)
-                    noinline = true;
+            jit_keywords_check(P, x);
+            jit_call = x;
         } else if (x->kind == EX_CALL && resolves_to(P, c, "triton.autotune")) {
             autotune = x;
         } else if (x->kind == EX_CALL && resolves_to(P, c, "triton.heuristics")) {
@@ -1286,7 +1350,7 @@ static void decorated(Parser *P) {
     }
     Func *f = funcdef(P, decos, n, first);
     f->is_jit = true;
-    f->noinline = noinline;
+    jit_options(P, f, jit_call);
     f->autotune = autotune;
     f->heuristics = heuristics;
     Module *m = P->m;

@@ -725,6 +725,172 @@ static int unop(G *g, int op, int dt, int a) {
     return unop_f32(g, op, a);
 }
 
+/* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ *
+ * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
+ * logb (so ilogb), saturatef, rcp), hypot/rhypot and remainder of fp32 through fp64, and the fast_* forms as
+ * libdevice has them (the .approx instructions). The others are refused with their name (the
+ * interpreter runs them all). */
+
+TC_NORETURN static void math_unsupported(G *g, int fn, int dt) {
+    err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
+             "the GPU backend does not support libdevice.%s on %s yet (the interpreter runs it)",
+             fn >= 0 && fn < MF_COUNT ? math_fn_names[fn] : "?", dt == DT_FP64 ? "fp64" : "fp32");
+}
+
+static int math1(G *g, int fn, int dt, int a) {
+    bool f64 = dt == DT_FP64;
+    const char *ft = f64 ? "f64" : "f32";
+    int cls = f64 ? CD : CR;
+    int d = nr(g, cls);
+    if (f64 && fn >= MF_FAST_EXP && fn <= MF_FAST_TAN) math_unsupported(g, fn, dt);
+    switch (fn) {
+    case MF_TRUNC: E(g, "cvt.rzi.%s.%s %s, %s;", ft, ft, rn(g, d), rn(g, a)); break;
+    case MF_RINT: E(g, "cvt.rni.%s.%s %s, %s;", ft, ft, rn(g, d), rn(g, a)); break;
+    case MF_ROUND: {
+        /* half away from zero: t = trunc(x); t + copysign(1, x) when |x - t| >= 0.5 (exact) */
+        int t = nr(g, cls), r = nr(g, cls), o = nr(g, cls), p = nr(g, CP);
+        E(g, "cvt.rzi.%s.%s %s, %s;", ft, ft, rn(g, t), rn(g, a));
+        E(g, "sub.rn.%s %s, %s, %s;", ft, rn(g, r), rn(g, a), rn(g, t));
+        E(g, "abs.%s %s, %s;", ft, rn(g, r), rn(g, r));
+        E(g, "setp.ge.%s %s, %s, %s;", ft, rn(g, p), rn(g, r), f64 ? "0d3FE0000000000000" : "0f3F000000");
+        E(g, "copysign.%s %s, %s, %s;", ft, rn(g, o), rn(g, a), f64 ? "0d3FF0000000000000" : "0f3F800000");
+        E(g, "add.rn.%s %s, %s, %s;", ft, rn(g, o), rn(g, t), rn(g, o));
+        E(g, "selp.%s %s, %s, %s, %s;", ft, rn(g, d), rn(g, o), rn(g, t), rn(g, p));
+        break;
+    }
+    case MF_LOGB: {
+        /* the exponent: normal e - bias; subnormal from the leading zeros; 0 -> -inf;
+         * inf, NaN -> |x| */
+        const char *bt = f64 ? "b64" : "b32";
+        int ax = nr(g, cls), bits = nr(g, cls), e = nr(g, CR), lz = nr(g, CR), p = nr(g, CP);
+        E(g, "abs.%s %s, %s;", ft, rn(g, ax), rn(g, a));
+        E(g, "mov.%s %s, %s;", bt, rn(g, bits), rn(g, ax));
+        if (f64) {
+            int e64 = nr(g, CD);
+            E(g, "shr.u64 %s, %s, 52;", rn(g, e64), rn(g, bits));
+            E(g, "cvt.u32.u64 %s, %s;", rn(g, e), rn(g, e64));
+        } else {
+            E(g, "shr.u32 %s, %s, 23;", rn(g, e), rn(g, bits));
+        }
+        E(g, "sub.s32 %s, %s, %d;", rn(g, e), rn(g, e), f64 ? 1023 : 127);
+        E(g, "clz.%s %s, %s;", bt, rn(g, lz), rn(g, bits));
+        E(g, "sub.s32 %s, %d, %s;", rn(g, lz), f64 ? -1011 : -118, rn(g, lz));
+        E(g, "setp.eq.s32 %s, %s, %d;", rn(g, p), rn(g, e), f64 ? -1023 : -127);
+        E(g, "@%s mov.b32 %s, %s;", rn(g, p), rn(g, e), rn(g, lz));
+        E(g, "cvt.rn.%s.s32 %s, %s;", ft, rn(g, d), rn(g, e));
+        E(g, "setp.eq.%s %s, %s, 0%c%s;", ft, rn(g, p), rn(g, ax), f64 ? 'd' : 'f',
+          f64 ? "0000000000000000" : "00000000");
+        E(g, "@%s mov.%s %s, 0%c%s;", rn(g, p), bt, rn(g, d), f64 ? 'd' : 'f', f64 ? "FFF0000000000000" : "FF800000");
+        E(g, "setp.gtu.%s %s, %s, %s;", ft, rn(g, p), rn(g, ax), f64 ? "0d7FEFFFFFFFFFFFFF" : "0f7F7FFFFF");
+        E(g, "@%s mov.%s %s, %s;", rn(g, p), bt, rn(g, d), rn(g, ax));
+        break;
+    }
+    case MF_SATURATE: E(g, "cvt.sat.f32.f32 %s, %s;", rn(g, d), rn(g, a)); break;
+    case MF_RCP: E(g, "rcp.rn.%s %s, %s;", ft, rn(g, d), rn(g, a)); break;
+    case MF_FAST_EXP: case MF_FAST_EXP10: {
+        int t = nr(g, CR);
+        E(g, "mul.f32 %s, %s, %s;", rn(g, t), rn(g, a), fn == MF_FAST_EXP ? "0f3FB8AA3B" : "0f40549A78");
+        E(g, "ex2.approx.ftz.f32 %s, %s;", rn(g, d), rn(g, t));
+        break;
+    }
+    case MF_FAST_LOG2: E(g, "lg2.approx.ftz.f32 %s, %s;", rn(g, d), rn(g, a)); break;
+    case MF_FAST_LOG: case MF_FAST_LOG10: {
+        int t = nr(g, CR);
+        E(g, "lg2.approx.ftz.f32 %s, %s;", rn(g, t), rn(g, a));
+        E(g, "mul.f32 %s, %s, %s;", rn(g, d), rn(g, t), fn == MF_FAST_LOG ? "0f3F317218" : "0f3E9A209B");
+        break;
+    }
+    case MF_FAST_SIN: E(g, "sin.approx.ftz.f32 %s, %s;", rn(g, d), rn(g, a)); break;
+    case MF_FAST_COS: E(g, "cos.approx.ftz.f32 %s, %s;", rn(g, d), rn(g, a)); break;
+    case MF_FAST_TAN: {
+        int s = nr(g, CR), c = nr(g, CR);
+        E(g, "sin.approx.ftz.f32 %s, %s;", rn(g, s), rn(g, a));
+        E(g, "cos.approx.ftz.f32 %s, %s;", rn(g, c), rn(g, a));
+        E(g, "div.approx.ftz.f32 %s, %s, %s;", rn(g, d), rn(g, s), rn(g, c));
+        break;
+    }
+    default: math_unsupported(g, fn, dt);
+    }
+    return d;
+}
+
+static int math2(G *g, int fn, int dt, int a, int b) {
+    bool f64 = dt == DT_FP64;
+    const char *ft = f64 ? "f64" : "f32";
+    int cls = f64 ? CD : CR;
+    int d = nr(g, cls);
+    switch (fn) {
+    case MF_COPYSIGN: E(g, "copysign.%s %s, %s, %s;", ft, rn(g, d), rn(g, b), rn(g, a)); break;   /* |a|, b's sign */
+    case MF_FDIM: {   /* a > b ? a - b : +0; NaN when either is */
+        int p = nr(g, CP);
+        E(g, "sub.rn.%s %s, %s, %s;", ft, rn(g, d), rn(g, a), rn(g, b));
+        E(g, "setp.le.%s %s, %s, %s;", ft, rn(g, p), rn(g, a), rn(g, b));
+        E(g, "@%s mov.b%d %s, 0;", rn(g, p), f64 ? 64 : 32, rn(g, d));
+        break;
+    }
+    case MF_NEXTAFTER: {
+        /* NaN: a + b; a == b: b; a == 0: the smallest subnormal with b's sign; else the bit
+         * pattern of a steps by one toward b */
+        const char *bt = f64 ? "b64" : "b32", *st = f64 ? "s64" : "s32";
+        int pn = nr(g, CP), pe = nr(g, CP), pz = nr(g, CP), pu = nr(g, CP), one = nr(g, cls),
+            z = nr(g, cls);
+        E(g, "mov.%s %s, %s;", bt, rn(g, d), rn(g, a));
+        E(g, "setp.lt.%s %s, %s, %s;", ft, rn(g, pu), rn(g, a), rn(g, b));   /* toward +inf */
+        E(g, "setp.ge.xor.%s %s, %s, 0%c%s, %s;", ft, rn(g, pu), rn(g, a), f64 ? 'd' : 'f',
+          f64 ? "0000000000000000" : "00000000", rn(g, pu));   /* away from zero iff a>=0 == up */
+        E(g, "selp.%s %s, -1, 1, %s;", st, rn(g, one), rn(g, pu));   /* pu: toward zero */
+        E(g, "add.%s %s, %s, %s;", st, rn(g, d), rn(g, d), rn(g, one));
+        E(g, "mov.%s %s, 1;", bt, rn(g, z));
+        E(g, "copysign.%s %s, %s, %s;", ft, rn(g, z), rn(g, b), rn(g, z));
+        E(g, "setp.eq.%s %s, %s, 0%c%s;", ft, rn(g, pz), rn(g, a), f64 ? 'd' : 'f',
+          f64 ? "0000000000000000" : "00000000");
+        E(g, "@%s mov.%s %s, %s;", rn(g, pz), bt, rn(g, d), rn(g, z));
+        E(g, "setp.eq.%s %s, %s, %s;", ft, rn(g, pe), rn(g, a), rn(g, b));
+        E(g, "@%s mov.%s %s, %s;", rn(g, pe), bt, rn(g, d), rn(g, b));
+        E(g, "setp.nan.%s %s, %s, %s;", ft, rn(g, pn), rn(g, a), rn(g, b));
+        E(g, "@%s add.%s %s, %s, %s;", rn(g, pn), ft, rn(g, d), rn(g, a), rn(g, b));
+        break;
+    }
+    case MF_FAST_POW: {
+        if (f64) math_unsupported(g, fn, dt);
+        int t = nr(g, CR);
+        E(g, "lg2.approx.ftz.f32 %s, %s;", rn(g, t), rn(g, a));
+        E(g, "mul.f32 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, b));
+        E(g, "ex2.approx.ftz.f32 %s, %s;", rn(g, d), rn(g, t));
+        break;
+    }
+    case MF_HYPOT: case MF_RHYPOT: case MF_REMAINDER: {
+        /* fp32 through fp64: hypot's sum of squares is exact there, so one more rounding */
+        if (f64) math_unsupported(g, fn, dt);
+        int a6 = nr(g, CD), b6 = nr(g, CD), q = nr(g, CD);
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, a));
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), rn(g, b));
+        if (fn == MF_REMAINDER) {   /* a - rint(a/b)*b (exact while |a/b| < 2^29) */
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, b6));
+            E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "neg.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, q), rn(g, b6), rn(g, a6));
+        } else {
+            int p = nr(g, CP);
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, a6));
+            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, b6), rn(g, b6), rn(g, q));
+            E(g, "sqrt.rn.f64 %s, %s;", rn(g, q), rn(g, q));
+            /* an infinite operand gives inf even when the other is NaN */
+            E(g, "abs.f64 %s, %s;", rn(g, a6), rn(g, a6));
+            E(g, "abs.f64 %s, %s;", rn(g, b6), rn(g, b6));
+            E(g, "max.f64 %s, %s, %s;", rn(g, a6), rn(g, a6), rn(g, b6));
+            E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, a6));
+            E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, p), rn(g, q));
+            if (fn == MF_RHYPOT) E(g, "rcp.rn.f64 %s, %s;", rn(g, q), rn(g, q));
+        }
+        E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, q));
+        break;
+    }
+    default: math_unsupported(g, fn, dt);
+    }
+    return d;
+}
+
 int cast1(G *g, int r, int from, int to, bool rz) {
     if (from == to) return r;
     if (from == DT_PTR || to == DT_PTR) {
@@ -886,6 +1052,8 @@ static void lower_elementwise(G *g, const Inst *in) {
         case OP_CEIL: case OP_ERF: case OP_TANH:
             x = unop(g, in->op, rdt, A[0][r]);
             break;
+        case OP_MATH1: x = math1(g, in->attr.kind, rdt, A[0][r]); break;
+        case OP_MATH2: x = math2(g, in->attr.kind, rdt, A[0][r], A[1][r]); break;
         default: x = binop(g, in, rdt, A[0][r], A[1][r]); break;
         }
         out[r] = x;
@@ -1055,7 +1223,20 @@ static void lower_atomic(G *g, const Inst *in) {
         int d = nr(g, cls);
         E(g, "mov.%s %s, 0;", bty(cls), rn(g, d));
         const char *D = rn(g, d), *A = rn(g, P[r]), *B = rn(g, X[r]);
+        if (cas && (dt == DT_I16 || dt == DT_U16)) {
+            /* 16-bit integers live in b32 registers: CAS the 2 bytes as b16 (sm_70+) */
+            int c16 = nr(g, CH), x16 = nr(g, CH), d16 = nr(g, CH);
+            E(g, "cvt.u16.u32 %s, %s;", rn(g, c16), rn(g, C[r]));
+            E(g, "cvt.u16.u32 %s, %s;", rn(g, x16), B);
+            E(g, "mov.b16 %s, 0;", rn(g, d16));
+            E(g, "%s%s.cas.b16 %s, [%s], %s, %s;", pr, sem, rn(g, d16), A, rn(g, c16), rn(g, x16));
+            E(g, "cvt.%s.%s %s, %s;", dt == DT_I16 ? "s32" : "u32", dt == DT_I16 ? "s16" : "u16", D,
+              rn(g, d16));
+            out[r] = d;
+            continue;
+        }
         if (cas) {
+            if (is_small(dt)) unsupported(g, "atomic_cas on 8-bit integers");
             E(g, "%s%s.cas.%s %s, [%s], %s, %s;", pr, sem, bty(cls), D, A, rn(g, C[r]), B);
             out[r] = d;
             continue;

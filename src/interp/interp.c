@@ -20,7 +20,10 @@
  *    no error (lanes a mask drops later often divide by zero); check mode notes it.
  *  - fp16/bf16 ops are computed in float and rounded back to 16 bits per op (round to
  *    nearest even); exact since float has >= 2p+2 bits.
- *  - REDUCE sums sequentially in index order, in the element type (fp16 rounds per step).
+ *  - REDUCE sums integers in index order; float sums are pairwise (red_pairwise: blocks of
+ *    up to 8 added in index order, then halves added recursively, the split at a power of
+ *    two), in the element type (fp16 rounds per step): error O(log n) ulps, as good as or
+ *    better than the GPU's per-thread runs followed by a butterfly.
  *  - DOT: per output element a sequential fp32 FMA chain over k = 0..K-1 (fp64 for fp64,
  *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype. tf32:
  *    fp32 inputs are first rounded to a 10-bit mantissa (nearest, ties away, like
@@ -54,6 +57,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 /* Programs per launch the interpreter accepts: even a trivial program costs ~100 ns, so
  * 2^26 of them stay within seconds; CUDA's full grid (2^31 x 2^16 x 2^16) never would. */
@@ -77,6 +81,8 @@ typedef struct Ctx {
     int par;            /* atomics through __atomic builtins */
     pthread_mutex_t *print_lock;
     Shuffle order;      /* run_seq's shuffled order (order.order freed on every exit) */
+    unsigned ticks;     /* loop iterations and programs: every TICK_EVERY, tick_slow */
+    bool reporter;      /* this thread calls the progress callback */
 } Ctx;
 
 static void program_str(const Ctx *c, char *buf, size_t n) {
@@ -89,6 +95,41 @@ static void program_str(const Ctx *c, char *buf, size_t n) {
              op_names[(in)->op], dt_name(TY(c, (in)->res[0]).dt), __FILE__, __LINE__)
 #define TY(c, v) ((c)->f->types[(v)])
 #define V(c, v) ((c)->buf[(v)])
+
+/* ---- time limit and progress ------------------------------------------------------------ */
+
+#define TICK_EVERY 64u
+
+static double mono_s(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static void report_progress(InterpLaunch *l, double now) {
+    l->last_report = now;
+    l->reported = 1;
+    l->progress("programs", __atomic_load_n(&l->done, __ATOMIC_RELAXED),
+                (uint64_t)l->grid[0] * l->grid[1] * l->grid[2], now - l->start, l->progress_user);
+}
+
+/* The time limit (in: the loop being run, or NULL between programs) and progress. */
+static void tick_slow(Ctx *c, const Inst *in) {
+    InterpLaunch *l = c->l;
+    double now = mono_s();
+    if (l->deadline > 0 && now >= l->deadline) {
+        char p[64];
+        program_str(c, p, sizeof p);
+        err_fail(c->e, TC_ERR_TIMEOUT, in ? in->loc : (SrcLoc){0},
+                 "the launch passed its time limit of %g s in program %s%s", l->timeout_s, p,
+                 in ? ", in this loop (one that never ends?)" : "");
+    }
+    if (c->reporter && l->progress && now - l->last_report >= 0.25) report_progress(l, now);
+}
+
+static inline void tick(Ctx *c, const Inst *in) {
+    if (++c->ticks % TICK_EVERY == 0 && (c->l->deadline > 0 || c->l->progress)) tick_slow(c, in);
+}
 
 static void *scratch(Ctx *c, size_t n) {
     if (n > c->scratch_cap) {
@@ -261,6 +302,31 @@ static void red_arg(Ctx *c, const Inst *in, int dt, const void *x, int32_t *R, i
         }
 }
 
+/* Pairwise float sums: n elements p[0], p[s], ... ; leaves of up to 8 summed in order, then
+ * the two halves (the first of a power-of-two length) added. */
+#define RED_PAIRWISE(NAME, T, C, LD, COMB) \
+    static C NAME(const T *p, int64_t n, int64_t s) { \
+        if (n <= 8) { \
+            C acc = LD(p[0]); \
+            for (int64_t k = 1; k < n; k++) { C v = LD(p[k * s]); acc = COMB(acc, v); } \
+            return acc; \
+        } \
+        int64_t h = 8; \
+        while (h * 2 < n) h *= 2; \
+        C a = NAME(p, h, s), b = NAME(p + h * s, n - h, s); \
+        return COMB(a, b); \
+    }
+RED_PAIRWISE(pw_f32, float, float, ID, C_ADD)
+RED_PAIRWISE(pw_f64, double, double, ID, C_ADD)
+RED_PAIRWISE(pw_f16, uint16_t, float, h2f, H_ADD)
+RED_PAIRWISE(pw_bf16, uint16_t, float, bf2f, BF_ADD)
+
+#define RED_PW(T, FN, ST) \
+    do { const T *X = x; T *R = r; \
+        for (int64_t o = 0; o < outer; o++) \
+            for (int64_t j = 0; j < inner; j++) R[o * inner + j] = ST(FN(X + o * len * inner + j, len, inner)); \
+    } while (0)
+
 static void ex_reduce(Ctx *c, const Inst *in) {
     Type st = TY(c, in->args[0]);
     int axis = in->attr.axis, kind = in->attr.kind;
@@ -298,7 +364,7 @@ static void ex_reduce(Ctx *c, const Inst *in) {
         break;
     case DT_FP32:
         switch (kind) {
-        case RED_SUM: RED_GEN(float, float, ID, ID, C_ADD); break;
+        case RED_SUM: RED_PW(float, pw_f32, ID); break;
         case RED_MAX: RED_GEN(float, float, ID, ID, fmaxf); break;
         case RED_MIN: RED_GEN(float, float, ID, ID, fminf); break;
         default: BAD(c, in);
@@ -306,7 +372,7 @@ static void ex_reduce(Ctx *c, const Inst *in) {
         break;
     case DT_FP64:
         switch (kind) {
-        case RED_SUM: RED_GEN(double, double, ID, ID, C_ADD); break;
+        case RED_SUM: RED_PW(double, pw_f64, ID); break;
         case RED_MAX: RED_GEN(double, double, ID, ID, fmax); break;
         case RED_MIN: RED_GEN(double, double, ID, ID, fmin); break;
         default: BAD(c, in);
@@ -314,7 +380,7 @@ static void ex_reduce(Ctx *c, const Inst *in) {
         break;
     case DT_FP16:
         switch (kind) {
-        case RED_SUM: RED_GEN(uint16_t, float, h2f, f2h, H_ADD); break;
+        case RED_SUM: RED_PW(uint16_t, pw_f16, f2h); break;
         case RED_MAX: RED_GEN(uint16_t, float, h2f, f2h, fmaxf); break;
         case RED_MIN: RED_GEN(uint16_t, float, h2f, f2h, fminf); break;
         default: BAD(c, in);
@@ -322,7 +388,7 @@ static void ex_reduce(Ctx *c, const Inst *in) {
         break;
     case DT_BF16:
         switch (kind) {
-        case RED_SUM: RED_GEN(uint16_t, float, bf2f, f2bf, BF_ADD); break;
+        case RED_SUM: RED_PW(uint16_t, pw_bf16, f2bf); break;
         case RED_MAX: RED_GEN(uint16_t, float, bf2f, f2bf, fmaxf); break;
         case RED_MIN: RED_GEN(uint16_t, float, bf2f, f2bf, fminf); break;
         default: BAD(c, in);
@@ -840,6 +906,7 @@ static void ex_for(Ctx *c, const Inst *in) {
         if (c->returned) return;
         if (y) copy_parallel(c, body->params + 1, y->args, ncar < y->nargs ? ncar : y->nargs);
         if (iv > INT64_MAX - step) break;
+        tick(c, in);
     }
     copy_parallel(c, in->res, body->params + 1, in->nres);
 }
@@ -863,6 +930,7 @@ static void ex_while(Ctx *c, const Inst *in) {
             if (c->returned) return;
             if (y) copy_parallel(c, before->params, y->args, before->nparams);
         }
+        tick(c, in);
     }
 }
 
@@ -896,7 +964,7 @@ static void exec_inst(Ctx *c, const Inst *in) {
     case OP_CMP: case OP_FMA: case OP_WHERE: case OP_CAST:
     case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2:
     case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
-    case OP_ERF: case OP_TANH:
+    case OP_ERF: case OP_TANH: case OP_MATH1: case OP_MATH2:
         ex_elementwise(c, in);
         break;
     case OP_ADDPTR: ex_addptr(c, in); break;
@@ -1106,7 +1174,12 @@ static tc_status run_seq(InterpLaunch *l, uint64_t seed, Checker *chk, Err *e) {
     ctx_setup(c);
     uint64_t n = programs_of(l);
     if (seed) shuffle_init(&c->order, n, seed);
-    for (uint64_t i = 0; i < n; i++) run_one(c, seed ? shuffle_at(&c->order, i) : i);
+    c->reporter = true;
+    for (uint64_t i = 0; i < n; i++) {
+        run_one(c, seed ? shuffle_at(&c->order, i) : i);
+        l->done = i + 1;
+        tick(c, NULL);
+    }
     shuffle_free(&c->order);
     arena_free(&c->arena);
     free(c);
@@ -1131,6 +1204,7 @@ typedef struct Worker {
     Err err;
     tc_status rc;
     uint64_t fail_prog;
+    bool reporter;              /* the launching thread's worker: it reports progress */
 } Worker;
 
 static void *worker_main(void *arg) {
@@ -1158,6 +1232,7 @@ static void *worker_main(void *arg) {
     c->l = p->l;
     c->e = &w->err;
     c->par = 1;
+    c->reporter = w->reporter;
     c->print_lock = &p->print_lock;
     ctx_setup(c);
     for (;;) {
@@ -1165,7 +1240,11 @@ static void *worker_main(void *arg) {
         uint64_t s = __atomic_fetch_add(&p->next, p->chunk, __ATOMIC_RELAXED);
         if (s >= p->n) break;
         uint64_t e = s + p->chunk < p->n ? s + p->chunk : p->n;
-        for (uint64_t i = s; i < e; i++) run_one(c, p->shuffled ? shuffle_at(&p->sh, i) : i);
+        for (uint64_t i = s; i < e; i++) {
+            run_one(c, p->shuffled ? shuffle_at(&p->sh, i) : i);
+            tick(c, NULL);
+        }
+        __atomic_fetch_add(&p->l->done, e - s, __ATOMIC_RELAXED);
     }
     arena_free(&c->arena);
     free(c);
@@ -1209,6 +1288,7 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
             started[i] = true;
         }
     }
+    w[0].reporter = true;
     worker_main(&w[0]);
     for (int i = 1; i < threads; i++)
         if (started[i]) pthread_join(tid[i], NULL);
@@ -1231,6 +1311,7 @@ static tc_status run_par(InterpLaunch *l, int threads, uint64_t seed, Err *e) {
 }
 
 tc_status interp_programs(InterpLaunch *l, int threads, uint64_t seed, Checker *k, Err *e) {
+    l->done = 0;
     if (!k && threads > 1 && programs_of(l) > 1) return run_par(l, threads, seed, e);
     return run_seq(l, seed, k, e);
 }
@@ -1258,6 +1339,10 @@ tc_status interp_run(InterpLaunch *l, Err *e) {
                 (unsigned long long)INTERP_MAX_PROGRAMS);
         return TC_ERR_LIMIT;
     }
-    if (l->check) return check_launch(l, e);
-    return interp_programs(l, l->threads, l->shuffle_seed, NULL, e);
+    l->start = l->last_report = mono_s();
+    l->deadline = l->timeout_s > 0 ? l->start + l->timeout_s : 0;
+    l->reported = 0;
+    tc_status rc = l->check ? check_launch(l, e) : interp_programs(l, l->threads, l->shuffle_seed, NULL, e);
+    if (rc == TC_OK && l->reported && l->progress) report_progress(l, mono_s());
+    return rc;
 }

@@ -93,6 +93,14 @@ typedef struct InterpLaunch {
     uint64_t seed_used;        /* out: the shuffle seed check mode compared with (0: none) */
     tc_check_finding *records; int nrecords;   /* out: check mode's findings as records
                                                   (malloc'd; the caller frees them) */
+    double timeout_s;          /* > 0: stop with TC_ERR_TIMEOUT after this many seconds,
+                                  checked between programs and every few loop iterations */
+    tc_progress_fn progress;   /* called on the launching thread ("programs", done, total) */
+    void *progress_user;
+    /* interp_run's own: */
+    double start, deadline, last_report;
+    uint64_t done;             /* atomic: programs finished in the current pass */
+    int reported;
 } InterpLaunch;
 
 /* Region i's element DType, or 0 when unknown. */

@@ -271,6 +271,123 @@ static bool eval_unary(int op, int dt, int64_t n, void *r, const void *a) {
     return true;
 }
 
+/* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ */
+
+/* erfinv by Newton steps on erf from a rational first guess (Giles' single-precision form),
+ * in double: within an ulp of double for |x| < 1; +-1 -> +-inf, |x| > 1 -> NaN. */
+static double erfinv_d(double x) {
+    if (isnan(x) || x < -1 || x > 1) return NAN;
+    if (x == 1 || x == -1) return x * INFINITY;
+    double w = -log((1.0 - x) * (1.0 + x)), p;
+    if (w < 5.0) {
+        w -= 2.5;
+        p = 2.81022636e-08;
+        p = 3.43273939e-07 + p * w; p = -3.5233877e-06 + p * w; p = -4.39150654e-06 + p * w;
+        p = 0.00021858087 + p * w; p = -0.00125372503 + p * w; p = -0.00417768164 + p * w;
+        p = 0.246640727 + p * w; p = 1.50140941 + p * w;
+    } else {
+        w = sqrt(w) - 3.0;
+        p = -0.000200214257;
+        p = 0.000100950558 + p * w; p = 0.00134934322 + p * w; p = -0.00367342844 + p * w;
+        p = 0.00573950773 + p * w; p = -0.0076224613 + p * w; p = 0.00943887047 + p * w;
+        p = 1.00167406 + p * w; p = 2.83297682 + p * w;
+    }
+    double y = p * x;
+    for (int i = 0; i < 4; i++) {   /* Newton: erf'(y) = 2/sqrt(pi) exp(-y^2) */
+        double e = erf(y) - x;
+        double d = 1.1283791670955126 * exp(-y * y);
+        if (d == 0) break;
+        y -= e / d;
+    }
+    return y;
+}
+
+static double sinpi_d(double x) {
+    if (isinf(x)) return NAN;
+    double r = fmod(x, 2.0);   /* exact */
+    if (r == 0 || r == 1 || r == -1) return copysign(0.0, x);
+    if (r == 0.5 || r == -1.5) return 1;
+    if (r == -0.5 || r == 1.5) return -1;
+    return sin(M_PI * r);
+}
+
+static double cospi_d(double x) {
+    if (isinf(x)) return NAN;
+    double r = fabs(fmod(x, 2.0));
+    if (r == 0.5 || r == 1.5) return 0;
+    if (r == 0) return 1;
+    if (r == 1) return -1;
+    return cos(M_PI * r);
+}
+
+static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the same result */
+    return isnan(e) ? 0 : e > 2200 ? 2200 : e < -2200 ? -2200 : e;
+}
+
+#define MATH_CASES(T, S) \
+    case MF_TRUNC: return trunc##S(x); \
+    case MF_ROUND: return round##S(x); \
+    case MF_RINT: return rint##S(x); \
+    case MF_CBRT: return cbrt##S(x); \
+    case MF_RCBRT: return (T)1 / cbrt##S(x); \
+    case MF_EXP10: case MF_FAST_EXP10: return (T)pow((double)10, (double)x); \
+    case MF_EXPM1: return expm1##S(x); \
+    case MF_LOG10: case MF_FAST_LOG10: return log10##S(x); \
+    case MF_LOG1P: return log1p##S(x); \
+    case MF_TAN: case MF_FAST_TAN: return tan##S(x); \
+    case MF_ASIN: return asin##S(x); \
+    case MF_ACOS: return acos##S(x); \
+    case MF_ATAN: return atan##S(x); \
+    case MF_SINH: return sinh##S(x); \
+    case MF_COSH: return cosh##S(x); \
+    case MF_ASINH: return asinh##S(x); \
+    case MF_ACOSH: return acosh##S(x); \
+    case MF_ATANH: return atanh##S(x); \
+    case MF_ERFC: return erfc##S(x); \
+    case MF_ERFINV: return (T)erfinv_d(x); \
+    case MF_LOGB: return logb##S(x); \
+    case MF_SINPI: return (T)sinpi_d(x); \
+    case MF_COSPI: return (T)cospi_d(x); \
+    case MF_SATURATE: return isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x; \
+    case MF_RCP: return (T)1 / x; \
+    case MF_FAST_EXP: return exp##S(x); \
+    case MF_FAST_LOG: return log##S(x); \
+    case MF_FAST_LOG2: return log2##S(x); \
+    case MF_FAST_SIN: return sin##S(x); \
+    case MF_FAST_COS: return cos##S(x); \
+    case MF_POW: case MF_FAST_POW: return pow##S(x, y); \
+    case MF_ATAN2: return atan2##S(x, y); \
+    case MF_HYPOT: return hypot##S(x, y); \
+    case MF_RHYPOT: return (T)1 / hypot##S(x, y); \
+    case MF_REMAINDER: return remainder##S(x, y); \
+    case MF_COPYSIGN: return copysign##S(x, y); \
+    case MF_FDIM: return fdim##S(x, y); \
+    case MF_NEXTAFTER: return nextafter##S(x, y); \
+    case MF_LDEXP: return ldexp##S(x, (int)ldexp_arg(y)); \
+    default: return NAN;
+
+static float math_f(int fn, float x, float y) {
+    switch (fn) { MATH_CASES(float, f) }
+}
+
+static double math_d(int fn, double x, double y) {
+    switch (fn) { MATH_CASES(double, ) }
+}
+
+static bool eval_math(int fn, int dt, int64_t n, void *r, const void *a, const void *b) {
+    if (fn < 0 || fn >= MF_COUNT || (fn >= MF_FIRST2) != (b != NULL)) return false;
+    if (dt == DT_FP32) {
+        float *R = r; const float *A = a, *B = b;
+        FOR_N R[i] = math_f(fn, A[i], B ? B[i] : 0);
+    } else if (dt == DT_FP64) {
+        double *R = r; const double *A = a, *B = b;
+        FOR_N R[i] = math_d(fn, A[i], B ? B[i] : 0);
+    } else {
+        return false;
+    }
+    return true;
+}
+
 /* ---- fma, where, casts --------------------------------------------------------------- */
 
 static bool eval_fma(int dt, int64_t n, void *r, const void *a, const void *b, const void *d) {
@@ -348,6 +465,8 @@ bool ir_eval(const IrFunc *f, const Inst *in, int64_t n, void *r, const void *co
     case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
     case OP_ERF: case OP_TANH:
         return eval_unary(in->op, dt, n, r, a[0]);
+    case OP_MATH1: return eval_math(in->attr.kind, dt, n, r, a[0], NULL);
+    case OP_MATH2: return eval_math(in->attr.kind, dt, n, r, a[0], a[1]);
     case OP_FMA: return eval_fma(dt, n, r, a[0], a[1], a[2]);
     case OP_WHERE: return eval_where(dt_size(dt), n, r, a[0], a[1], a[2]);
     case OP_CAST: return eval_cast(f->types[in->args[0]].dt, dt, in->attr.kind == 1, n, r, a[0]);

@@ -9,6 +9,10 @@ const char *const op_names[OP_COUNT] = {
 #undef OP
 };
 
+#define MATH_NAME(e, s) s,
+const char *const math_fn_names[MF_COUNT] = {MATH_FNS(MATH_NAME)};
+#undef MATH_NAME
+
 const int op_nargs[OP_COUNT] = {
 #define OP(name, str, nargs) nargs,
 #include "ir/ops.h"
@@ -137,6 +141,9 @@ static void print_inst(const IrFunc *f, const Inst *in, Buf *b, int indent) {
         buf_puts(b, ")");
         break;
     }
+    case OP_MATH1: case OP_MATH2:
+        buf_printf(b, " %s", in->attr.kind >= 0 && in->attr.kind < MF_COUNT ? math_fn_names[in->attr.kind] : "?");
+        break;
     case OP_ATOMIC: case OP_SHR: case OP_MAX: case OP_MIN: case OP_DOT: case OP_CAST:
         buf_printf(b, " kind=%d", in->attr.kind);
         break;

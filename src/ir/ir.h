@@ -23,6 +23,26 @@ typedef enum RedKind { RED_SUM, RED_MAX, RED_MIN, RED_ARGMAX, RED_ARGMIN, RED_XO
 typedef enum AtomKind { ATOM_ADD, ATOM_MAX, ATOM_MIN, ATOM_AND, ATOM_OR, ATOM_XOR,
                         ATOM_XCHG } AtomKind;
 typedef enum DotPrec { DOT_IEEE, DOT_TF32, DOT_TF32X3 } DotPrec;
+/* MATH1 / MATH2's functions (their names: math_fn_names); FAST_* are libdevice's __nv_fast_*
+ * (the interpreter computes them exactly; the GPU with the .approx instructions). */
+#define MATH_FNS(X) \
+    X(TRUNC, "trunc") X(ROUND, "round") X(RINT, "rint") X(CBRT, "cbrt") X(RCBRT, "rcbrt") \
+    X(EXP10, "exp10") X(EXPM1, "expm1") X(LOG10, "log10") X(LOG1P, "log1p") X(TAN, "tan") \
+    X(ASIN, "asin") X(ACOS, "acos") X(ATAN, "atan") X(SINH, "sinh") X(COSH, "cosh") \
+    X(ASINH, "asinh") X(ACOSH, "acosh") X(ATANH, "atanh") X(ERFC, "erfc") X(ERFINV, "erfinv") \
+    X(LOGB, "logb") X(SINPI, "sinpi") X(COSPI, "cospi") X(SATURATE, "saturatef") \
+    X(RCP, "rcp") X(FAST_EXP, "fast_expf") X(FAST_EXP10, "fast_exp10f") \
+    X(FAST_LOG, "fast_logf") X(FAST_LOG2, "fast_log2f") X(FAST_LOG10, "fast_log10f") \
+    X(FAST_SIN, "fast_sinf") X(FAST_COS, "fast_cosf") X(FAST_TAN, "fast_tanf") \
+    X(POW, "pow") X(ATAN2, "atan2") X(HYPOT, "hypot") X(RHYPOT, "rhypot") \
+    X(REMAINDER, "remainder") X(COPYSIGN, "copysign") X(FDIM, "fdim") \
+    X(NEXTAFTER, "nextafter") X(LDEXP, "ldexp") X(FAST_POW, "fast_powf")
+#define MATH_ENUM(e, s) MF_##e,
+typedef enum MathFn { MATH_FNS(MATH_ENUM) MF_COUNT } MathFn;
+#undef MATH_ENUM
+extern const char *const math_fn_names[MF_COUNT];
+/* The first MATH2 function (MATH1's are below it). */
+#define MF_FIRST2 MF_POW
 
 typedef struct Region Region;
 

@@ -97,3 +97,9 @@ OP(WHILE,  "while",-1)   /* inits...; regions[0] "before" has params (carried...
 OP(YIELD,  "yield",-1)
 OP(CONDITION,"condition",-1)
 OP(RETURN, "return", 0)  /* leave the kernel (this program instance) now */
+
+/* more element-wise math (libdevice's elementary functions), fp32 and fp64 only; the result
+ * has the operands' dtype. attr.kind = MathFn (ir.h). MATH2's LDEXP takes its exponent as a
+ * float holding an integer. */
+OP(MATH1, "math1", 1)
+OP(MATH2, "math2", 2)

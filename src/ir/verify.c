@@ -247,6 +247,11 @@ static bool check_types(Vf *v, const Inst *in) {
     case OP_ERF: case OP_TANH:
         if (op >= OP_EXP && !dt_is_float(rt.dt)) return vfail(v, in, "needs a float operand");
         return want_eq(v, in, a[0], rt, "operand");
+    case OP_MATH1: case OP_MATH2:
+        if (rt.dt != DT_FP32 && rt.dt != DT_FP64) return vfail(v, in, "needs fp32 or fp64");
+        if (in->attr.kind < 0 || in->attr.kind >= MF_COUNT || (in->attr.kind >= MF_FIRST2) != (op == OP_MATH2))
+            return vfail(v, in, "bad function %d", in->attr.kind);
+        return want_eq(v, in, a[0], rt, "operand") && (op == OP_MATH1 || want_eq(v, in, a[1], rt, "operand"));
     case OP_LOAD: case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS:
         return check_memory_op(v, in, rt);
     case OP_DOT: return check_dot(v, in, rt);

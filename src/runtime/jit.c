@@ -98,16 +98,16 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
     }
     switch (v->kind) {
     case TC_VAL_NONE: ka->how = KA_CONST; ka->cv = cv_none(); return TC_OK;
-    case TC_VAL_INT:
-        if (v->u.i == 1) { ka->how = KA_CONST; ka->cv = cv_int(1); return TC_OK; }
+    case TC_VAL_INT:   /* jit(do_not_specialize=...): no ==1; (..._on_alignment): no :16 */
+        if (v->u.i == 1 && !p->no_spec) { ka->how = KA_CONST; ka->cv = cv_int(1); return TC_OK; }
         ka->how = KA_RUNTIME;
         ka->dt = v->u.i >= INT32_MIN && v->u.i <= INT32_MAX ? DT_I32 : DT_I64;
-        ka->div16 = v->u.i % 16 == 0;
+        ka->div16 = v->u.i % 16 == 0 && !p->no_spec && !p->no_align;
         return TC_OK;
     case TC_VAL_UINT:   /* at least 2^63: Triton's u64 */
         ka->how = KA_RUNTIME;
         ka->dt = DT_U64;
-        ka->div16 = (uint64_t)v->u.i % 16 == 0;
+        ka->div16 = (uint64_t)v->u.i % 16 == 0 && !p->no_spec && !p->no_align;
         return TC_OK;
     case TC_VAL_BOOL: ka->how = KA_RUNTIME; ka->dt = DT_I1; return TC_OK;
     case TC_VAL_FLOAT: ka->how = KA_RUNTIME; ka->dt = DT_FP32; return TC_OK;
@@ -117,7 +117,7 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
         ka->how = KA_RUNTIME;
         ka->dt = DT_PTR;
         ka->elem = (uint8_t)t->dtype;
-        ka->div16 = addr % 16 == 0;
+        ka->div16 = addr % 16 == 0 && !p->no_spec && !p->no_align;
         return TC_OK;
     }
     case TC_VAL_STR:
@@ -555,6 +555,9 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
             l.threads = nc > 0 ? (int)nc : 1;
         }
         l.shuffle_seed = opts->shuffle_seed;
+        l.timeout_s = opts->timeout_s;
+        l.progress = opts->progress;
+        l.progress_user = opts->progress_user;
         Buf report = {0};
         if (l.check) l.report = &report;
         Err ie = {0};
@@ -602,7 +605,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
          * waits after every launch, so the failing launch reports its own error. */
         Err ce = {0};
         if (cuda_launch(e->cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
-            (launch_blocking() && cuda_sync(&ce)))
+            (launch_blocking() && cuda_sync(&ce)) ||
+            (opts->timeout_s > 0 && cuda_wait(opts->stream, opts->timeout_s, &ce)))
             return ctx_take(ctx, &ce);
     }
     ctx->last.run_ms = now_ms() - t1;

@@ -193,7 +193,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     code->cache_event = TC_CACHE_UNUSED;
     bool occ_on = cuda_occupancy_on();
     CacheKeyIn in = {k->m->src->text, k->m->src->len, k->fn->name, spec, g->num_warps,
-                     g->num_stages, t, trace_debug(), false, NULL};
+                     g->num_stages, t, trace_debug() || k->fn->debug, false, NULL};
     CacheKey plain, occk;
     /* a truncated specialization string ("...") cannot be a key */
     size_t sl = strlen(spec);

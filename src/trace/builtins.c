@@ -329,9 +329,7 @@ static const char *const KNOWN_UNSUPPORTED[] = {
     "load_tensor_descriptor", "store_tensor_descriptor", "dot_scaled", "map_elementwise",
     "atomic_add_fp8", "device_assert_fp", "extra", "tensor_descriptor", "condition",
     "max_num_imprecise_acc", "PropagateNan", "range", "static_range", "interleave_fp", "view_as",
-    "pow", "fast_expf", "fast_dividef", "log1p", "expm1", "atan", "atan2", "tan", "asin", "acos",
-    "sinh", "cosh", "trunc", "round", "nearbyint", "isnan", "isinf", "signbit", "erfc", "lgamma",
-    "tgamma", NULL,
+    NULL,
 };
 
 /* Whether tl.NAME is a builtin tritonc knows (supported or not). */
@@ -347,6 +345,11 @@ static bool tl_name_known(const char *name) {
 static Val call_tl(Call *c, const char *name) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
+    const Builtin *lb;
+    if (c->libdevice && (lb = lookup(sem_builtins_libdevice, name))) return invoke(c, lb);
+    if (c->libdevice && sem_libdevice_special(name))
+        UNSUP("libdevice.%s is a special function, not yet supported by tritonc (its elementary "
+              "functions are)", name);
     for (int i = 0; i < COUNT_OF(FAMILIES); i++) {
         const Builtin *b = lookup(FAMILIES[i], name);
         if (b) return invoke(c, b);

@@ -293,10 +293,13 @@ static void philox_v(Call *c, Val seed, Val c0, Val c1, Val c2, Val c3, int64_t 
         Val _c0 = cs[0], _c2 = cs[2];
         cs[0] = sem_binary(t, PY_BITXOR, sem_binary(t, PY_BITXOR, umulhi_v(t, B, _c2, loc), cs[1], loc), k0, loc);
         cs[2] = sem_binary(t, PY_BITXOR, sem_binary(t, PY_BITXOR, umulhi_v(t, A, _c0, loc), cs[3], loc), k1, loc);
+        bool ns = t->no_sanitize;   /* random.py: tl.mul/tl.add(..., sanitize_overflow=False) */
+        t->no_sanitize = true;
         cs[1] = sem_binary(t, PY_MUL, B, _c2, loc);
         cs[3] = sem_binary(t, PY_MUL, A, _c0, loc);
         k0 = sem_binary(t, PY_ADD, k0, kbig(KA), loc);
         k1 = sem_binary(t, PY_ADD, k1, kbig(KB), loc);
+        t->no_sanitize = ns;
     }
     for (int i = 0; i < 4; i++) out[i] = cs[i];
 }
@@ -368,6 +371,135 @@ static Val h_random(Call *c, Val **a) {
     if (strcmp(name, "randn") == 0) return n[0];
     pair_uniform_to_normal_v(c, u[2], u[3], n + 2);
     return sem_tuple(t, n, 4);
+}
+
+/* ---- libdevice's elementary functions (libdevice.NAME) ---------------------------------- */
+
+static bool fast_only_fp32(int fn) {
+    return (fn >= MF_FAST_EXP && fn <= MF_FAST_TAN) || fn == MF_FAST_POW || fn == MF_SATURATE;
+}
+
+static Val libm1(Call *c, Val x, int fn) {
+    Trace *t = c->t;
+    x = sem_to_tensor(t, x, c->loc);
+    sem_check_float(c, x, fast_only_fp32(fn));
+    Attr at = {0};
+    at.kind = fn;
+    return sem_emit_v(t, OP_MATH1, &x.id, 1, x.type, at, c->loc);
+}
+
+static Val h_libm1(Call *c, Val **a) { return libm1(c, *a[0], c->b->arg); }
+
+/* Two arguments: promoted to one float type, except pow's and ldexp's integer exponent
+ * (libdevice's powi, ldexp: (fp32|fp64, int32)) */
+static Val h_libm2(Call *c, Val **a) {
+    Trace *t = c->t;
+    SrcLoc loc = c->loc;
+    int fn = c->b->arg;
+    Val x = sem_to_tensor(t, *a[0], loc), y = sem_to_tensor(t, *a[1], loc);
+    if ((fn == MF_POW || fn == MF_LDEXP) && dt_is_int(y.type.dt) && dt_is_float(x.type.dt)) {
+        if (fn == MF_LDEXP && y.type.dt != DT_I32)
+            FAIL("ldexp: the exponent must be int32, got %s", sem_tl_name(y.type.dt));
+        sem_check_float(c, x, false);
+        y = sem_cast_impl(t, y, type_scalar(x.type.dt), 0, loc);
+    } else {
+        if (fn == MF_LDEXP) FAIL("ldexp: expected (fp32 or fp64, int32) arguments, got %s and %s",
+                                 sem_tl_name(x.type.dt), sem_tl_name(y.type.dt));
+        sem_bin_check(t, PY_NOOP, c->b->name, &x, &y, false, false, true, loc);
+        sem_check_float(c, x, fast_only_fp32(fn));
+    }
+    sem_bcast_pair(t, &x, &y, loc);
+    Attr at = {0};
+    at.kind = fn;
+    int args[2] = {x.id, y.id};
+    return sem_emit_v(t, OP_MATH2, args, 2, x.type, at, loc);
+}
+
+/* isnan, isinf, finitef / isfinited (-> int1), signbit (-> int32), ilogb (-> int32): composed
+ * of comparisons, as libdevice computes them exactly */
+static Val h_classify(Call *c, Val **a) {
+    Trace *t = c->t;
+    SrcLoc loc = c->loc;
+    const char *n = c->b->name;
+    Val x = sem_to_tensor(t, *a[0], loc);
+    bool f32 = !strcmp(n, "finitef"), f64 = !strcmp(n, "isfinited");
+    sem_check_float(c, x, f32);
+    if (f64 && x.type.dt != DT_FP64) FAIL("Expected dtype ['fp64'] but got %s", sem_tl_name(x.type.dt));
+    Type bt = sem_i1_like(x.type);
+    Val inf = sem_const_num(t, x.type, INFINITY, loc);
+    if (!strcmp(n, "isnan")) return sem_emit2(t, OP_CMP, x, x, bt, CMP_NE, loc);
+    if (!strcmp(n, "isinf")) return sem_emit2(t, OP_CMP, sem_abs(t, x, loc), inf, bt, CMP_EQ, loc);
+    if (f32 || f64) return sem_emit2(t, OP_CMP, sem_abs(t, x, loc), inf, bt, CMP_LT, loc);
+    Type i32 = type_scalar(DT_I32);
+    if (!strcmp(n, "signbit")) {
+        Val b = sem_bitcast(t, x, type_scalar(x.type.dt == DT_FP64 ? DT_I64 : DT_I32), loc);
+        Val neg = sem_emit2(t, OP_CMP, b, sem_const_num(t, b.type, 0, loc), bt, CMP_LT, loc);
+        return sem_cast_impl(t, neg, i32, 0, loc);
+    }
+    /* ilogb: logb's value; 0 -> INT_MIN, inf -> INT_MAX (the cast saturates), NaN -> INT_MIN */
+    Val lb = sem_cast_impl(t, libm1(c, x, MF_LOGB), i32, 0, loc);
+    Val nan = sem_emit2(t, OP_CMP, x, x, bt, CMP_NE, loc);
+    return sem_where(t, nan, sem_const_num(t, lb.type, (double)INT32_MIN, loc), lb, loc);
+}
+
+/* llrint, llround: rounded, then to int64 */
+static Val h_llround(Call *c, Val **a) {
+    return sem_cast_impl(c->t, libm1(c, *a[0], c->b->arg), type_scalar(DT_I64), 0, c->loc);
+}
+
+static Val h_fmod(Call *c, Val **a) {
+    Trace *t = c->t;
+    Val x = sem_to_tensor(t, *a[0], c->loc), y = sem_to_tensor(t, *a[1], c->loc);
+    sem_bin_check(t, PY_NOOP, "fmod", &x, &y, false, false, true, c->loc);
+    sem_check_float(c, x, false);
+    return sem_emit2(t, OP_REM, x, y, x.type, 0, c->loc);
+}
+
+static Val h_fast_dividef(Call *c, Val **a) {
+    Trace *t = c->t;
+    Val x = sem_to_tensor(t, *a[0], c->loc), y = sem_to_tensor(t, *a[1], c->loc);
+    sem_check_float(c, x, true);
+    sem_check_float(c, y, true);
+    sem_bcast_pair(t, &x, &y, c->loc);
+    return sem_emit2(t, OP_DIV, x, y, x.type, 0, c->loc);
+}
+
+#define LIBM1(name, fn) {name, "arg0", h_libm1, fn}
+#define LIBM2(name, fn) {name, "arg0,arg1", h_libm2, fn}
+#define CLASSIFY(name) {name, "arg0", h_classify, 0}
+
+const Builtin sem_builtins_libdevice[] = {
+    LIBM1("trunc", MF_TRUNC), LIBM1("round", MF_ROUND), LIBM1("rint", MF_RINT),
+    LIBM1("nearbyint", MF_RINT), LIBM1("cbrt", MF_CBRT), LIBM1("rcbrt", MF_RCBRT),
+    LIBM1("exp10", MF_EXP10), LIBM1("expm1", MF_EXPM1), LIBM1("log10", MF_LOG10),
+    LIBM1("log1p", MF_LOG1P), LIBM1("tan", MF_TAN), LIBM1("asin", MF_ASIN),
+    LIBM1("acos", MF_ACOS), LIBM1("atan", MF_ATAN), LIBM1("sinh", MF_SINH),
+    LIBM1("cosh", MF_COSH), LIBM1("asinh", MF_ASINH), LIBM1("acosh", MF_ACOSH),
+    LIBM1("atanh", MF_ATANH), LIBM1("erfc", MF_ERFC), LIBM1("erfinv", MF_ERFINV),
+    LIBM1("logb", MF_LOGB), LIBM1("sinpi", MF_SINPI), LIBM1("cospi", MF_COSPI),
+    LIBM1("saturatef", MF_SATURATE), LIBM1("fast_expf", MF_FAST_EXP),
+    LIBM1("fast_exp10f", MF_FAST_EXP10), LIBM1("fast_logf", MF_FAST_LOG),
+    LIBM1("fast_log2f", MF_FAST_LOG2), LIBM1("fast_log10f", MF_FAST_LOG10),
+    LIBM1("fast_sinf", MF_FAST_SIN), LIBM1("fast_cosf", MF_FAST_COS),
+    LIBM1("fast_tanf", MF_FAST_TAN),
+    LIBM2("pow", MF_POW), LIBM2("atan2", MF_ATAN2), LIBM2("hypot", MF_HYPOT),
+    LIBM2("rhypot", MF_RHYPOT), LIBM2("remainder", MF_REMAINDER),
+    LIBM2("copysign", MF_COPYSIGN), LIBM2("fdim", MF_FDIM), LIBM2("nextafter", MF_NEXTAFTER),
+    LIBM2("ldexp", MF_LDEXP), LIBM2("scalbn", MF_LDEXP), LIBM2("fast_powf", MF_FAST_POW),
+    CLASSIFY("isnan"), CLASSIFY("isinf"), CLASSIFY("finitef"), CLASSIFY("isfinited"),
+    CLASSIFY("signbit"), CLASSIFY("ilogb"),
+    {"llrint", "arg0", h_llround, MF_RINT}, {"llround", "arg0", h_llround, MF_ROUND},
+    {"fmod", "arg0,arg1", h_fmod, 0},
+    {"fast_dividef", "arg0,arg1", h_fast_dividef, 0},
+    {NULL, NULL, NULL, 0},
+};
+
+bool sem_libdevice_special(const char *name) {
+    static const char *const special[] = {"j0", "j1", "y0", "y1", "jn", "yn", "cyl_bessel_i0",
+        "cyl_bessel_i1", "lgamma", "tgamma", "erfcx", "erfcinv", "normcdf", "normcdfinv", NULL};
+    for (int i = 0; special[i]; i++)
+        if (!strcmp(special[i], name)) return true;
+    return false;
 }
 
 #define MATH1(name, op) {name, "x", h_math, op}

@@ -162,8 +162,9 @@ static Val h_device_assert(Call *c, Val **a) {
         cond = sem_emit2(t, OP_OR, cond, m, cond.type, 0, loc);
     }
     const char *msg = sem_arg_str(c, a[1], "", "msg");
-    /* semantic.device_assert: compiled away unless debugging (TRITON_DEBUG=1, as trace.c) */
-    if (!trace_debug()) return val_void();
+    /* semantic.device_assert: compiled away unless debugging (jit(debug=True) or
+     * TRITON_DEBUG=1, as trace.c) */
+    if (!t->debug && !trace_debug()) return val_void();
     Attr at = {0};
     at.str = arena_strdup(t->arena, msg);
     sem_emit(t, OP_ASSERT, &cond.id, 1, type_scalar(DT_VOID), at, loc);

@@ -92,6 +92,10 @@ struct Builtin {
 /* The families' tables, each ended by an entry with a NULL name. */
 extern const Builtin sem_builtins_memory[], sem_builtins_math[], sem_builtins_reduce[],
     sem_builtins_shape[], sem_builtins_program[];
+/* libdevice.NAME only (builtins_math.c): the elementary functions beyond tl.math */
+extern const Builtin sem_builtins_libdevice[];
+/* libdevice's special functions (Bessel, gamma, ...): refused as not yet supported */
+bool sem_libdevice_special(const char *name);
 
 /* Constexpr arguments: fail with "f() argument 'what' must be a constexpr int" etc. */
 int64_t sem_arg_int(Call *c, const Val *v, const char *what);

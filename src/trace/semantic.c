@@ -477,8 +477,32 @@ void sem_bin_check(Trace *t, PyOp op, const char *what, Val *a, Val *b, bool lpt
 
 Type sem_i1_like(Type ty) { return type_with_shape(type_scalar(DT_I1), ty.rank, ty.shape); }
 
+/* Debug mode's integer overflow check (Triton's binary_op_sanitize_overflow_impl): for
+ * integers narrower than 64 bits, the operation is done again in int64 and a device
+ * assertion checks that the result fits the operands' type. */
+static void sanitize_overflow(Trace *t, int irop, Val a, Val b, SrcLoc loc) {
+    int dt = a.type.dt, bits = dt_bits(dt);
+    if (!t->debug || t->no_sanitize || !dt_is_int(dt) || dt == DT_I1 || bits >= 64) return;
+    Val wa = sem_cast_impl(t, a, type_scalar(DT_I64), 0, loc);
+    Val wb = sem_cast_impl(t, b, type_scalar(DT_I64), 0, loc);
+    Val r = sem_emit2(t, irop, wa, wb, wa.type, 0, loc);
+    bool sgn = dt_is_signed(dt);
+    double hi = sgn ? ldexp(1, bits - 1) - 1 : ldexp(1, bits) - 1, lo = sgn ? -ldexp(1, bits - 1) : 0;
+    Type bt = sem_i1_like(r.type);
+    Val le = sem_emit2(t, OP_CMP, r, sem_const_num(t, r.type, hi, loc), bt, CMP_LE, loc);
+    Val ge = sem_emit2(t, OP_CMP, r, sem_const_num(t, r.type, lo, loc), bt, CMP_GE, loc);
+    Val ok = sem_emit2(t, OP_AND, le, ge, bt, 0, loc);
+    char msg[96];
+    snprintf(msg, sizeof msg, "int%d overflow detected for operation %s", bits,
+             irop == OP_ADD ? "add" : irop == OP_SUB ? "sub" : "mul");
+    Attr at = {0};
+    at.str = arena_strdup(t->arena, msg);
+    sem_emit(t, OP_ASSERT, &ok.id, 1, type_scalar(DT_VOID), at, loc);
+}
+
 static Val sub_from_zero(Trace *t, Val x, SrcLoc loc) {
     Val zero = sem_const_num(t, x.type, 0, loc);
+    sanitize_overflow(t, OP_SUB, zero, x, loc);
     return sem_emit2(t, OP_SUB, zero, x, x.type, 0, loc);
 }
 
@@ -518,12 +542,15 @@ Val sem_binary(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
         if (a.type.dt == DT_PTR && b.type.dt == DT_PTR) FAIL("cannot add pointers together");
         if (b.type.dt == DT_PTR) { Val x = a; a = b; b = x; }
         if (a.type.dt == DT_PTR) return add_ptr(t, a, b, loc);
+        sanitize_overflow(t, OP_ADD, a, b, loc);
         return sem_emit2(t, OP_ADD, a, b, rt, 0, loc);
     }
     if (is_sub) {
         if (a.type.dt == DT_PTR) return add_ptr(t, a, sub_from_zero(t, b, loc), loc);
+        sanitize_overflow(t, OP_SUB, a, b, loc);
         return sem_emit2(t, OP_SUB, a, b, rt, 0, loc);
     }
+    if (op == PY_MUL) sanitize_overflow(t, OP_MUL, a, b, loc);
     if (op == PY_DIV) {
         if (dt_is_int(a.type.dt)) {
             a = sem_cast_impl(t, a, type_scalar(DT_FP32), 0, loc);

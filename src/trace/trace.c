@@ -1599,9 +1599,12 @@ static void stmt_for(Trace *t, const Stmt *s) {
     t->cur = body;
     Val ivv = val_tensor(iv, ivt);
     if (neg) {
-        /* Triton: iv = ub - iv' + lb (with the swapped bounds) */
+        /* Triton: iv = ub - iv' + lb (with the swapped bounds; builder ops, unchecked) */
+        bool ns = t->no_sanitize;
+        t->no_sanitize = true;
         ivv = sem_binary(t, PY_SUB, ub, ivv, s->target->loc);
         ivv = sem_binary(t, PY_ADD, ivv, lb, s->target->loc);
+        t->no_sanitize = ns;
     }
     scope_set(t, &fr->sc, s->target->name, ivv);
     fr->loop_depth++;
@@ -1837,7 +1840,7 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
     tr.err = e;
     tr.out = out;
     tr.priv = &ts;
-    ts.debug = trace_debug();
+    ts.debug = tr.debug = trace_debug() || k->debug;
     Trace *volatile t = &tr;
     /* allocation failures in `a` unwind here too, and tracing one specialization may take
      * at most TRACE_MEMORY_LIMIT more of it: constexpr tuples of 2^20 items built in a

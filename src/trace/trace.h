@@ -66,6 +66,9 @@ typedef struct Trace {
     Buf *out;            /* static_print output */
     int depth;           /* call/expression nesting, for TC_ERR_LIMIT */
     void *priv;          /* trace.c's own state (scopes, call stack) */
+    bool debug;          /* debug mode: jit(debug=True) or TRITON_DEBUG=1 (device_assert on) */
+    bool no_sanitize;    /* debug mode's overflow checks of + - * are off (Triton's own
+                            sanitize_overflow=False calls, random.py) */
 } Trace;
 
 Val val_const(CVal c);

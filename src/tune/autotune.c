@@ -383,6 +383,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
             snprintf(res[i].reason, sizeof res[i].reason, "%.*s", (int)strcspn(m, "\n"), m);
             rc = TC_OK;
         }
+        if (c->o.progress) c->o.progress("compiled", (uint64_t)i + 1, (uint64_t)t->ncfg, now_s() - t0, c->o.progress_user);
     }
     for (int i = 0; i < t->ncfg; i++) {
         if (!res[i].status) {
@@ -414,6 +415,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
             ctx_deliver(ctx, line);
         }
         if (progress) progress(i, t->ncfg, &res[i], puser);
+        if (c->o.progress) c->o.progress("timed", (uint64_t)i + 1, (uint64_t)t->ncfg, now_s() - t0, c->o.progress_user);
     }
     int best = -1;
     for (int i = 0; i < t->ncfg; i++) {
