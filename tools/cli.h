@@ -45,4 +45,10 @@ void cli_grid_bind(tc_launch_opts *o, tc_context *ctx);
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
                     tc_value *v, tc_tensor **owned);
 
+/* tools/device.c: `--device N` (run, bench, tune). cli_parse_device checks N (EXIT_USAGE
+ * with the message printed); cli_use_device makes the context launch on it under CUDA
+ * (device -1: not given; the interpreter ignores it), returning an exit status. */
+int cli_parse_device(const char *cmd, const char *v, int *device);
+int cli_use_device(tc_context *ctx, const char *cmd, int device);
+
 #endif

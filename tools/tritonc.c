@@ -56,6 +56,8 @@ static const char *usage_run =
     "  --num-warps N        warps per program, a power of two (default 4)\n"
     "  --num-stages N       software-pipelining depth, >= 1 (default 3)\n"
     "  --interpret          run on the CPU interpreter (as TRITON_INTERPRET=1)\n"
+    "  --device N           run on GPU N of this host (default 0; compiled once per\n"
+    "                       architecture, loaded per device; the interpreter ignores it)\n"
     "  --parallel[=N]       interpreter: run the programs on N threads (default: one per CPU);\n"
     "                       atomics are real atomics, device_print lines stay whole; the order\n"
     "                       of programs is not defined\n"
@@ -727,7 +729,7 @@ int cli_run(int argc, char **argv, int check) {
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
     tc_launch_opts opts = tc_launch_defaults();
-    int interpret = 0, stats = 0, verbose = 0;
+    int interpret = 0, stats = 0, verbose = 0, device = -1;
     uint64_t seed = 0;
     const char *prints[64];
     int nprints = 0;
@@ -748,6 +750,8 @@ int cli_run(int argc, char **argv, int check) {
             if (!parse_int(a + 11, &n) || n < 1 || n > 256)
                 return cli_usage_error(cmdn, "--parallel=N takes a thread count from 1 to 256");
             opts.threads = (int)n;
+        } else if (cli_opt_val(argc, argv, &i, "--device", &v)) {
+            if (cli_parse_device(cmdn, v, &device)) return EXIT_USAGE;
         } else if (cli_opt_val(argc, argv, &i, "--shuffle", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n == 0)
@@ -817,7 +821,8 @@ int cli_run(int argc, char **argv, int check) {
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;
-    int rc = EXIT_OK;
+    int rc = cli_use_device(ctx, cmdn, device);
+    if (rc) { tc_context_free(ctx); return rc; }
     tc_module *m = NULL;
     tc_kernel *k = NULL;
     tc_args *args = NULL;
