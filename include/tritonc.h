@@ -308,7 +308,7 @@ static inline tc_launch_opts tc_launch_defaults(void) {
 
 TC_API tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
 
-/* What the last launch on this context did, for --verbose / --stats. */
+/* What the last launch on this context by the calling thread did, for --verbose / --stats. */
 typedef struct tc_launch_report {
     tc_backend backend;
     int num_warps, num_stages;
@@ -586,7 +586,8 @@ typedef struct tc_tune_report {
     int nresults;
     const tc_tune_result *results;  /* one per config (benchmarked, or as recorded) */
 } tc_tune_report;
-/* The last autotuning decision on this context (valid until the next launch). */
+/* The last autotuning decision on this context by the calling thread (valid until its next
+ * launch). */
 TC_API tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out);
 
 /* Runs the autotuning of k for these arguments now. flags: TC_TUNE_FORCE benchmarks even

@@ -452,3 +452,58 @@ TEST(embed_transformer_example) {
     CHECK_CONTAINS(out, "fp16 on the interpreter");
     CHECK(strstr(out, "FAILED") == NULL);
 }
+
+/* ---- on a real GPU (scripts/gpu-embed.sh sets TC_EMBED_GPU=1; nothing happens otherwise) -- */
+
+TEST(embed_gpu) {
+    const char *on = getenv("TC_EMBED_GPU");
+    if (!on || strcmp(on, "1")) return;
+    Env e;
+    if (!env_open(&e, TC_BACKEND_CUDA)) { CHECK(0); return; }
+    /* one context, several threads, results checked */
+    run_shared_ctx(&e, 1);
+    /* the caller's device memory (here another tensor's) wrapped, and views into a pool */
+    enum { N = 300 };
+    int64_t n = N, total = 3 * N + 7;
+    tc_tensor *pool, *x, *y, *o, *w;
+    float v[3 * N + 7], r[N];
+    for (int i = 0; i < 3 * N + 7; i++) v[i] = (float)i;
+    CHECK_INT(TC_OK, tc_tensor_from_host(e.ctx, TC_FP32, 1, &total, v, &pool));
+    CHECK_INT(TC_OK, tc_tensor_wrap(e.ctx, TC_FP32, 1, &total,
+                                    (void *)(uintptr_t)tc_tensor_address(pool), &w));
+    CHECK_INT(TC_OK, tc_tensor_view(w, 3, 1, &n, &x));
+    CHECK_INT(TC_OK, tc_tensor_view(w, 3 + N, 1, &n, &y));
+    CHECK_INT(TC_OK, tc_tensor_view(pool, 5 + 2 * N, 1, &n, &o));
+    CHECK_INT(TC_OK, launch_add(&e, x, y, o, N, 64, NULL));
+    CHECK_INT(TC_OK, tc_tensor_to_host(o, r, sizeof r));
+    for (int i = 0; i < N; i++) CHECK_NEAR((3.0 + i) + (3.0 + N + i), r[i], 0, 0);
+    /* a graph of 50 increments, replayed 3 times */
+    void *s = NULL;
+    tc_graph *g = NULL;
+    CHECK_INT(TC_OK, tc_stream_new(e.ctx, &s));
+    CHECK_INT(TC_OK, launch_inc(&e, x, N, s));
+    CHECK_INT(TC_OK, tc_graph_begin(e.ctx, s));
+    for (int i = 0; i < 50; i++) CHECK_INT(TC_OK, launch_inc(&e, x, N, s));
+    CHECK_INT(TC_OK, tc_graph_end(e.ctx, s, &g));
+    for (int i = 0; i < 3; i++) CHECK_INT(TC_OK, tc_graph_launch(g, s));
+    CHECK_INT(TC_OK, tc_stream_synchronize(e.ctx, s));
+    CHECK_INT(TC_OK, tc_tensor_to_host(x, r, sizeof r));
+    for (int i = 0; i < N; i++) CHECK_NEAR(3.0 + i + 151.0, r[i], 0, 0);
+    tc_graph_free(g);
+    tc_stream_free(e.ctx, s);
+    tc_tensor_free(x); tc_tensor_free(y); tc_tensor_free(o); tc_tensor_free(w);
+    tc_tensor_free(pool);
+    /* the last device of the host too, when there are several */
+    int nd = 0;
+    tc_device_count(e.ctx, &nd);
+    if (nd > 1) {
+        float z[N];
+        CHECK_INT(TC_OK, tc_set_device(e.ctx, nd - 1));
+        CHECK_INT(TC_OK, tc_tensor_from_host(e.ctx, TC_FP32, 1, &n, v, &x));
+        CHECK_INT(TC_OK, launch_inc(&e, x, N, NULL));
+        CHECK_INT(TC_OK, tc_tensor_to_host(x, z, sizeof z));
+        for (int i = 0; i < N; i++) CHECK_NEAR(i + 1.0, z[i], 0, 0);
+        tc_tensor_free(x);
+    }
+    env_close(&e);
+}

@@ -3,6 +3,7 @@
  * (tc_graph_launch, then a synchronize), with the kernel of bench/gpu/graph_chain.py (x += 1
  * on 128 floats, one program). Best of 200 repetitions. bench/gpu/graph_chain.sh builds and
  * runs it beside Triton's and PyTorch's numbers from graph_chain.py. */
+#define _POSIX_C_SOURCE 200809L
 #include <tritonc.h>
 
 #include <stdio.h>

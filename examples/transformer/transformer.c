@@ -16,6 +16,9 @@
  * --check compares with the C reference (exit 1 when off by more than the tolerance);
  * --bench times the sequence and the graph with tc_do_bench (GPU) and reports the time of
  * the first forward, which compiles (from a cold cache when TRITONC_CACHE_DIR is empty). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE   /* clock_gettime, RTLD_NOLOAD */
+#endif
 #include <tritonc.h>
 
 #include <dlfcn.h>

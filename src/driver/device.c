@@ -196,9 +196,12 @@ tc_status ctx_backend(tc_context *ctx, tc_backend *out) {
         Err e = {0};
         if (cuda_init(&e) != TC_OK) return ctx_take(ctx, &e);
     }
-    pthread_mutex_lock(&ctx->lock);
-    ctx->resolved = b;
-    atomic_store_explicit(&ctx->backend_resolved, true, memory_order_release);
+    pthread_mutex_lock(&ctx->lock);   /* the first thread to finish decides */
+    if (!atomic_load_explicit(&ctx->backend_resolved, memory_order_relaxed)) {
+        ctx->resolved = b;
+        atomic_store_explicit(&ctx->backend_resolved, true, memory_order_release);
+    }
+    b = ctx->resolved;
     pthread_mutex_unlock(&ctx->lock);
     *out = b;
     return TC_OK;
