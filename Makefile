@@ -15,7 +15,7 @@ else ifeq ($(TSAN),1)
   B      = build-tsan
   OPT    = -O1 -g -fno-omit-frame-pointer -fsanitize=thread
   SANLD  = -fsanitize=thread
-  TESTS_ONLY = check_parallel check_order driver_inprocess_h200 api_threads
+  TESTS_ONLY = check_parallel check_order driver_inprocess_h200 api_threads embed_threads embed_fake_threads embed_fake_graph
   TEST_ENV   = TSAN_OPTIONS="suppressions=$(CURDIR)/tests/tsan.supp $$TSAN_OPTIONS"
 else
   B      = build
@@ -39,6 +39,7 @@ HDRS     = $(wildcard include/*.h src/*/*.h)
 TESTSRCS = $(wildcard tests/test_*.c)
 TESTOBJS = $(patsubst tests/%.c,$(B)/tests/%.o,$(TESTSRCS))
 EXAMPLES = $(patsubst examples/%.c,$(B)/examples/%,$(wildcard examples/*.c))
+EXAMPLES += $(B)/examples/transformer
 
 all: $(B)/libtritonc.a $(B)/libtritonc.so $(B)/$(SONAME) $(B)/libtritonc-internal.a $(B)/tritonc $(B)/tritonc.pc $(EXAMPLES) aot-example
 
@@ -90,6 +91,11 @@ $(B)/tritonc: $(TOOLSRCS) $(wildcard tools/*.h) $(B)/libtritonc.a include/triton
 	$(CC) $(CFLAGS) $(SANLD) -o $@ $(TOOLSRCS) $(B)/libtritonc.a $(LDLIBS)
 
 $(B)/examples/%: examples/%.c $(B)/libtritonc.a include/tritonc.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DTRITONC_EXAMPLES_DIR='"$(CURDIR)/examples"' $(SANLD) -o $@ $< $(B)/libtritonc.a $(LDLIBS)
+
+# The second example: a GPT-2-style transformer block from C (examples/transformer/).
+$(B)/examples/transformer: examples/transformer/transformer.c $(B)/libtritonc.a include/tritonc.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -DTRITONC_EXAMPLES_DIR='"$(CURDIR)/examples"' $(SANLD) -o $@ $< $(B)/libtritonc.a $(LDLIBS)
 

@@ -86,12 +86,29 @@ TC_API size_t tc_dtype_size(tc_dtype t);           /* bytes per element (i1 is s
 
 /* ---- context -------------------------------------------------------------------- */
 
-/* Threads. A context and all that is made from it (modules, kernels, argument lists,
- * tensors, compiled variants, binaries) are used by one thread at a time: calls on one
- * context must not overlap. Different contexts may be used on different threads at once
- * (one context per thread). The calls that take no context (tc_context_new, names, values,
- * targets, tc_cache_dir, tc_cache_max_bytes, tc_free, tc_format_double) may be made from
- * any thread at any time. */
+/* Threads. One context may be used from several threads at once for loading modules,
+ * looking up kernels, creating and freeing tensors (each tensor, argument list, compiled
+ * variant and binary belongs to one thread at a time), launching (tc_launch, tc_graph_*,
+ * tc_synchronize) and reading errors and reports: the compilation and kernel caches are
+ * locked, and two threads that need the same new specialization compile it once (one
+ * waits for the other). The last error (tc_errcode, tc_errmsg, tc_errloc), the last launch
+ * (tc_last_launch) and the last tuning (tc_last_tune) are per thread: each thread reads
+ * what its own calls did. Autotuned launches (and tc_tune, tc_bench_kernel) on one context
+ * run one at a time. Configuration calls (tc_context_set_backend, tc_set_device,
+ * tc_context_set_cuda_context, tc_set_print, tc_tuning_db_load) and the freeing of modules
+ * and of the context must not overlap other calls on that context. The print callback may
+ * be called from several threads, one at a time. The calls that take no context
+ * (tc_context_new, names, values, targets, tc_cache_dir, tc_cache_max_bytes, tc_free,
+ * tc_format_double) may be made from any thread at any time.
+ *
+ * Blocking. Calls that wait for the device say so below: tc_synchronize,
+ * tc_stream_synchronize, tc_tensor_to_host, tc_tensor_copy_from_host (a synchronous copy),
+ * tc_tensor_new / tc_tensor_from_host (cuMemAlloc and a memset/copy, which may synchronize),
+ * tc_tensor_free of owned device memory (cuMemFree may synchronize), benchmarking and
+ * tuning, tc_graph_free, and a launch with TRITONC_LAUNCH_BLOCKING=1. A GPU launch
+ * (tc_launch, tc_binary_launch, tc_graph_launch) only enqueues, but its first use of a
+ * specialization compiles and loads a module, which may take milliseconds to seconds.
+ * Everything else neither waits for the device nor synchronizes. */
 
 typedef enum tc_backend { TC_BACKEND_AUTO = 0, TC_BACKEND_INTERPRET, TC_BACKEND_CUDA } tc_backend;
 
@@ -308,7 +325,7 @@ static inline tc_launch_opts tc_launch_defaults(void) {
 
 TC_API tc_status tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts);
 
-/* What the last launch on this context did, for --verbose / --stats. */
+/* What the last launch on this context by the calling thread did, for --verbose / --stats. */
 typedef struct tc_launch_report {
     tc_backend backend;
     int num_warps, num_stages;
@@ -590,7 +607,8 @@ typedef struct tc_tune_report {
     int nresults;
     const tc_tune_result *results;  /* one per config (benchmarked, or as recorded) */
 } tc_tune_report;
-/* The last autotuning decision on this context (valid until the next launch). */
+/* The last autotuning decision on this context by the calling thread (valid until its next
+ * launch). */
 TC_API tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out);
 
 /* Runs the autotuning of k for these arguments now. flags: TC_TUNE_FORCE benchmarks even
@@ -652,6 +670,58 @@ typedef struct tc_check_finding {
  * sizeof(tc_check_finding)), NULL when there are none; free it with tc_free. */
 TC_API tc_status tc_last_check_findings(const tc_context *ctx, tc_check_finding **records, int *n,
                                         size_t size);
+/* ---- inside a C program: the caller's memory, context, streams, graphs (0.2) ---------- */
+
+/* The caller's memory, with no copy. Under CUDA ptr is a device address (cuMemAlloc,
+ * cudaMalloc, a pool: cast the CUdeviceptr to void *) on the context's device; under the
+ * interpreter a host pointer, and the interpreter's checks then guard exactly the bytes
+ * [ptr, ptr + numel*dtype_size). ptr must be aligned to the element size (TC_ERR_ARG) and
+ * may be NULL only for an empty tensor. The caller keeps ownership: tc_tensor_free frees the
+ * handle and leaves the memory alone. Never blocks. */
+TC_API tc_status tc_tensor_wrap(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
+                                void *ptr, tc_tensor **out);
+/* A tensor of `shape` (its own dtype: base's) starting `offset` elements into base's
+ * memory, contiguous, wholly inside base (TC_ERR_ARG otherwise, naming the extents). A view
+ * keeps its base's memory alive: freeing the base while views live frees the handle only;
+ * the memory goes with the last of them. A view of a view is a view of the same memory.
+ * Under the interpreter the checks guard the view's own extent. Never blocks. */
+TC_API tc_status tc_tensor_view(tc_tensor *base, int64_t offset, int rank, const int64_t *shape,
+                                tc_tensor **out);
+
+/* The caller's CUDA context (a CUcontext) for this context's launches, tensors and modules
+ * on `device`, instead of the device's primary context; NULL returns to the primary one.
+ * tritonc neither retains nor destroys it, and makes it current on each thread that uses
+ * the tc_context (checking cuCtxGetCurrent before each launch, so a program may switch
+ * contexts between calls). Kernels loaded in one CUDA context are loaded again, from the
+ * same compiled code, for another. tc_set_device goes back to the primary context of the
+ * device it sets. Never blocks. TC_ERR_NOT_FOUND for a bad device. */
+TC_API tc_status tc_context_set_cuda_context(tc_context *ctx, int device, void *cu_context);
+
+/* Streams, for programs without the CUDA runtime: a new non-blocking CUstream on the
+ * context's device (cuStreamCreate), its destruction, and a wait for its work (blocks).
+ * Under the interpreter *stream is NULL and the calls do nothing: work runs when launched. */
+TC_API tc_status tc_stream_new(tc_context *ctx, void **stream);
+TC_API void tc_stream_free(tc_context *ctx, void *stream);
+TC_API tc_status tc_stream_synchronize(tc_context *ctx, void *stream);
+
+/* CUDA graphs. tc_graph_begin starts capturing the launches made on stream by this thread
+ * (cuStreamBeginCapture, thread-local mode; stream must not be NULL: the legacy default
+ * stream cannot be captured); tc_graph_end ends the capture and instantiates the graph.
+ * Launch every kernel once before capturing it: a launch that must compile a new
+ * specialization inside a capture is refused (TC_ERR_ARG), since compiling loads modules;
+ * a cached launch does no allocation, compilation or synchronization
+ * (TRITONC_LAUNCH_BLOCKING is ignored while capturing). tc_graph_launch replays the whole
+ * sequence with one cuGraphLaunch on stream (asynchronous; NULL: the default stream);
+ * tensors are bound by address at capture time, so the same buffers are used on every
+ * replay. Under the interpreter the same calls record the launches made by this thread on
+ * this context and replay them in order (each replay runs them, synchronously).
+ * tc_graph_free may wait for the device. */
+typedef struct tc_graph tc_graph;
+TC_API tc_status tc_graph_begin(tc_context *ctx, void *stream);
+TC_API tc_status tc_graph_end(tc_context *ctx, void *stream, tc_graph **out);
+TC_API tc_status tc_graph_launch(tc_graph *g, void *stream);
+TC_API int tc_graph_kernel_count(const tc_graph *g);   /* launches captured */
+TC_API void tc_graph_free(tc_graph *g);
 
 #ifdef __cplusplus
 }

@@ -5,6 +5,7 @@
  * FAKE_CUDA_MODE (read on every call):
  *   unset, "h200"  one NVIDIA H200 (9.0, 132 SMs)
  *   "two"          the H200 and an NVIDIA A100-SXM4-80GB (8.0, 108 SMs)
+ *   "twoh200"      two H200s (one architecture, two devices)
  *   "zero"         cuInit succeeds, cuDeviceGetCount says 0
  *   "initfail"     cuInit returns CUDA_ERROR_NO_DEVICE (100)
  * Memory calls use host memory (an allocation above 1 TiB fails with OUT_OF_MEMORY).
@@ -12,7 +13,13 @@
  * fails with CUDA_ERROR_INVALID_PTX and a ptxas-style error log naming that line.
  * cuLaunchKernel returns CUDA_ERROR_NOT_SUPPORTED: nothing is ever executed; with
  * FAKE_CUDA_LAUNCH=ok it returns success, still executing nothing (the autotuning tests of the
- * tuning path: benchmark, persist, reuse). Events always measure 0.5 ms. */
+ * tuning path: benchmark, persist, reuse). Events always measure 0.5 ms.
+ * As the real driver, a module belongs to the context current when it was loaded: launching
+ * its function with another context current fails with CUDA_ERROR_INVALID_HANDLE.
+ * Streams, stream capture and graphs: a launch on a capturing stream is recorded (and
+ * succeeds whatever FAKE_CUDA_LAUNCH says); cuGraphLaunch "runs" the recorded kernels.
+ * fake_cuda_counters() (for tests, through dlsym) counts module loads, launches, graph
+ * launches and the kernels they ran. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -41,7 +48,7 @@ static const char *mode(void) {
 static int ndevices(void) {
     const char *m = mode();
     if (!strcmp(m, "zero") || !strcmp(m, "initfail")) return 0;
-    if (!strcmp(m, "two")) return 2;
+    if (!strcmp(m, "two") || !strcmp(m, "twoh200")) return 2;
     return 1;
 }
 
@@ -55,7 +62,7 @@ static void fill(FakeDev *d, int which) {
     memset(d, 0, sizeof *d);
     int *a = d->attr;
     a[1] = 1024; a[10] = 32; a[12] = 65536; a[39] = 2048; a[82] = 65536; a[106] = 32;
-    if (which == 0) {
+    if (which == 0 || !strcmp(mode(), "twoh200")) {
         d->name = "NVIDIA H200";
         d->total = 143155ull * 1024 * 1024;
         a[75] = 9; a[76] = 0; a[16] = 132; a[38] = 62914560; a[97] = 232448; a[81] = 233472;
@@ -192,7 +199,17 @@ EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
     return OK;
 }
 
-typedef struct { char *text; } FakeModule;
+/* What tests read: [0] module loads, [1] kernels launched (plain, successful), [2] graph
+ * launches, [3] kernels run by graph launches, [4] launches captured into graphs. */
+static long counters[8];
+EXPORT void fake_cuda_counters(long *out, int n) {
+    for (int i = 0; i < n && i < 8; i++) out[i] = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
+}
+static void count(int i, long v) { __atomic_fetch_add(&counters[i], v, __ATOMIC_RELAXED); }
+
+typedef struct FakeModule FakeModule;
+typedef struct { FakeModule *m; const char *entry; } FakeFunc;
+struct FakeModule { char *text; void *ctx; FakeFunc fn[8]; int nfn; };
 
 EXPORT CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned nopt, int *opts,
                                    void **vals) {
@@ -216,11 +233,13 @@ EXPORT CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned nopt,
         }
     }
     if (!strstr(text, ".entry")) return INVALID_PTX;
-    FakeModule *m = malloc(sizeof *m);
+    FakeModule *m = calloc(1, sizeof *m);
     size_t n = strlen(text);
     m->text = malloc(n + 1);
     memcpy(m->text, text, n + 1);
+    m->ctx = current;
     *mod = m;
+    count(0, 1);
     return OK;
 }
 
@@ -232,7 +251,9 @@ EXPORT CUresult cuModuleGetFunction(void **fn, void *mod, const char *name) {
         while (*q == ' ' || *q == '\t') q++;
         size_t n = strlen(name);
         if (!strncmp(q, name, n) && (q[n] == '(' || q[n] == ' ' || q[n] == '\n')) {
-            *fn = (void *)q;
+            if (m->nfn == 8) return NOT_FOUND;
+            m->fn[m->nfn] = (FakeFunc){m, q};
+            *fn = &m->fn[m->nfn++];
             return OK;
         }
     }
@@ -256,7 +277,7 @@ EXPORT CUresult cuFuncSetAttribute(void *fn, int attr, int v) {
  * FAKE_CUDA_SPILL (default 0), as ptxas meeting the cap by spilling or not. fn points into
  * the module's text at the entry's name, which comes before the directive. */
 EXPORT CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
-    int capped = fn && strstr((const char *)fn, ".minnctapersm") != NULL;
+    int capped = fn && strstr(((FakeFunc *)fn)->entry, ".minnctapersm") != NULL;
     const char *r = getenv(capped ? "FAKE_CUDA_REGS_CAPPED" : "FAKE_CUDA_REGS");
     const char *sp = getenv("FAKE_CUDA_SPILL");
     if (attr == 4) *v = r ? atoi(r) : 32;
@@ -265,13 +286,73 @@ EXPORT CUresult cuFuncGetAttribute(int *v, int attr, void *fn) {
     return OK;
 }
 
+typedef struct { int capturing; int recorded; } FakeStream;
+typedef struct { int nodes; } FakeGraph;
+
 EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx,
                                unsigned by, unsigned bz, unsigned shared, void *stream,
                                void **params, void **extra) {
+    FakeFunc *fn = f;
+    if (!fn || fn->m->ctx != current) return INVALID_HANDLE;
+    FakeStream *s = stream;
+    if (s && s->capturing) { s->recorded++; count(4, 1); return OK; }
     const char *l = getenv("FAKE_CUDA_LAUNCH");
-    if (l && !strcmp(l, "ok")) return OK;
+    if (l && !strcmp(l, "ok")) { count(1, 1); return OK; }
     return NOT_SUPPORTED;
 }
+
+EXPORT CUresult cuStreamCreate(void **s, unsigned flags) {
+    if (!current) return 201;
+    *s = calloc(1, sizeof(FakeStream));
+    return *s ? OK : OUT_OF_MEMORY;
+}
+EXPORT CUresult cuStreamDestroy_v2(void *s) { free(s); return OK; }
+EXPORT CUresult cuStreamSynchronize(void *s) {
+    FakeStream *st = s;
+    return st && st->capturing ? 900 /* CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED */ : OK;
+}
+EXPORT CUresult cuStreamBeginCapture_v2(void *s, int mode) {
+    FakeStream *st = s;
+    if (!st || st->capturing) return 401;   /* the legacy stream, or already capturing */
+    st->capturing = 1;
+    st->recorded = 0;
+    return OK;
+}
+EXPORT CUresult cuStreamIsCapturing(void *s, int *status) {
+    FakeStream *st = s;
+    *status = st && st->capturing ? 1 : 0;
+    return OK;
+}
+EXPORT CUresult cuStreamEndCapture(void *s, void **graph) {
+    FakeStream *st = s;
+    if (!st || !st->capturing) return 401;
+    FakeGraph *g = malloc(sizeof *g);
+    if (!g) return OUT_OF_MEMORY;
+    g->nodes = st->recorded;
+    st->capturing = 0;
+    *graph = g;
+    return OK;
+}
+EXPORT CUresult cuGraphGetNodes(void *graph, void **nodes, size_t *n) {
+    *n = (size_t)((FakeGraph *)graph)->nodes;
+    return OK;
+}
+EXPORT CUresult cuGraphInstantiateWithFlags(void **exec, void *graph, unsigned long long flags) {
+    FakeGraph *x = malloc(sizeof *x);
+    if (!x) return OUT_OF_MEMORY;
+    *x = *(FakeGraph *)graph;
+    *exec = x;
+    return OK;
+}
+EXPORT CUresult cuGraphLaunch(void *exec, void *stream) {
+    FakeStream *s = stream;
+    if (s && s->capturing) return 900;
+    count(2, 1);
+    count(3, ((FakeGraph *)exec)->nodes);
+    return OK;
+}
+EXPORT CUresult cuGraphExecDestroy(void *exec) { free(exec); return OK; }
+EXPORT CUresult cuGraphDestroy(void *graph) { free(graph); return OK; }
 
 EXPORT CUresult cuEventCreate(void **ev, unsigned flags) {
     *ev = malloc(1);

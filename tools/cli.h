@@ -76,4 +76,10 @@ void cli_text_append(const char *text, void *cli_text);
 void cli_progress_bind(tc_progress_fn *fn, void **user);
 void cli_progress_end(void);   /* ends a progress line left unfinished (a failed launch) */
 
+/* tools/device.c: `--device N` (run, bench, tune). cli_parse_device checks N (EXIT_USAGE
+ * with the message printed); cli_use_device makes the context launch on it under CUDA
+ * (device -1: not given; the interpreter ignores it), returning an exit status. */
+int cli_parse_device(const char *cmd, const char *v, int *device);
+int cli_use_device(tc_context *ctx, const char *cmd, int device);
+
 #endif

@@ -60,6 +60,8 @@ static const char *usage_run =
     "  --num-warps N        warps per program, a power of two (default 4)\n"
     "  --num-stages N       software-pipelining depth, >= 1 (default 3)\n"
     "  --interpret          run on the CPU interpreter (as TRITON_INTERPRET=1)\n"
+    "  --device N           run on GPU N of this host (default 0; compiled once per\n"
+    "                       architecture, loaded per device; the interpreter ignores it)\n"
     "  --parallel[=N]       interpreter: run the programs on N threads (default: one per CPU);\n"
     "                       atomics are real atomics, device_print lines stay whole; the order\n"
     "                       of programs is not defined\n"
@@ -883,7 +885,7 @@ int cli_run(int argc, char **argv, int check) {
     const char *pos[2] = {NULL, NULL};
     int npos = 0;
     tc_launch_opts opts = tc_launch_defaults();
-    int interpret = 0, stats = 0, verbose = 0, json = 0;
+    int interpret = 0, stats = 0, verbose = 0, json = 0, device = -1;
     CliText captured = {0};   /* --json: device_print and check reports go into the JSON */
     uint64_t seed = 0;
     const char *prints[64];
@@ -911,6 +913,8 @@ int cli_run(int argc, char **argv, int check) {
             if (!v || !*v || *end || !(t > 0) || t > 1e9)
                 return cli_usage_error(cmdn, "--timeout takes a number of seconds > 0");
             opts.timeout_s = t;
+        } else if (cli_opt_val(argc, argv, &i, "--device", &v)) {
+            if (cli_parse_device(cmdn, v, &device)) return EXIT_USAGE;
         } else if (cli_opt_val(argc, argv, &i, "--shuffle", &v)) {
             int64_t n;
             if (!v || !parse_int(v, &n) || n == 0)
@@ -989,7 +993,8 @@ int cli_run(int argc, char **argv, int check) {
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;
     cli_progress_bind(&opts.progress, &opts.progress_user);
-    int rc = EXIT_OK;
+    int rc = cli_use_device(ctx, cmdn, device);
+    if (rc) { tc_context_free(ctx); return rc; }
     tc_module *m = NULL;
     tc_kernel *k = NULL;
     tc_args *args = NULL;

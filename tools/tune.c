@@ -39,6 +39,7 @@ static const char *usage_bench =
     "  --warmup MS          warm-up budget in ms (default 25)\n"
     "  --rep MS             repetition budget in ms (default 100)\n"
     "  --tuning-db FILE     autotuned kernels: configs recorded in FILE\n"
+    "  --device N           time on GPU N of this host (default 0)\n"
     "  --json               one JSON object per line (a row of the table) instead of the table\n"
     "  --help               this text\n"
     "VALUE forms are those of `tritonc run --help`.\n"
@@ -66,6 +67,7 @@ static const char *usage_tune =
     "  --export FILE        write the tuning database (every choice this run knows) to FILE\n"
     "  --tuning-db FILE     load choices recorded earlier (repeatable)\n"
     "  --interpret          use the CPU interpreter (replay only)\n"
+    "  --device N           tune on GPU N of this host (default 0)\n"
     "  --json               print the result as one JSON object\n"
     "  --help               this text\n"
     "Set TRITON_PRINT_AUTOTUNING=1 for Triton's summary line.\n"
@@ -137,6 +139,7 @@ typedef struct Setup {
     const char *dbs[16]; int ndb;
     const char *grid;
     int interpret;
+    int device;             /* --device N (-1: not given) */
     tc_context *ctx;
     tc_module *m;
     tc_kernel *k;
@@ -156,6 +159,8 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
     if (tc_context_new(&s->ctx)) { cli_error("error: out of memory"); return EXIT_ERR; }
     tc_set_print(s->ctx, print_out, NULL);
     if (s->interpret) tc_context_set_backend(s->ctx, TC_BACKEND_INTERPRET);
+    int dr = cli_use_device(s->ctx, s->cmd, s->device);
+    if (dr) return dr;
     for (int i = 0; i < s->ndb; i++)
         if (tc_tuning_db_load(s->ctx, s->dbs[i])) return cli_api_error(s->ctx, tc_errcode(s->ctx), 0);
     tc_status st = tc_module_load_file(s->ctx, s->file, &s->m);
@@ -215,6 +220,7 @@ static int common_opt(Setup *s, int argc, char **argv, int *i) {
         return 1;
     }
     if (strcmp(argv[*i], "--interpret") == 0) { s->interpret = 1; return 1; }
+    if (cli_opt_val(argc, argv, i, "--device", &v)) return cli_parse_device(s->cmd, v, &s->device) ? -1 : 1;
     return 0;
 }
 
@@ -240,6 +246,7 @@ int cmd_bench(int argc, char **argv) {
     Setup s;
     memset(&s, 0, sizeof s);
     s.cmd = "bench";
+    s.device = -1;
     int warps[16], nwarps = 0, stages[16], nstages = 0, npos = 0;
     double bytes = 0, flops = 0;
     int json = 0;
@@ -365,6 +372,7 @@ int cmd_tune(int argc, char **argv) {
     Setup s;
     memset(&s, 0, sizeof s);
     s.cmd = "tune";
+    s.device = -1;
     int npos = 0, force = 0, json = 0;
     const char *export_path = NULL;
     for (int i = 1; i < argc; i++) {

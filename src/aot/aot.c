@@ -544,7 +544,7 @@ tc_status tc_binary_load(tc_context *ctx, const tc_binary_desc *d, tc_binary **o
     tc_status rc = tc_active_driver(ctx, &drv);
     if (rc) return rc;
     Err e = {0};
-    if (cuda_use_device(ctx->device, &e)) return ctx_take(ctx, &e);
+    if (ctx_use_cuda(ctx, &e)) return ctx_take(ctx, &e);
     tc_target dev, t;
     bool ov = false;
     if (cuda_target(ctx->device, &dev, &ov, &e)) return ctx_take(ctx, &e);
@@ -587,7 +587,7 @@ tc_status tc_binary_launch(tc_binary *b, const uint32_t grid[3], void *stream, v
         return ctx_fail(ctx, TC_ERR_ARG, "grid (%u, %u, %u) exceeds the limits (2^31-1, 65535, "
                         "65535)", g[0], g[1], g[2]);
     Err e = {0};
-    if (cuda_use_device(b->device, &e) ||
+    if (cuda_use_context(b->device, cuda_module_context(b->mod), &e) ||
         cuda_launch(b->mod, g, b->threads, b->shared_bytes, stream, params, &e))
         return ctx_take(ctx, &e);
     return TC_OK;

@@ -6,52 +6,92 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- per-thread records ------------------------------------------------------------ */
+
+static _Atomic uint64_t next_ctx_id = 1;
+
+/* A one-entry cache per thread: the record of the context it used last. Context ids are
+ * never reused, so a freed context's entry never matches a new one. */
+static _Thread_local struct { uint64_t id; CtxThread *t; } tl_rec;
+
+CtxThread *ctx_thread(const tc_context *cctx) {
+    if (tl_rec.id == cctx->id) return tl_rec.t;
+    tc_context *ctx = (tc_context *)cctx;   /* the records are the context's mutable part */
+    pthread_t self = pthread_self();
+    pthread_mutex_lock(&ctx->lock);
+    CtxThread *t = ctx->threads;
+    while (t && !pthread_equal(t->tid, self)) t = t->next;
+    if (!t && (t = calloc(1, sizeof *t))) {
+        t->tid = self;
+        t->next = ctx->threads;
+        ctx->threads = t;
+    }
+    pthread_mutex_unlock(&ctx->lock);
+    if (!t) return &ctx->shared;
+    tl_rec.id = ctx->id;
+    tl_rec.t = t;
+    return t;
+}
+
+void ctx_forget_source(tc_context *ctx, const void *src) {
+    pthread_mutex_lock(&ctx->lock);
+    for (CtxThread *t = ctx->threads; t; t = t->next)
+        if ((const void *)t->err.loc.src == src) t->err.loc.src = NULL;
+    if ((const void *)ctx->shared.err.loc.src == src) ctx->shared.err.loc.src = NULL;
+    pthread_mutex_unlock(&ctx->lock);
+}
+
 /* ---- errors ------------------------------------------------------------------------ */
 
 tc_status ctx_fail(tc_context *ctx, tc_status code, const char *fmt, ...) {
+    CtxThread *t = ctx_thread(ctx);
     va_list ap;
     va_start(ap, fmt);
-    ctx->err.jump = NULL;
-    err_setv(&ctx->err, code, (SrcLoc){0}, fmt, ap);
+    t->err.jump = NULL;
+    err_setv(&t->err, code, (SrcLoc){0}, fmt, ap);
     va_end(ap);
-    ctx->errfile[0] = 0;
+    t->errfile[0] = 0;
     return code;
 }
 
 tc_status ctx_take(tc_context *ctx, const Err *e) {
-    if (e == &ctx->err) {
-        ctx->err.jump = NULL;
+    CtxThread *t = ctx_thread(ctx);
+    Err *err = &t->err;
+    if (e == err) {
+        err->jump = NULL;
     } else {
-        ctx->err.code = e->code;
-        ctx->err.loc = e->loc;
-        ctx->err.jump = NULL;
-        memcpy(ctx->err.msg, e->msg, sizeof ctx->err.msg);
-        ctx->err.msg[sizeof ctx->err.msg - 1] = 0;
+        err->code = e->code;
+        err->loc = e->loc;
+        err->jump = NULL;
+        memcpy(err->msg, e->msg, sizeof err->msg);
+        err->msg[sizeof err->msg - 1] = 0;
     }
-    ctx->errfile[0] = 0;
-    if (ctx->err.loc.src && ctx->err.loc.src->path)
-        snprintf(ctx->errfile, sizeof ctx->errfile, "%s", ctx->err.loc.src->path);
-    if (ctx->err.code == TC_OK) {  /* a stage failed without saying why: an invariant */
-        ctx->err.code = TC_ERR_INTERNAL;
-        if (!ctx->err.msg[0]) snprintf(ctx->err.msg, sizeof ctx->err.msg, "internal error");
+    t->errfile[0] = 0;
+    if (err->loc.src && err->loc.src->path)
+        snprintf(t->errfile, sizeof t->errfile, "%s", err->loc.src->path);
+    if (err->code == TC_OK) {  /* a stage failed without saying why: an invariant */
+        err->code = TC_ERR_INTERNAL;
+        if (!err->msg[0]) snprintf(err->msg, sizeof err->msg, "internal error");
     }
-    return ctx->err.code;
+    return err->code;
 }
 
-tc_status tc_errcode(const tc_context *ctx) { return ctx ? ctx->err.code : TC_ERR_ARG; }
+tc_status tc_errcode(const tc_context *ctx) { return ctx ? ctx_err(ctx)->code : TC_ERR_ARG; }
 
 const char *tc_errmsg(const tc_context *ctx) {
     if (!ctx) return "no context";
-    return ctx->err.code == TC_OK && !ctx->err.msg[0] ? "" : ctx->err.msg;
+    const Err *e = ctx_err(ctx);
+    return e->code == TC_OK && !e->msg[0] ? "" : e->msg;
 }
 
 tc_srcloc tc_errloc(const tc_context *ctx) {
     tc_srcloc l = {NULL, 0, 0};
-    if (!ctx || ctx->err.loc.line <= 0) return l;
-    l.file = ctx->errfile[0] ? ctx->errfile
-             : ctx->err.loc.src ? ctx->err.loc.src->path : NULL;
-    l.line = ctx->err.loc.line;
-    l.col = ctx->err.loc.col;
+    if (!ctx) return l;
+    const CtxThread *t = ctx_thread(ctx);
+    if (t->err.loc.line <= 0) return l;
+    l.file = t->errfile[0] ? t->errfile : t->err.loc.src ? t->err.loc.src->path : NULL;
+    l.line = t->err.loc.line;
+    l.col = t->err.loc.col;
     return l;
 }
 
@@ -64,13 +104,33 @@ tc_status tc_context_new(tc_context **out) {
     if (!ctx) return TC_ERR_NOMEM;
     ctx->backend = TC_BACKEND_AUTO;
     ctx->device = 0;
+    ctx->id = atomic_fetch_add(&next_ctx_id, 1);
+    pthread_mutexattr_t ra;
+    pthread_mutexattr_init(&ra);
+    pthread_mutexattr_settype(&ra, PTHREAD_MUTEX_RECURSIVE);
+    if (pthread_mutex_init(&ctx->lock, NULL) || pthread_mutex_init(&ctx->tune_lock, &ra)) {
+        pthread_mutexattr_destroy(&ra);
+        free(ctx);
+        return TC_ERR_NOMEM;
+    }
+    pthread_mutexattr_destroy(&ra);
     *out = ctx;
     return TC_OK;
 }
 
 void ctx_free(tc_context *ctx) {
     buf_free(&ctx->output);
-    free(ctx->findings);
+    for (CtxThread *t = ctx->threads, *n; t; t = n) {
+        n = t->next;
+        free(t->tune_res);
+        free(t->findings);
+        free(t);
+    }
+    free(ctx->shared.tune_res);
+    free(ctx->shared.findings);
+    pthread_mutex_destroy(&ctx->lock);
+    pthread_mutex_destroy(&ctx->tune_lock);
+    if (tl_rec.id == ctx->id) tl_rec.id = 0;
     free(ctx);
 }
 
@@ -83,7 +143,9 @@ void tc_set_print(tc_context *ctx, tc_print_fn fn, void *user) {
 /* Kept output (device_print with no callback set). */
 void ctx_keep_output(const char *text, void *user) {
     tc_context *ctx = user;
+    pthread_mutex_lock(&ctx->lock);
     buf_puts(&ctx->output, text);
+    pthread_mutex_unlock(&ctx->lock);
 }
 
 void ctx_deliver(tc_context *ctx, const char *text) {
@@ -94,10 +156,12 @@ void ctx_deliver(tc_context *ctx, const char *text) {
 
 char *tc_take_output(tc_context *ctx) {
     if (!ctx) return NULL;
+    pthread_mutex_lock(&ctx->lock);
     Buf *b = &ctx->output;
-    if (!b->s || b->oom) { buf_free(b); return NULL; }
-    char *s = b->s;
-    memset(b, 0, sizeof *b);
+    char *s = NULL;
+    if (!b->s || b->oom) buf_free(b);
+    else { s = b->s; memset(b, 0, sizeof *b); }
+    pthread_mutex_unlock(&ctx->lock);
     return s;
 }
 
@@ -105,7 +169,7 @@ char *tc_take_output(tc_context *ctx) {
 void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size) {
     if (!out) return;
     memset(out, 0, size);
-    if (ctx) memcpy(out, &ctx->last, size < sizeof ctx->last ? size : sizeof ctx->last);
+    if (ctx) memcpy(out, ctx_last(ctx), size < sizeof(tc_launch_report) ? size : sizeof(tc_launch_report));
 }
 
 void tc_free(void *p) { free(p); }
@@ -115,14 +179,15 @@ tc_status tc_last_check_findings(const tc_context *ctx, tc_check_finding **recor
     if (!ctx || !records || !n || size == 0) return TC_ERR_ARG;
     *records = NULL;
     *n = 0;
-    if (!ctx->nfindings) return TC_OK;
-    unsigned char *out = calloc((size_t)ctx->nfindings, size);
+    const CtxThread *t = ctx_thread(ctx);   /* this thread's last launch */
+    if (!t->nfindings) return TC_OK;
+    unsigned char *out = calloc((size_t)t->nfindings, size);
     if (!out) return TC_ERR_NOMEM;
-    for (int i = 0; i < ctx->nfindings; i++)
-        memcpy(out + (size_t)i * size, &ctx->findings[i],
-               size < sizeof *ctx->findings ? size : sizeof *ctx->findings);
+    for (int i = 0; i < t->nfindings; i++)
+        memcpy(out + (size_t)i * size, &t->findings[i],
+               size < sizeof *t->findings ? size : sizeof *t->findings);
     *records = (tc_check_finding *)out;
-    *n = ctx->nfindings;
+    *n = t->nfindings;
     return TC_OK;
 }
 

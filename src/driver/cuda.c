@@ -26,6 +26,9 @@ typedef struct CUmod_st *CUmodule;
 typedef struct CUfunc_st *CUfunction;
 typedef struct CUevent_st *CUevent;
 typedef struct CUstream_st *CUstream;
+typedef struct CUgraph_st *CUgraph;
+typedef struct CUgraphExec_st *CUgraphExec;
+typedef struct CUgraphNode_st *CUgraphNode;
 
 enum {
     CUDA_SUCCESS = 0,
@@ -96,6 +99,17 @@ static struct {
     CUresult (*cuEventElapsedTime)(float *ms, CUevent a, CUevent b);
     CUresult (*cuEventDestroy_v2)(CUevent ev);
     CUresult (*cuStreamQuery)(CUstream s);
+    CUresult (*cuStreamCreate)(CUstream *s, unsigned flags);
+    CUresult (*cuStreamDestroy_v2)(CUstream s);
+    CUresult (*cuStreamSynchronize)(CUstream s);
+    CUresult (*cuStreamBeginCapture_v2)(CUstream s, int mode);
+    CUresult (*cuStreamEndCapture)(CUstream s, CUgraph *g);
+    CUresult (*cuStreamIsCapturing)(CUstream s, int *status);
+    CUresult (*cuGraphInstantiateWithFlags)(CUgraphExec *x, CUgraph g, unsigned long long flags);
+    CUresult (*cuGraphGetNodes)(CUgraph g, CUgraphNode *nodes, size_t *n);
+    CUresult (*cuGraphLaunch)(CUgraphExec x, CUstream s);
+    CUresult (*cuGraphExecDestroy)(CUgraphExec x);
+    CUresult (*cuGraphDestroy)(CUgraph g);
 } cu;
 
 /* Symbols to resolve. An entry whose slot is already filled is skipped, so a later name is
@@ -132,6 +146,17 @@ static const struct { const char *name; size_t off; bool required; } cu_syms[] =
     SYM(cuEventElapsedTime, false),
     SYM(cuEventDestroy_v2, false),
     SYM(cuStreamQuery, false),
+    SYM(cuStreamCreate, false),
+    SYM(cuStreamDestroy_v2, false),
+    SYM(cuStreamSynchronize, false),
+    SYM(cuStreamBeginCapture_v2, false),
+    SYM(cuStreamEndCapture, false),
+    SYM(cuStreamIsCapturing, false),
+    SYM(cuGraphInstantiateWithFlags, false),
+    SYM(cuGraphGetNodes, false),
+    SYM(cuGraphLaunch, false),
+    SYM(cuGraphExecDestroy, false),
+    SYM(cuGraphDestroy, false),
 #undef SYM
 };
 
@@ -154,8 +179,11 @@ static struct {
     CUcontext *ctx;          /* [ndev], primary contexts once retained */
 } g = {.once = PTHREAD_ONCE_INIT, .lock = PTHREAD_MUTEX_INITIALIZER};
 
-/* The device whose context this thread made current (for the shared-memory opt-in check). */
+/* The device whose context this thread made current (for the shared-memory opt-in check),
+ * that context, and whether it is the device's primary one. */
 static _Thread_local int tl_device = -1;
+static _Thread_local CUcontext tl_ctx;
+static _Thread_local bool tl_primary;
 
 /* ---- errors ---------------------------------------------------------------------------- */
 
@@ -472,7 +500,7 @@ tc_status cuda_use_device(int dev, Err *e) {
     /* The launch hot path: this thread already made dev's context current. tritonc
      * assumes that a host program sharing the thread keeps its primary context current
      * (the README says so) and skips cuCtxSetCurrent then. */
-    if (dev == tl_device) return TC_OK;
+    if (dev == tl_device && tl_primary) return TC_OK;
     if (check_device(dev, e)) return e->code;
     pthread_mutex_lock(&g.lock);
     tc_status st = TC_OK;
@@ -488,8 +516,25 @@ tc_status cuda_use_device(int dev, Err *e) {
     if (st) return st;
     if (CU_CALL(e, cuCtxSetCurrent, c)) return e->code;
     tl_device = dev;
+    tl_ctx = c;
+    tl_primary = true;
     return TC_OK;
 }
+
+tc_status cuda_use_context(int dev, void *cuctx, Err *e) {
+    if (!cuctx) return cuda_use_device(dev, e);
+    if (check_device(dev, e)) return e->code;
+    CUcontext cur = NULL;
+    if (!(cu.cuCtxGetCurrent && cu.cuCtxGetCurrent(&cur) == CUDA_SUCCESS && cur == cuctx) &&
+        CU_CALL(e, cuCtxSetCurrent, (CUcontext)cuctx))
+        return e->code;
+    tl_device = dev;
+    tl_ctx = cuctx;
+    tl_primary = false;
+    return TC_OK;
+}
+
+void *cuda_current_context(void) { return tl_ctx; }
 
 /* Makes sure this thread has a current context (device 0's primary one if none). */
 static tc_status ensure_context(Err *e) {
@@ -538,6 +583,9 @@ struct CuModule {
     CUfunction fn;
     CUcontext ctx;
     int num_regs;
+    /* what was loaded, kept to load it again in another context (cuda_module_reload) */
+    void *image; size_t image_size; bool is_ptx;
+    char *kernel; int shared_bytes;
 };
 
 /* The first "line N" in a ptxas log, or 0. */
@@ -573,8 +621,8 @@ static int ptx_version_of(const char *ptx) {
     return major * 10 + minor;
 }
 
-static tc_status module_load(const void *image, bool is_ptx, const char *kernel_name,
-                             int shared_bytes, CuModule **out, Err *e) {
+static tc_status module_load(const void *image, size_t image_size, bool is_ptx,
+                             const char *kernel_name, int shared_bytes, CuModule **out, Err *e) {
     *out = NULL;
     if (ensure_context(e)) return e->code;
     if (!image || !kernel_name) {
@@ -647,6 +695,18 @@ static tc_status module_load(const void *image, bool is_ptx, const char *kernel_
     }
     m->mod = mod;
     if (cu.cuCtxGetCurrent) cu.cuCtxGetCurrent(&m->ctx);
+    size_t isz = is_ptx ? strlen(image) + 1 : image_size;
+    m->image = isz ? malloc(isz) : NULL;
+    m->kernel = strdup(kernel_name);
+    if (!m->image || !m->kernel) {
+        cuda_module_unload(m);
+        err_set(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory loading a module");
+        return e->code;
+    }
+    memcpy(m->image, image, isz);
+    m->image_size = isz;
+    m->is_ptx = is_ptx;
+    m->shared_bytes = shared_bytes;
     if (CU_CALL(e, cuModuleGetFunction, &m->fn, mod, kernel_name)) {
         err_set(e, e->code, (SrcLoc){0}, "%s (kernel '%s')", e->msg, kernel_name);
         cuda_module_unload(m);
@@ -668,19 +728,27 @@ static tc_status module_load(const void *image, bool is_ptx, const char *kernel_
 
 tc_status cuda_module_load(const char *ptx, const char *kernel_name, int shared_bytes,
                            CuModule **out, Err *e) {
-    return module_load(ptx, true, kernel_name, shared_bytes, out, e);
+    return module_load(ptx, 0, true, kernel_name, shared_bytes, out, e);
 }
 
 tc_status cuda_module_load_cubin(const void *image, size_t n, const char *kernel_name,
                                  int shared_bytes, CuModule **out, Err *e) {
-    (void)n; /* the driver reads the ELF header for the size */
-    return module_load(image, false, kernel_name, shared_bytes, out, e);
+    /* the driver reads the ELF header for the size; n is kept for reloading */
+    return module_load(image, n, false, kernel_name, shared_bytes, out, e);
 }
 
 void cuda_module_unload(CuModule *m) {
     if (!m) return;
     if (m->mod && cu.cuModuleUnload) cu.cuModuleUnload(m->mod);
+    free(m->image);
+    free(m->kernel);
     free(m);
+}
+
+void *cuda_module_context(const CuModule *m) { return m ? m->ctx : NULL; }
+
+tc_status cuda_module_reload(const CuModule *m, CuModule **out, Err *e) {
+    return module_load(m->image, m->image_size, m->is_ptx, m->kernel, m->shared_bytes, out, e);
 }
 
 int cuda_module_num_regs(const CuModule *m) { return m ? m->num_regs : 0; }
@@ -741,7 +809,7 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
     CuSmLimits l = {ti->regs_sm, ti->threads_sm, ti->blocks_sm, ti->smem_sm, ti->smem_reserved,
                     ti->regs_thread};
     CuModule *m0 = NULL, *m1 = NULL;
-    if (module_load(ptx, true, kernel, shared_bytes, &m0, &e)) return NULL;
+    if (module_load(ptx, 0, true, kernel, shared_bytes, &m0, &e)) return NULL;
     int regs0 = cuda_module_num_regs(m0);
     int local0 = func_attr(m0, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     cuda_module_unload(m0);
@@ -756,7 +824,7 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
     memcpy(out, ptx, head);
     int k = snprintf(out + head, 32, "\n.minnctapersm %d", n + 1);
     memcpy(out + head + k, eol, len - head + 1);
-    if (module_load(out, true, kernel, shared_bytes, &m1, &e)) { free(out); return NULL; }
+    if (module_load(out, 0, true, kernel, shared_bytes, &m1, &e)) { free(out); return NULL; }
     int regs1 = cuda_module_num_regs(m1);
     int local1 = func_attr(m1, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     cuda_module_unload(m1);
@@ -806,6 +874,64 @@ tc_status cuda_wait(void *stream, double timeout_s, Err *e) {
         nanosleep(&nap, NULL);
         if (nap.tv_nsec < 10000000) nap.tv_nsec *= 2;
     }
+}
+
+/* ---- streams and graphs ------------------------------------------------------------------ */
+
+enum { CU_STREAM_NON_BLOCKING = 1, CU_STREAM_CAPTURE_MODE_THREAD_LOCAL = 1 };
+
+tc_status cuda_stream_new(void **stream, Err *e) {
+    *stream = NULL;
+    if (ensure_context(e)) return e->code;
+    CUstream s = NULL;
+    if (CU_CALL(e, cuStreamCreate, &s, CU_STREAM_NON_BLOCKING)) return e->code;
+    *stream = s;
+    return TC_OK;
+}
+
+void cuda_stream_free(void *stream) {
+    if (stream && g.status == TC_OK && cu.cuStreamDestroy_v2) cu.cuStreamDestroy_v2(stream);
+}
+
+tc_status cuda_stream_sync(void *stream, Err *e) {
+    if (ensure_context(e)) return e->code;
+    return CU_CALL(e, cuStreamSynchronize, (CUstream)stream);
+}
+
+int cuda_stream_capturing(void *stream) {
+    int st = 0;
+    if (!cu.cuStreamIsCapturing || cu.cuStreamIsCapturing((CUstream)stream, &st) != CUDA_SUCCESS)
+        return -1;
+    return st == 1;   /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
+}
+
+tc_status cuda_capture_begin(void *stream, Err *e) {
+    if (ensure_context(e)) return e->code;
+    return CU_CALL(e, cuStreamBeginCapture_v2, (CUstream)stream,
+                   CU_STREAM_CAPTURE_MODE_THREAD_LOCAL);
+}
+
+tc_status cuda_capture_end(void *stream, void **exec, int *nodes, Err *e) {
+    *exec = NULL;
+    *nodes = 0;
+    CUgraph gr = NULL;
+    if (CU_CALL(e, cuStreamEndCapture, (CUstream)stream, &gr)) return e->code;
+    size_t n = 0;
+    if (cu.cuGraphGetNodes && cu.cuGraphGetNodes(gr, NULL, &n) == CUDA_SUCCESS) *nodes = (int)n;
+    CUgraphExec x = NULL;
+    tc_status st = CU_CALL(e, cuGraphInstantiateWithFlags, &x, gr, 0);
+    if (cu.cuGraphDestroy) cu.cuGraphDestroy(gr);   /* the executable graph is independent */
+    if (st) return st;
+    *exec = x;
+    return TC_OK;
+}
+
+tc_status cuda_graph_launch(void *exec, void *stream, Err *e) {
+    return CU_CALL(e, cuGraphLaunch, (CUgraphExec)exec, (CUstream)stream);
+}
+
+void cuda_graph_free(void *exec) {
+    if (exec && g.status == TC_OK && cu.cuGraphExecDestroy) cu.cuGraphExecDestroy(exec);
 }
 
 struct CuEvent { CUevent ev; };

@@ -35,6 +35,14 @@ tc_status cuda_target(int dev, tc_target *t, bool *overridden, Err *e);
 
 /* Makes the device's primary context current on this thread. */
 tc_status cuda_use_device(int dev, Err *e);
+/* Makes cuctx (a caller's CUcontext on dev) current on this thread, or with cuctx NULL the
+ * primary one (cuda_use_device). A caller's context is checked with cuCtxGetCurrent on
+ * every call (the program may switch); the primary one is remembered per thread. */
+tc_status cuda_use_context(int dev, void *cuctx, Err *e);
+/* The CUcontext this thread was last made to use by cuda_use_* (NULL: none yet). */
+void *cuda_current_context(void);
+/* ctx's device and CUDA context made current on this thread (device.c). */
+tc_status ctx_use_cuda(tc_context *ctx, Err *e);
 
 tc_status cuda_alloc(size_t n, CuDevPtr *out, Err *e);
 void cuda_free(CuDevPtr p);
@@ -51,6 +59,10 @@ tc_status cuda_module_load(const char *ptx, const char *kernel_name, int shared_
 tc_status cuda_module_load_cubin(const void *image, size_t n, const char *kernel_name,
                                  int shared_bytes, CuModule **out, Err *e);
 void cuda_module_unload(CuModule *m);
+/* The CUDA context a module was loaded in; modules are only valid there. */
+void *cuda_module_context(const CuModule *m);
+/* Loads m's code (the same PTX or cubin, kept with it) again in the current context. */
+tc_status cuda_module_reload(const CuModule *m, CuModule **out, Err *e);
 int cuda_module_num_regs(const CuModule *m);
 
 /* Occupancy. The per-SM limits that decide how many programs run on one SM at a time:
@@ -75,6 +87,18 @@ tc_status cuda_sync(Err *e);
 /* Waits for the work queued on stream (NULL: the default one) for at most timeout_s seconds:
  * TC_ERR_TIMEOUT when it has not finished by then (it keeps running). */
 tc_status cuda_wait(void *stream, double timeout_s, Err *e);
+
+/* Streams (CU_STREAM_NON_BLOCKING) in the current context. */
+tc_status cuda_stream_new(void **stream, Err *e);
+void cuda_stream_free(void *stream);
+tc_status cuda_stream_sync(void *stream, Err *e);
+/* 1 if stream is being captured into a graph, 0 if not, -1 if the driver cannot say. */
+int cuda_stream_capturing(void *stream);
+/* Graph capture (thread-local mode), instantiation, replay. *nodes: the graph's nodes. */
+tc_status cuda_capture_begin(void *stream, Err *e);
+tc_status cuda_capture_end(void *stream, void **exec, int *nodes, Err *e);
+tc_status cuda_graph_launch(void *exec, void *stream, Err *e);
+void cuda_graph_free(void *exec);
 
 /* The cubin the driver makes of PTX through its linker (cuLinkCreate/AddData/Complete), at
  * most CUDA_MAX_CUBIN bytes, malloc'd into *cubin. -1 on any failure (then load the PTX). */

@@ -86,19 +86,69 @@ tc_status tc_device_properties(tc_context *ctx, int device, tc_device_props *out
     return TC_OK;
 }
 
-tc_status tc_set_device(tc_context *ctx, int device) {
-    NEED_CTX(ctx);
+/* TC_OK if device is one of the driver's, else the error on ctx. */
+static tc_status device_arg(tc_context *ctx, int device) {
     Err e = {0};
     int n = 0;
     if (cuda_device_count(&n, &e)) return ctx_take(ctx, &e);
     if (device < 0 || device >= n)
         return ctx_fail(ctx, TC_ERR_NOT_FOUND, "invalid device %d: there %s %d CUDA device%s",
                         device, n == 1 ? "is" : "are", n, n == 1 ? "" : "s");
+    return TC_OK;
+}
+
+tc_status tc_set_device(tc_context *ctx, int device) {
+    NEED_CTX(ctx);
+    tc_status rc = device_arg(ctx, device);
+    if (rc) return rc;
     ctx->device = device;
+    ctx->cu_ctx = NULL;   /* the new device's primary context */
     return TC_OK;
 }
 
 int tc_current_device(const tc_context *ctx) { return ctx ? ctx->device : 0; }
+
+tc_status tc_context_set_cuda_context(tc_context *ctx, int device, void *cu_context) {
+    NEED_CTX(ctx);
+    tc_status rc = device_arg(ctx, device);
+    if (rc) return rc;
+    ctx->device = device;
+    ctx->cu_ctx = cu_context;
+    return TC_OK;
+}
+
+tc_status ctx_use_cuda(tc_context *ctx, Err *e) {
+    return cuda_use_context(ctx->device, ctx->cu_ctx, e);
+}
+
+/* ---- streams ------------------------------------------------------------------------- */
+
+tc_status tc_stream_new(tc_context *ctx, void **stream) {
+    NEED_CTX(ctx);
+    NEED_OUT(ctx, stream, "tc_stream_new");
+    *stream = NULL;
+    tc_backend b;
+    tc_status rc = ctx_backend(ctx, &b);
+    if (rc || b != TC_BACKEND_CUDA) return rc;
+    Err e = {0};
+    if (ctx_use_cuda(ctx, &e) || cuda_stream_new(stream, &e)) return ctx_take(ctx, &e);
+    return TC_OK;
+}
+
+void tc_stream_free(tc_context *ctx, void *stream) {
+    Err e = {0};
+    if (ctx && stream && ctx_use_cuda(ctx, &e) == TC_OK) cuda_stream_free(stream);
+}
+
+tc_status tc_stream_synchronize(tc_context *ctx, void *stream) {
+    NEED_CTX(ctx);
+    tc_backend b;
+    tc_status rc = ctx_backend(ctx, &b);
+    if (rc || b != TC_BACKEND_CUDA) return rc;
+    Err e = {0};
+    if (ctx_use_cuda(ctx, &e) || cuda_stream_sync(stream, &e)) return ctx_take(ctx, &e);
+    return TC_OK;
+}
 
 /* ---- the context's backend ----------------------------------------------------------- */
 
@@ -107,7 +157,7 @@ tc_status tc_context_set_backend(tc_context *ctx, tc_backend b) {
     if (b != TC_BACKEND_AUTO && b != TC_BACKEND_INTERPRET && b != TC_BACKEND_CUDA)
         return ctx_fail(ctx, TC_ERR_ARG, "unknown backend %d", (int)b);
     ctx->backend = b;
-    ctx->backend_resolved = false;
+    atomic_store(&ctx->backend_resolved, false);
     return TC_OK;
 }
 
@@ -122,8 +172,16 @@ static bool env_interpret(void) {
 }
 
 tc_status ctx_backend(tc_context *ctx, tc_backend *out) {
-    if (ctx->backend_resolved) { *out = ctx->resolved; return TC_OK; }
-    tc_backend b = ctx->backend;
+    /* resolved once; launches on several threads read it (acquire pairs with the release) */
+    if (atomic_load_explicit(&ctx->backend_resolved, memory_order_acquire)) {
+        *out = ctx->resolved;
+        return TC_OK;
+    }
+    pthread_mutex_lock(&ctx->lock);
+    bool done = atomic_load_explicit(&ctx->backend_resolved, memory_order_relaxed);
+    tc_backend b = done ? ctx->resolved : ctx->backend;
+    pthread_mutex_unlock(&ctx->lock);
+    if (done) { *out = b; return TC_OK; }
     if (b == TC_BACKEND_AUTO) {
         if (env_interpret()) {
             b = TC_BACKEND_INTERPRET;
@@ -138,8 +196,13 @@ tc_status ctx_backend(tc_context *ctx, tc_backend *out) {
         Err e = {0};
         if (cuda_init(&e) != TC_OK) return ctx_take(ctx, &e);
     }
-    ctx->resolved = b;
-    ctx->backend_resolved = true;
+    pthread_mutex_lock(&ctx->lock);   /* the first thread to finish decides */
+    if (!atomic_load_explicit(&ctx->backend_resolved, memory_order_relaxed)) {
+        ctx->resolved = b;
+        atomic_store_explicit(&ctx->backend_resolved, true, memory_order_release);
+    }
+    b = ctx->resolved;
+    pthread_mutex_unlock(&ctx->lock);
     *out = b;
     return TC_OK;
 }

@@ -16,6 +16,7 @@
 #include "trace/trace.h"
 
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,6 +24,8 @@
 #include <unistd.h>
 
 enum { KA_MISSING = 0, KA_CONST, KA_RUNTIME };
+/* Most CUDA contexts (devices, or a caller's contexts) one specialization is loaded in. */
+enum { JIT_MAX_CUCTX = 16 };
 
 /* How one parameter was specialized. */
 typedef struct KeyArg {
@@ -43,7 +46,9 @@ struct JitEntry {
     Arena arena;               /* owns ir */
     IrFunc *ir;
     int *ir_param;             /* ir->nparams: index of the kernel parameter */
-    CuModule *cu;
+    CuModule *cu;              /* loaded in the CUDA context it was compiled in */
+    CuModule *more[JIT_MAX_CUCTX]; /* the same code loaded in other contexts (devices) */
+    int nmore;
     int threads, shared;
     int disk_cache;            /* tc_cache_event of the compile (CUDA) */
     char note[256];            /* the disk cache's remark, if any */
@@ -161,6 +166,7 @@ static bool key_eq(const JitEntry *e, const KeyArg *ka, int n, tc_backend b, int
 static void entry_free(JitEntry *e) {
     if (!e) return;
     if (e->cu) cuda_module_unload(e->cu);
+    for (int i = 0; i < e->nmore; i++) cuda_module_unload(e->more[i]);
     if (e->key)
         for (int i = 0; i < e->nparams; i++)
             if (e->key[i].how == KA_CONST && e->key[i].cv.kind == CV_STR) free((char *)e->key[i].cv.v.s);
@@ -319,6 +325,25 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
     return TC_OK;
 }
 
+/* The entry's code loaded in the current CUDA context: compiled once per architecture, loaded
+ * once per context (device) from the same PTX or cubin. Under the kernel's lock. */
+static CuModule *entry_module(JitEntry *e, tc_context *ctx, tc_status *rc) {
+    void *cur = cuda_current_context();
+    if (cuda_module_context(e->cu) == cur) return e->cu;
+    for (int i = 0; i < e->nmore; i++)
+        if (cuda_module_context(e->more[i]) == cur) return e->more[i];
+    if (e->nmore == JIT_MAX_CUCTX) {
+        *rc = ctx_fail(ctx, TC_ERR_LIMIT, "a kernel is loaded in at most %d CUDA contexts",
+                       JIT_MAX_CUCTX + 1);
+        return NULL;
+    }
+    Err ce = {0};
+    CuModule *m = NULL;
+    if (cuda_module_reload(e->cu, &m, &ce)) { *rc = ctx_take(ctx, &ce); return NULL; }
+    e->more[e->nmore++] = m;
+    return m;
+}
+
 /* ---- launch -------------------------------------------------------------------------- */
 
 /* Fills size bytes (the caller's sizeof): the defaults, then zeros for fields this library
@@ -428,30 +453,50 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     int arch = 0;
     if (b == TC_BACKEND_CUDA) {
         Err ce = {0};
-        if (cuda_use_device(ctx->device, &ce)) return ctx_take(ctx, &ce);
-        if (k->m->arch_dev != ctx->device) {  /* the target, read once per module and device */
+        if (ctx_use_cuda(ctx, &ce)) return ctx_take(ctx, &ce);
+        /* the target, read once per module and device (kernels on several threads share it) */
+        uint64_t ac = atomic_load_explicit(&k->m->arch_cache, memory_order_relaxed);
+        if ((int)(ac >> 32) != ctx->device + 1) {
             tc_target t;
             bool ov = false;
             if (cuda_target(ctx->device, &t, &ov, &ce)) return ctx_take(ctx, &ce);
-            k->m->arch_key = t.arch * 2 + (t.arch_suffix_a ? 1 : 0);
-            k->m->arch_dev = ctx->device;
+            ac = (uint64_t)(ctx->device + 1) << 32 | (uint32_t)(t.arch * 2 + (t.arch_suffix_a ? 1 : 0));
+            atomic_store_explicit(&k->m->arch_cache, ac, memory_order_relaxed);
         }
-        arch = k->m->arch_key;
+        arch = (int)(uint32_t)ac;
     }
 
+    /* The cache is shared by the threads launching this kernel: one lock, held while a
+     * missing specialization compiles, so that it compiles once. */
     uint64_t h = key_hash(k, ka, n, b, knw, kns, arch);
+    pthread_mutex_lock(&k->lock);
     JitEntry *e = cache_find(k, h, ka, n, b, knw, kns, arch);
     double t0 = now_ms(), compile_ms = 0;
     int compiled = 0;
+    CuModule *cu = NULL;
     if (!e) {
+        if (b == TC_BACKEND_CUDA &&
+            (ctx_thread(ctx)->capture || (opts->stream && cuda_stream_capturing(opts->stream) == 1))) {
+            pthread_mutex_unlock(&k->lock);
+            char spec[512];
+            spec_string(k, ka, n, spec, sizeof spec);
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: the specialization (%s) is not compiled yet and "
+                            "the stream is being captured into a graph; launch it once before "
+                            "capturing", k->signature, spec);
+        }
         rc = compile_entry(k, ka, n, h, b, knw, kns, arch, &e);
-        if (rc) return rc;
+        if (rc) { pthread_mutex_unlock(&k->lock); return rc; }
         compiled = 1;
         k->stats.specializations++;
         compile_ms = now_ms() - t0;
     } else {
         k->stats.hits++;
     }
+    if (b == TC_BACKEND_CUDA && !(cu = entry_module(e, ctx, &rc))) {
+        pthread_mutex_unlock(&k->lock);
+        return rc;
+    }
+    pthread_mutex_unlock(&k->lock);
 
     /* the grid */
     uint32_t grid[3] = {opts->grid[0], opts->grid[1] ? opts->grid[1] : 1,
@@ -460,8 +505,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         grid[0] = grid[1] = grid[2] = 1;
         rc = opts->grid_fn(a, grid, opts->grid_user);
         if (rc) {
-            if (ctx->err.code != rc) ctx_fail(ctx, rc, "the grid function failed (%s)",
-                                              tc_status_name(rc));
+            if (ctx_err(ctx)->code != rc) ctx_fail(ctx, rc, "the grid function failed (%s)",
+                                                   tc_status_name(rc));
             return rc;
         }
     }
@@ -476,30 +521,32 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                         (unsigned long long)grid[0] * grid[1] * grid[2],
                         (unsigned long long)JIT_INTERP_MAX_PROGRAMS);
 
-    ctx->last.backend = b;
-    ctx->last.num_warps = nw;
-    ctx->last.num_stages = ns;
-    ctx->last.compiled = compiled;
-    memcpy(ctx->last.specialization, e->spec, sizeof e->spec);
-    ctx->last.compile_ms = compile_ms;
-    ctx->last.run_ms = 0;
-    ctx->last.disk_cache = compiled ? e->disk_cache : TC_CACHE_UNUSED;
-    ctx->last.check = ctx->last.check_findings = ctx->last.check_notes = 0;
-    ctx->last.check_seed = 0;
-    ctx->last.threads = 1;
-    memcpy(ctx->last.dot, e->dot, sizeof e->dot);
-    ctx->last.shared_bytes = e->shared;
-    memcpy(ctx->last.grid, grid, sizeof grid);
-    free(ctx->findings);
-    ctx->findings = NULL;
-    ctx->nfindings = 0;
+    tc_launch_report *last = ctx_last(ctx);   /* this thread's */
+    last->backend = b;
+    last->num_warps = nw;
+    last->num_stages = ns;
+    last->compiled = compiled;
+    memcpy(last->specialization, e->spec, sizeof e->spec);
+    last->compile_ms = compile_ms;
+    last->run_ms = 0;
+    last->disk_cache = compiled ? e->disk_cache : TC_CACHE_UNUSED;
+    last->check = last->check_findings = last->check_notes = 0;
+    last->check_seed = 0;
+    last->threads = 1;
+    memcpy(last->dot, e->dot, sizeof e->dot);
+    last->shared_bytes = e->shared;
+    memcpy(last->grid, grid, sizeof grid);
+    CtxThread *th = ctx_thread(ctx);
+    free(th->findings);
+    th->findings = NULL;
+    th->nfindings = 0;
     if (b == TC_BACKEND_INTERPRET)
-        memcpy(ctx->last.note, interp_note, sizeof interp_note);
+        memcpy(last->note, interp_note, sizeof interp_note);
     else if (compiled && e->note[0])
-        memcpy(ctx->last.note, e->note, sizeof e->note);
+        memcpy(last->note, e->note, sizeof e->note);
     else
-        ctx->last.note[0] = 0;
-    k->stats.launches++;
+        last->note[0] = 0;
+    __atomic_fetch_add(&k->stats.launches, 1, __ATOMIC_RELAXED);   /* read by tc_kernel_stats */
     if (grid[0] == 0 || grid[1] == 0 || grid[2] == 0) return TC_OK;  /* Triton launches nothing */
 
     IrFunc *f = e->ir;
@@ -564,13 +611,13 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         rc = interp_run(&l, &ie);
         if (report.s) ctx_deliver(ctx, report.s);
         buf_free(&report);
-        ctx->last.check = l.check;
-        ctx->last.check_findings = l.findings;
-        ctx->last.check_notes = l.notes;
-        ctx->last.check_seed = l.seed_used;
-        ctx->last.threads = l.threads > 1 ? l.threads : 1;
-        ctx->findings = l.records;   /* ctx's records were cleared when the launch began */
-        ctx->nfindings = l.nrecords;
+        last->check = l.check;
+        last->check_findings = l.findings;
+        last->check_notes = l.notes;
+        last->check_seed = l.seed_used;
+        last->threads = l.threads > 1 ? l.threads : 1;
+        ctx_thread(ctx)->findings = l.records;   /* cleared when the launch began */
+        ctx_thread(ctx)->nfindings = l.nrecords;
         if (rc) {
             if (ie.code == TC_OK) ie.code = rc;
             return ctx_take(ctx, &ie);
@@ -604,12 +651,15 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
          * synchronizing call (tc_synchronize, tc_tensor_to_host). TRITONC_LAUNCH_BLOCKING=1
          * waits after every launch, so the failing launch reports its own error. */
         Err ce = {0};
-        if (cuda_launch(e->cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
-            (launch_blocking() && cuda_sync(&ce)) ||
-            (opts->timeout_s > 0 && cuda_wait(opts->stream, opts->timeout_s, &ce)))
+        if (cuda_launch(cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
+            (launch_blocking() && !ctx_thread(ctx)->capture &&
+             !(opts->stream && cuda_stream_capturing(opts->stream) == 1) && cuda_sync(&ce)) ||
+            (opts->timeout_s > 0 && !ctx_thread(ctx)->capture &&
+             !(opts->stream && cuda_stream_capturing(opts->stream) == 1) &&
+             cuda_wait(opts->stream, opts->timeout_s, &ce)))
             return ctx_take(ctx, &ce);
     }
-    ctx->last.run_ms = now_ms() - t1;
+    last->run_ms = now_ms() - t1;
     return TC_OK;
 }
 

@@ -29,7 +29,9 @@ struct tc_module {
     uint64_t hash;           /* hash of the whole source text: kernels, callees, globals */
     tc_kernel **kernels;     /* one per @jit function, created lazily by tc_module_kernel */
     int nkernels;
-    int arch_dev, arch_key;  /* the target of device arch_dev, read once (-1: not yet) */
+    /* the target of a device, read once: (device + 1) << 32 | arch key (0: not yet) */
+    _Atomic uint64_t arch_cache;
+    pthread_mutex_t lock;    /* guards kernels[] (created lazily from several threads) */
 };
 
 typedef struct JitEntry JitEntry;
@@ -42,6 +44,7 @@ struct tc_kernel {
     /* the specialization cache: open addressing on the key hash */
     JitEntry **table; int table_cap, nentries;
     tc_stats stats;
+    pthread_mutex_t lock;    /* guards table, nentries, stats and the entries' modules */
     struct TuneKernel *tune; /* owned by tune/: decorators, configs, chosen configs */
 };
 
@@ -58,6 +61,10 @@ struct tc_tensor {
     uint64_t dev;            /* CUDA: device pointer */
     int device;              /* CUDA: the device it was allocated on */
     uint8_t *uninit;         /* tc_tensor_mark_uninit: one bit per byte (interp.h, uninit_*) */
+    bool uninit_shared;      /* a view's uninit points into its root's (not freed with it) */
+    bool owns;               /* the memory is tritonc's (tc_tensor_new); else the caller's */
+    tc_tensor *root;         /* a view: the tensor whose memory it is (NULL: its own) */
+    _Atomic int refs;        /* a root: 1 for its handle + 1 per live view */
 };
 
 typedef struct ArgSlot {

@@ -17,7 +17,7 @@ static tc_status module_from_source(tc_context *ctx, Source *src, tc_module **ou
     if (!mod) {
         tc_status rc = ctx_take(ctx, &e);
         /* the message may point into src: keep the text, drop the location's pointer */
-        ctx->err.loc.src = NULL;
+        ctx_forget_source(ctx, src);
         source_free(src);
         return rc;
     }
@@ -34,7 +34,7 @@ static tc_status module_from_source(tc_context *ctx, Source *src, tc_module **ou
     m->src = src;
     m->mod = mod;
     m->nkernels = mod->nfuncs;
-    m->arch_dev = -1;
+    pthread_mutex_init(&m->lock, NULL);
     m->hash = hash_bytes(src->text, src->len, 0x747269746f6e63ull);
     *out = m;
     return TC_OK;
@@ -134,10 +134,16 @@ tc_status tc_module_kernel(tc_module *m, const char *name, tc_kernel **out) {
         buf_free(&b);
         return rc;
     }
+    pthread_mutex_lock(&m->lock);   /* kernels are made once, whichever thread asks first */
     if (!m->kernels[idx]) {
         tc_kernel *k = calloc(1, sizeof *k);
         char *sig = k ? make_signature(m->mod->funcs[idx]) : NULL;
-        if (!k || !sig) { free(k); free(sig); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+        if (!k || !sig || pthread_mutex_init(&k->lock, NULL)) {
+            free(k);
+            free(sig);
+            pthread_mutex_unlock(&m->lock);
+            return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+        }
         k->m = m;
         k->fn = m->mod->funcs[idx];
         k->index = idx;
@@ -145,6 +151,7 @@ tc_status tc_module_kernel(tc_module *m, const char *name, tc_kernel **out) {
         m->kernels[idx] = k;
     }
     *out = m->kernels[idx];
+    pthread_mutex_unlock(&m->lock);
     return TC_OK;
 }
 
@@ -160,7 +167,13 @@ const char *tc_kernel_param_name(const tc_kernel *k, int i, int *is_constexpr) {
 void tc_kernel_stats(const tc_kernel *k, tc_stats *out, size_t size) {
     if (!out) return;
     memset(out, 0, size);
-    if (k) memcpy(out, &k->stats, size < sizeof k->stats ? size : sizeof k->stats);
+    if (!k) return;
+    tc_kernel *mk = (tc_kernel *)k;   /* the lock is the kernel's mutable part */
+    pthread_mutex_lock(&mk->lock);
+    tc_stats s = {k->stats.specializations, k->stats.hits,
+                  __atomic_load_n(&k->stats.launches, __ATOMIC_RELAXED)};
+    pthread_mutex_unlock(&mk->lock);
+    memcpy(out, &s, size < sizeof s ? size : sizeof s);
 }
 
 
@@ -173,14 +186,16 @@ void module_handle_free(tc_module *m) {
         tc_kernel *k = m->kernels[i];
         if (!k) continue;
         jit_kernel_free_cache(k);
+        pthread_mutex_destroy(&k->lock);
         free(k->signature);
         free(k);
     }
     free(m->kernels);
     tc_context *ctx = m->ctx;
-    if (ctx && ctx->err.loc.src == m->src) ctx->err.loc.src = NULL;  /* errfile keeps the name */
+    if (ctx) ctx_forget_source(ctx, m->src);  /* errfile keeps the name */
     module_free(m->mod);
     source_free(m->src);
+    pthread_mutex_destroy(&m->lock);
     free(m);
 }
 

@@ -6,50 +6,75 @@
 
 #include <stdio.h>
 #include <stdlib.h>
+#include <stdatomic.h>
 #include <string.h>
 
-static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
-                              bool zero, tc_tensor **out) {
-    if (!ctx) return TC_ERR_ARG;
-    if (!out) return ctx_fail(ctx, TC_ERR_ARG, "tensor: NULL output pointer");
-    *out = NULL;
-    if (!tc_dtype_name(dt)) return ctx_fail(ctx, TC_ERR_ARG, "tensor: invalid dtype %d", (int)dt);
+/* The tensor's device made current, in the context's CUDA context when it is that device's. */
+static tc_status tensor_use(const tc_tensor *t, Err *e) {
+    return cuda_use_context(t->device, t->device == t->ctx->device ? t->ctx->cu_ctx : NULL, e);
+}
+
+/* Checks dtype, rank and shape; *numel gets the element count. */
+static tc_status check_shape(tc_context *ctx, const char *what, tc_dtype dt, int rank,
+                             const int64_t *shape, int64_t *numel) {
+    if (!tc_dtype_name(dt)) return ctx_fail(ctx, TC_ERR_ARG, "%s: invalid dtype %d", what, (int)dt);
     if (rank < 0 || rank > TC_MAX_RANK)
-        return ctx_fail(ctx, TC_ERR_ARG, "tensor: rank %d is outside 0..%d", rank, TC_MAX_RANK);
-    if (rank > 0 && !shape) return ctx_fail(ctx, TC_ERR_ARG, "tensor: NULL shape");
-    int64_t numel = 1;
+        return ctx_fail(ctx, TC_ERR_ARG, "%s: rank %d is outside 0..%d", what, rank, TC_MAX_RANK);
+    if (rank > 0 && !shape) return ctx_fail(ctx, TC_ERR_ARG, "%s: NULL shape", what);
+    int64_t n = 1;
     for (int i = 0; i < rank; i++) {
         if (shape[i] < 0)
-            return ctx_fail(ctx, TC_ERR_ARG, "tensor: negative dimension %lld", (long long)shape[i]);
-        if (shape[i] > 0 && numel > ((int64_t)1 << 48) / shape[i])
-            return ctx_fail(ctx, TC_ERR_LIMIT, "tensor: more than 2^48 elements");
-        numel *= shape[i];
+            return ctx_fail(ctx, TC_ERR_ARG, "%s: negative dimension %lld", what, (long long)shape[i]);
+        if (shape[i] > 0 && n > ((int64_t)1 << 48) / shape[i])
+            return ctx_fail(ctx, TC_ERR_LIMIT, "%s: more than 2^48 elements", what);
+        n *= shape[i];
     }
-    size_t esz = tc_dtype_size(dt);
-    size_t nbytes = (size_t)numel * esz;
-    tc_backend b;
-    tc_status rc = ctx_backend(ctx, &b);
-    if (rc) return rc;
+    *numel = n;
+    return TC_OK;
+}
+
+/* A handle with no memory yet: dtype, shape, sizes. */
+static tc_tensor *tensor_handle(tc_context *ctx, tc_backend b, tc_dtype dt, int rank,
+                                const int64_t *shape, int64_t numel) {
     tc_tensor *t = calloc(1, sizeof *t);
-    if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    if (!t) return NULL;
     t->ctx = ctx;
     t->backend = b;
     t->dtype = dt;
     t->rank = rank;
     for (int i = 0; i < rank; i++) t->shape[i] = shape[i];
     t->numel = numel;
-    t->nbytes = nbytes;
+    t->nbytes = (size_t)numel * tc_dtype_size(dt);
+    t->device = ctx->device;
+    atomic_init(&t->refs, 1);
+    return t;
+}
+
+static tc_status tensor_alloc(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape,
+                              bool zero, tc_tensor **out) {
+    if (!ctx) return TC_ERR_ARG;
+    if (!out) return ctx_fail(ctx, TC_ERR_ARG, "tensor: NULL output pointer");
+    *out = NULL;
+    int64_t numel;
+    tc_status rc = check_shape(ctx, "tensor", dt, rank, shape, &numel);
+    if (rc) return rc;
+    size_t nbytes = (size_t)numel * tc_dtype_size(dt);
+    tc_backend b;
+    rc = ctx_backend(ctx, &b);
+    if (rc) return rc;
+    tc_tensor *t = tensor_handle(ctx, b, dt, rank, shape, numel);
+    if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    t->owns = true;
     if (b == TC_BACKEND_CUDA) {
         Err e = {0};
         CuDevPtr p = 0;
-        if (cuda_use_device(ctx->device, &e) || cuda_alloc(nbytes ? nbytes : 1, &p, &e) ||
+        if (ctx_use_cuda(ctx, &e) || cuda_alloc(nbytes ? nbytes : 1, &p, &e) ||
             (zero && cuda_memset0(p, nbytes ? nbytes : 1, &e))) {
             if (p) cuda_free(p);
             free(t);
             return ctx_take(ctx, &e);
         }
         t->dev = p;
-        t->device = ctx->device;
     } else {
         size_t alloc = (nbytes + 63) & ~(size_t)63;
         if (alloc == 0) alloc = 64;
@@ -94,7 +119,8 @@ tc_status tc_tensor_to_host(tc_tensor *t, void *dst, size_t nbytes) {
     if (t->nbytes == 0) return TC_OK;
     if (t->backend == TC_BACKEND_CUDA) {
         Err e = {0};
-        if (cuda_dtoh(dst, t->dev, t->nbytes, &e)) return ctx_take(t->ctx, &e);
+        if (tensor_use(t, &e) || cuda_dtoh(dst, t->dev, t->nbytes, &e))
+            return ctx_take(t->ctx, &e);
         return TC_OK;
     }
     memcpy(dst, t->host, t->nbytes);
@@ -111,7 +137,8 @@ tc_status tc_tensor_copy_from_host(tc_tensor *t, const void *src, size_t nbytes)
     if (t->nbytes == 0) return TC_OK;
     if (t->backend == TC_BACKEND_CUDA) {
         Err e = {0};
-        if (cuda_htod(t->dev, src, t->nbytes, &e)) return ctx_take(t->ctx, &e);
+        if (tensor_use(t, &e) || cuda_htod(t->dev, src, t->nbytes, &e))
+            return ctx_take(t->ctx, &e);
         return TC_OK;
     }
     memcpy(t->host, src, t->nbytes);
@@ -119,15 +146,94 @@ tc_status tc_tensor_copy_from_host(tc_tensor *t, const void *src, size_t nbytes)
     return TC_OK;
 }
 
-void tc_tensor_free(tc_tensor *t) {
-    if (!t) return;
-    if (t->backend == TC_BACKEND_CUDA) {
-        if (t->dev) cuda_free(t->dev);
-    } else {
-        free(t->host_base);
+/* Drops one reference to a root; the last one frees its memory (if it owns it) and it. */
+static void root_release(tc_tensor *t) {
+    if (atomic_fetch_sub(&t->refs, 1) != 1) return;
+    if (t->owns) {
+        if (t->backend == TC_BACKEND_CUDA) {
+            if (t->dev) {
+                Err e = {0};
+                if (tensor_use(t, &e) == TC_OK) cuda_free(t->dev);
+            }
+        } else {
+            free(t->host_base);
+        }
     }
     free(t->uninit);
     free(t);
+}
+
+void tc_tensor_free(tc_tensor *t) {
+    if (!t) return;
+    if (t->root) {   /* a view: its own handle, and its hold on the root */
+        tc_tensor *r = t->root;
+        if (!t->uninit_shared) free(t->uninit);
+        free(t);
+        root_release(r);
+        return;
+    }
+    root_release(t);
+}
+
+tc_status tc_tensor_wrap(tc_context *ctx, tc_dtype dt, int rank, const int64_t *shape, void *ptr,
+                         tc_tensor **out) {
+    if (!ctx) return TC_ERR_ARG;
+    if (!out) return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_wrap: NULL output pointer");
+    *out = NULL;
+    int64_t numel;
+    tc_status rc = check_shape(ctx, "tc_tensor_wrap", dt, rank, shape, &numel);
+    if (rc) return rc;
+    if (!ptr && numel > 0)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_wrap: NULL pointer for %lld elements",
+                        (long long)numel);
+    size_t esz = tc_dtype_size(dt);
+    if ((uintptr_t)ptr % esz)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_wrap: pointer %p is not aligned to the %zu "
+                        "bytes of a %s element", ptr, esz, tc_dtype_name(dt));
+    tc_backend b;
+    rc = ctx_backend(ctx, &b);
+    if (rc) return rc;
+    tc_tensor *t = tensor_handle(ctx, b, dt, rank, shape, numel);
+    if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    if (b == TC_BACKEND_CUDA) t->dev = (uint64_t)(uintptr_t)ptr;
+    else t->host = ptr;
+    *out = t;
+    return TC_OK;
+}
+
+tc_status tc_tensor_view(tc_tensor *base, int64_t offset, int rank, const int64_t *shape,
+                         tc_tensor **out) {
+    if (!base) return TC_ERR_ARG;
+    tc_context *ctx = base->ctx;
+    if (!out) return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_view: NULL output pointer");
+    *out = NULL;
+    int64_t numel;
+    tc_status rc = check_shape(ctx, "tc_tensor_view", base->dtype, rank, shape, &numel);
+    if (rc) return rc;
+    if (offset < 0 || offset > base->numel || numel > base->numel - offset)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_view: elements [%lld, %lld) are outside the "
+                        "base tensor's %lld", (long long)offset, (long long)offset + numel,
+                        (long long)base->numel);
+    tc_tensor *root = base->root ? base->root : base;
+    tc_tensor *t = tensor_handle(ctx, base->backend, base->dtype, rank, shape, numel);
+    if (!t) return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
+    size_t off = (size_t)offset * tc_dtype_size(base->dtype);
+    t->device = base->device;
+    t->root = root;
+    if (base->backend == TC_BACKEND_CUDA) {
+        t->dev = base->dev + off;
+    } else {
+        t->host = (char *)base->host + off;
+        /* the root's never-written marks, where they line up with whole bytes of bits */
+        size_t root_off = (size_t)((char *)t->host - (char *)root->host);
+        if (root->uninit && root_off % 8 == 0) {
+            t->uninit = root->uninit + root_off / 8;
+            t->uninit_shared = true;
+        }
+    }
+    atomic_fetch_add(&root->refs, 1);
+    *out = t;
+    return TC_OK;
 }
 
 tc_dtype tc_tensor_dtype(const tc_tensor *t) { return t ? t->dtype : (tc_dtype)0; }
@@ -138,7 +244,10 @@ size_t tc_tensor_nbytes(const tc_tensor *t) { return t ? t->nbytes : 0; }
 
 void tc_tensor_mark_uninit(tc_tensor *t) {
     if (!t || t->backend == TC_BACKEND_CUDA || t->nbytes == 0) return;
-    if (!t->uninit) t->uninit = malloc(uninit_size(t->nbytes));
+    if (!t->uninit) {
+        t->uninit = malloc(uninit_size(t->nbytes));
+        t->uninit_shared = false;
+    }
     if (t->uninit) uninit_set_all(t->uninit, t->nbytes);
 }
 
@@ -153,7 +262,7 @@ tc_status tc_synchronize(tc_context *ctx) {
     if (rc) return rc;
     if (b != TC_BACKEND_CUDA) return TC_OK;  /* the interpreter runs synchronously */
     Err e = {0};
-    if (cuda_sync(&e)) return ctx_take(ctx, &e);
+    if (ctx_use_cuda(ctx, &e) || cuda_sync(&e)) return ctx_take(ctx, &e);
     return TC_OK;
 }
 

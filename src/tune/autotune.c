@@ -135,9 +135,8 @@ static const char *base_name(const char *p) {
 static void set_report(tc_context *ctx, const tc_kernel *k, const TuneKernel *t, tc_tune_source src,
                        int best, const char *key, const char *device, int ccM, int ccm, const char *at,
                        const char *where, double tune_s, const tc_tune_result *res, int nres) {
-    TuneContext *tc = tune_ctx(ctx);
-    if (!tc) return;
-    tc_tune_report *r = &tc->last;
+    CtxThread *tc = ctx_thread(ctx);   /* the last tuning is per thread (tritonc.h) */
+    tc_tune_report *r = &tc->tune;
     memset(r, 0, sizeof *r);
     r->source = src;
     r->best = best;
@@ -151,22 +150,22 @@ static void set_report(tc_context *ctx, const tc_kernel *k, const TuneKernel *t,
     cpy(r->where, sizeof r->where, where);
     r->tune_s = tune_s;
     r->compile_parallel = 0;
-    free(tc->last_res);
-    tc->last_res = NULL;
+    free(tc->tune_res);
+    tc->tune_res = NULL;
     if (nres > 0) {
-        tc->last_res = malloc(sizeof *res * (size_t)nres);
-        if (tc->last_res) { memcpy(tc->last_res, res, sizeof *res * (size_t)nres); r->nresults = nres; }
+        tc->tune_res = malloc(sizeof *res * (size_t)nres);
+        if (tc->tune_res) { memcpy(tc->tune_res, res, sizeof *res * (size_t)nres); r->nresults = nres; }
     }
-    r->results = tc->last_res;
-    tc->has_last = true;
+    r->results = tc->tune_res;
+    tc->has_tune = true;
 }
 
 tc_status tc_last_tune(const tc_context *ctx, tc_tune_report *out) {
     if (!ctx || !out) return TC_ERR_ARG;
     memset(out, 0, sizeof *out);
-    const TuneContext *t = ctx->tune;
-    if (!t || !t->has_last) return TC_ERR_NOT_FOUND;
-    *out = t->last;
+    const CtxThread *t = ctx_thread(ctx);
+    if (!t->has_tune) return TC_ERR_NOT_FOUND;
+    *out = t->tune;
     return TC_OK;
 }
 
@@ -524,11 +523,11 @@ static tc_status tune_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, 
         rc = jit_launch(k, a, &o);
         if (rc == TC_OK && note[0]) {
             char prev[256];
-            cpy(prev, sizeof prev, ctx->last.note);
-            if (prev[0] && ctx->last.backend == TC_BACKEND_INTERPRET)
-                tfmt(ctx->last.note, sizeof ctx->last.note, "%s; %s", note, prev);
+            cpy(prev, sizeof prev, ctx_last(ctx)->note);
+            if (prev[0] && ctx_last(ctx)->backend == TC_BACKEND_INTERPRET)
+                tfmt(ctx_last(ctx)->note, sizeof ctx_last(ctx)->note, "%s; %s", note, prev);
             else
-                cpy(ctx->last.note, sizeof ctx->last.note, note);
+                cpy(ctx_last(ctx)->note, sizeof ctx_last(ctx)->note, note);
         }
     }
 done:
@@ -552,7 +551,9 @@ tc_status tc_tune(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, int flag
     tc_launch_opts o;
     tc_status rc = jit_opts(ctx, opts, &o);
     if (rc) return rc;
+    pthread_mutex_lock(&ctx->tune_lock);   /* the autotuner's state: one at a time */
     rc = tune_run(k, a, &o, flags, progress, user, false);
+    pthread_mutex_unlock(&ctx->tune_lock);
     if (rc) return rc;
     if (out) tc_last_tune(ctx, out);
     return TC_OK;

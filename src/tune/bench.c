@@ -35,7 +35,7 @@ tc_status tc_do_bench(tc_context *ctx, tc_bench_fn fn, void *user, const tc_benc
     const char *drv = NULL;
     Err e = {0};
     if (driver_active(&drv, &e) != TC_OK) return ctx_take(ctx, &e);
-    if (cuda_init(&e) || cuda_use_device(ctx->device, &e)) return ctx_take(ctx, &e);
+    if (cuda_init(&e) || ctx_use_cuda(ctx, &e)) return ctx_take(ctx, &e);
     tc_status rc = fn(user);   /* compiles */
     if (rc) return rc;
     if (cuda_sync(&e)) return ctx_take(ctx, &e);

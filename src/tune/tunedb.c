@@ -36,7 +36,6 @@ void tune_context_free(tc_context *ctx) {
     for (int i = 0; i < t->ndb; i++) tdb_entry_free(&t->db[i]);
     free(t->db);
     free(t->slot);
-    free(t->last_res);
     free(t);
     ctx->tune = NULL;
 }

@@ -71,9 +71,6 @@ typedef struct DbEntry {
 typedef struct TuneContext {
     DbEntry *db; int ndb, capdb;
     unsigned *slot; size_t nslot;   /* index of db by entry_hash: i + 1 for db[i], 0 empty */
-    tc_tune_report last;
-    tc_tune_result *last_res;
-    bool has_last;
 } TuneContext;
 
 /* snprintf for text that may be cut short on purpose (notes, messages). */
