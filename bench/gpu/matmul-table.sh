@@ -33,7 +33,7 @@ done
   echo "\`bench/gpu/matmul.sh M N K DTYPE BM BN BK GROUP WARPS STAGES\`). Kernel: bench/gpu/matmul.py"
   echo "(tutorial 03's pattern), the same file and config on both sides; tritonc timed by"
   echo "\`tritonc bench\` (median), Triton by triton.testing.do_bench (mean); triton-mmav2 is Triton"
-  echo "with DISABLE_MMA_V3=1 (its mma.sync path, the path tritonc takes today). Raw lines:"
+  echo "with DISABLE_MMA_V3=1 (its mma.sync path). Raw lines:"
   echo
   echo '```'
   cat "$T"
