@@ -543,7 +543,9 @@ typedef enum tc_tune_source {
     TC_TUNE_BENCHMARKED,    /* every config was benchmarked now */
     TC_TUNE_MEMORY,         /* chosen earlier in this process */
     TC_TUNE_DISK,           /* read from the on-disk tuning cache (no benchmarking) */
-    TC_TUNE_DB              /* from a tuning database loaded by tc_tuning_db_load */
+    TC_TUNE_DB,             /* from a tuning database loaded by tc_tuning_db_load */
+    TC_TUNE_CHOSEN,         /* the caller chose it (tc_kernel_set_config, tritonc run --config) */
+    TC_TUNE_FIRST           /* interpreter, nothing to replay: the first config surviving pruning */
 } tc_tune_source;
 TC_API const char *tc_tune_source_name(tc_tune_source s);   /* "benchmarked", "disk cache", ... */
 
@@ -600,6 +602,16 @@ TC_API tc_status tc_write_file(tc_context *ctx, const char *path, const void *da
 /* Python's repr() of a float: the shortest decimal that reads back to the same double
  * ("11.0", "0.1", "1e-05", "inf", "nan"), as `print(list)` shows it. */
 TC_API void tc_format_double(double v, char *buf, size_t n);
+
+/* Choosing an autotuned kernel's config without benchmarking, on any backend: every later
+ * launch of k uses config index (0-based, into the config list as the file builds it, before
+ * pruning); -1 goes back to choosing (benchmarking, a tuning database, or under the
+ * interpreter the first config surviving pruning). TC_ERR_ARG for an index out of range or a
+ * kernel that is not autotuned. tc_kernel_find_config finds the one config matching spec,
+ * "NAME=V,NAME=V,num_warps=4,..." (every name given must match; configs are compared on the
+ * names given); TC_ERR_ARG, with the configs listed in the message, when none or several do. */
+TC_API tc_status tc_kernel_set_config(tc_kernel *k, int index);
+TC_API tc_status tc_kernel_find_config(tc_kernel *k, const char *spec, int *index);
 
 #ifdef __cplusplus
 }

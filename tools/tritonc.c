@@ -70,6 +70,13 @@ static const char *usage_run =
     "                       --export); under the interpreter the only way to run one\n"
     "  --stats              print the specializations compiled and the cache hits\n"
     "  --verbose            print the launch report (backend, specialization, options, times)\n"
+    "  --config N|K=V,...   autotuned kernels: run config N (0-based, as the file lists them,\n"
+    "                       before pruning) or the one config with these values\n"
+    "                       ('BLOCK_SIZE_M=64,num_warps=4'); no benchmarking. Under the\n"
+    "                       interpreter, without it or --tuning-db, the first config that\n"
+    "                       survives pruning runs (--verbose says so)\n"
+    "  --target cuda:90     the GPU host code's hardware queries assume when none answers\n"
+    "                       (as TRITONC_TARGET; on a GPU it must be the device's own)\n"
     "  --help               this text\n"
     "\n"
     "VALUE forms:\n"
@@ -141,7 +148,7 @@ int cli_api_error(tc_context *ctx, tc_status s, int hint) {
     const char *m = tc_errmsg(ctx);
     if (s == TC_ERR_NO_DRIVER) {
         fprintf(stderr, "tritonc: error: %s\n", m);
-        if (!hint) return EXIT_NODRIVER;
+        if (!hint || strstr(m, "TRITONC_TARGET")) return EXIT_NODRIVER;   /* host code's own hint */
         fprintf(stderr, "(no GPU driver: set TRITON_INTERPRET=1 or pass --interpret to run on "
                         "the CPU interpreter)\n");
         return EXIT_NODRIVER;
@@ -720,6 +727,34 @@ int cli_opt_val(int argc, char **argv, int *i, const char *name, const char **va
 
 int cmd_run(int argc, char **argv) { return cli_run(argc, argv, 0); }
 
+/* --target: the target host code's hardware queries assume (TRITONC_TARGET); on a GPU only
+ * the device's own. Nonzero (message printed) when refused. */
+static int cli_run_target(tc_context *ctx, const char *cmdn, const char *target) {
+    tc_backend b;
+    tc_target want, have;
+    tc_target_parse(target, &want);
+    if (tc_context_backend(ctx, &b) == TC_OK && b == TC_BACKEND_CUDA &&
+        tc_current_target(ctx, &have) == TC_OK && have.arch != want.arch) {
+        cli_usage_error(cmdn, "--target %s: the GPU here is cuda:%d; --target names the GPU to "
+                        "assume under the interpreter (--interpret)", target, have.arch);
+        return 1;
+    }
+    setenv("TRITONC_TARGET", target, 1);
+    return 0;
+}
+
+/* --config N|NAME=VALUE,...: the config of an autotuned kernel; 0 or an exit status. */
+static int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
+    int64_t n;
+    int idx = -1;
+    tc_status s = parse_int(config, &n) ? (n < -1 || n > INT32_MAX ? tc_kernel_set_config(k, -2)
+                                                               : tc_kernel_set_config(k, (int)n))
+                                         : tc_kernel_find_config(k, config, &idx);
+    if (s == TC_OK && idx >= 0) s = tc_kernel_set_config(k, idx);
+    if (s == TC_ERR_ARG) return cli_usage_error(cmdn, "--config: %s", tc_errmsg(ctx));
+    return s ? cli_api_error(ctx, s, 1) : 0;
+}
+
 int cli_run(int argc, char **argv, int check) {
     const char *cmdn = check ? "check" : "run";
     const char *tdbs[16];   /* --tuning-db */
@@ -735,6 +770,7 @@ int cli_run(int argc, char **argv, int check) {
     int nsaves = 0;
     const char *assigns[256];
     int nassign = 0;
+    const char *config = NULL, *target = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -788,6 +824,14 @@ int cli_run(int argc, char **argv, int check) {
                 return cli_usage_error(cmdn, "--save takes NAME=PATH.npy");
             if (nsaves == 64) return cli_usage_error(cmdn, "too many --save options");
             saves[nsaves++] = v;
+        } else if (cli_opt_val(argc, argv, &i, "--config", &v)) {
+            if (!v || !*v) return cli_usage_error(cmdn, "--config takes N or NAME=VALUE,...");
+            config = v;
+        } else if (cli_opt_val(argc, argv, &i, "--target", &v)) {
+            tc_target tt;
+            if (!v || tc_target_parse(v, &tt))
+                return cli_usage_error(cmdn, "--target: unknown target '%s' (known targets: %s)", v ? v : "", tc_target_names());
+            target = v;
         } else if (strcmp(a, "--interpret") == 0) {
             interpret = 1;
         } else if (strcmp(a, "--stats") == 0) {
@@ -817,6 +861,7 @@ int cli_run(int argc, char **argv, int check) {
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;
+    if (target && cli_run_target(ctx, cmdn, target)) { tc_context_free(ctx); return EXIT_USAGE; }
     int rc = EXIT_OK;
     tc_module *m = NULL;
     tc_kernel *k = NULL;
@@ -828,6 +873,7 @@ int cli_run(int argc, char **argv, int check) {
     s = tc_module_kernel(m, pos[1], &k);
     if (s) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
     if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
+    if (config && (rc = cli_run_config(ctx, k, cmdn, config))) goto done;
     for (int i = 0; i < nassign; i++) {
         const char *eq = strchr(assigns[i], '=');
         char name[128];

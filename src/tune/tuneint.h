@@ -43,8 +43,12 @@ typedef struct Memo {
     double tune_s;
 } Memo;
 
+typedef struct HostPy HostPy;
+
 typedef struct TuneKernel {
     bool parsed;
+    HostPy *py;              /* the module's host code as this kernel's decorators see it */
+    int chosen;              /* tc_kernel_set_config: index + 1; 0: choose */
     Err perr;                /* the decorators' error, reported on every use */
     bool autotune, heur_outer;
     TConfig *cfg; int ncfg;
@@ -111,6 +115,26 @@ bool heval_dotted(const Module *m, const Expr *e, char *buf, size_t n);
 void heval_repr(const tc_value *v, char *buf, size_t n);
 bool heval_eq(const tc_value *a, const tc_value *b);
 const char *heval_torch_dtype(tc_dtype d);
+
+/* ---- hostpy.c: the host-Python subset (module code, config functions, hooks) ----------- */
+
+HostPy *hpy_new(tc_kernel *k);                        /* NULL: out of memory */
+void hpy_free(HostPy *h);
+/* Evaluates @triton.autotune(...) (call) with the module's code as it stands where the
+ * kernel is defined: fills t's configs, key, reset_to_zero, restore_value, warmup, rep and
+ * keeps prune_configs_by and the hooks. False with err set (file:line:col, Python's words). */
+bool hpy_autotune(HostPy *h, const Expr *call, TuneKernel *t, Err *err);
+/* Whether prune_configs_by names a function to run. */
+bool hpy_has_prune(const HostPy *h);
+/* Triton's prune_configs for a launch: the indices of the configs that survive, in Triton's
+ * order, into surv (room for every config). */
+bool hpy_prune(HostPy *h, const tc_args *a, int *surv, int *nsurv, Err *err);
+/* Config cfg's pre_hook, run with the launch's arguments before the launch. */
+bool hpy_pre_hook(HostPy *h, int cfg, const tc_args *a, Err *err);
+/* Whether a hardware question was answered for an assumed target (TRITONC_TARGET). */
+bool hpy_assumed(const HostPy *h);
+/* h folded with the environment variables the host code read and the assumed target. */
+uint64_t hpy_env_hash(const HostPy *h, uint64_t seed);
 
 /* ---- decorators.c: what @triton.autotune / @triton.heuristics / the API ask for ----------- */
 
