@@ -54,6 +54,7 @@ struct HEnv { HEnv *up; const char **names; HV *vals; int n, cap; };
 typedef struct Pos { Stmt *const *st; int upto; const struct Pos *outer; } Pos;
 typedef struct SMemo { const Stmt *s; int state; HV v; } SMemo;
 typedef struct EnvRead { const char *name, *value; } EnvRead;
+typedef struct PyParsed { Source *src; Module *m; } PyParsed;
 
 struct HostPy {
     Arena a;
@@ -63,6 +64,7 @@ struct HostPy {
     tc_context *ctx;
     SMemo *memo; int nmemo, capmemo;
     EnvRead *envr; int nenvr, capenvr;
+    PyParsed *parsed; int nparsed, capparsed;   /* f-string expressions */
     int depth;
     long long steps;
     bool assumed;            /* a hardware question was answered for TRITONC_TARGET */
@@ -456,6 +458,19 @@ static bool target_binds(const Expr *t, const char *name) {
 }
 
 static bool block_binds(const Block *b, const char *name);
+/* Whether the statements call a method of name (name.append(...)): a change of its value. */
+static bool block_mutates(const Block *b, const char *name) {
+    for (int i = 0; i < b->n; i++) {
+        const Stmt *s = b->stmts[i];
+        if (s->kind == ST_EXPR && s->value->kind == EX_CALL && s->value->lhs->kind == EX_ATTR &&
+            s->value->lhs->lhs->kind == EX_NAME && !strcmp(s->value->lhs->lhs->name, name))
+            return true;
+        if ((s->kind == ST_IF || s->kind == ST_FOR || s->kind == ST_WHILE) &&
+            (block_mutates(&s->body, name) || block_mutates(&s->orelse, name)))
+            return true;
+    }
+    return false;
+}
 static bool stmt_binds(const Stmt *s, const char *name) {
     switch (s->kind) {
     case ST_DEF: return !strcmp(s->fn->name, name);
@@ -525,6 +540,11 @@ static bool module_lookup(Frame *F, const Pos *p, const char *name, SrcLoc use, 
                 FAIL(F, TC_ERR_UNSUPPORTED, s->loc, "module-level code changes '%s' here (%s.%s(...)); "
                      "tritonc's host subset evaluates module-level assignments, defs and if "
                      "statements, not statements that change a value", name, name, s->value->lhs->name);
+            if ((s->kind == ST_FOR || s->kind == ST_WHILE) &&
+                (block_mutates(&s->body, name) || block_mutates(&s->orelse, name)))
+                FAIL(F, TC_ERR_UNSUPPORTED, s->loc, "'%s' is changed by a module-level %s loop; "
+                     "tritonc's host subset does not run module-level loops", name,
+                     s->kind == ST_FOR ? "for" : "while");
             if (!stmt_binds(s, name)) continue;
             if (s->kind == ST_DEF) {
                 HV v = hv(H_FUNC);
@@ -756,6 +776,42 @@ static HV subscript(Frame *F, HV v, HV ix, SrcLoc loc) {
     FAIL(F, TC_ERR_ARG, loc, "TypeError: '%s' object is not subscriptable", tname(&v));
 }
 
+/* One {expression} of an f-string, parsed on first use (kept with the HostPy) and evaluated
+ * here; its errors are reported at the f-string. */
+static HV fstring_expr(Frame *F, const Expr *e, const char *text) {
+    HostPy *H = F->H;
+    char *src = arena_printf(&H->a, "__f__ = (%s)\n", text);
+    Source *so = source_new("<f-string>", src, strlen(src));
+    if (!so) FAIL(F, TC_ERR_NOMEM, e->loc, "out of memory");
+    Err pe = {0};
+    Module *m = parse_module(so, &pe);
+    const Stmt *st = m && m->nhost == 1 && m->host[0]->kind == ST_ASSIGN ? m->host[0] : NULL;
+    if (!st) {
+        if (m) module_free(m);
+        source_free(so);
+        FAIL(F, TC_ERR_SYNTAX, e->loc, "f-string: invalid expression '%s'", text);
+    }
+    PyParsed pp = {so, m};
+    ARENA_PUSH(&H->a, H->parsed, H->nparsed, H->capparsed, pp);
+    Err *outer = H->err, inner = {0};
+    jmp_buf jb;
+    H->err = &inner;
+    Arena *ar = &H->a;
+    Err *aerr = ar->err;
+    ar->err = &inner;
+    if (ERR_TRY(&inner, jb)) {
+        H->err = outer;
+        ar->err = aerr;
+        const char *msg = strstr(inner.msg, "error: ");
+        msg = msg ? msg + 7 : inner.msg;
+        FAIL(F, inner.code, e->loc, "in the f-string's {%s}: %.*s", text, (int)strcspn(msg, "\n"), msg);
+    }
+    HV v = eval(F, st->value);
+    H->err = outer;
+    ar->err = aerr;
+    return v;
+}
+
 static HV fstring(Frame *F, const Expr *e) {
     HostPy *H = F->H;
     Buf b = {0};
@@ -763,32 +819,25 @@ static HV fstring(Frame *F, const Expr *e) {
     while (*s) {
         if ((s[0] == '{' && s[1] == '{') || (s[0] == '}' && s[1] == '}')) { buf_printf(&b, "%c", s[0]); s += 2; continue; }
         if (s[0] != '{') { buf_printf(&b, "%c", *s++); continue; }
-        const char *end = strchr(s, '}');
-        if (!end) break;
-        size_t len = (size_t)(end - s - 1);
-        const char *stop = memchr(s + 1, '!', len);
-        bool conv_r = stop && stop[1] == 'r';
-        if (!stop) stop = memchr(s + 1, ':', len);
-        if (stop) len = (size_t)(stop - s - 1);
-        char *name = arena_strndup(&H->a, s + 1, len);
-        while (*name == ' ') name++;
-        for (size_t n = strlen(name); n && name[n - 1] == ' '; n--) name[n - 1] = 0;
-        for (char *c = name; *c; c++)
-            if (!(*c == '_' || *c == '.' || (*c >= '0' && *c <= '9') || ((*c | 32) >= 'a' && (*c | 32) <= 'z'))) {
-                buf_free(&b);
-                FAIL(F, TC_ERR_UNSUPPORTED, e->loc, "f-string expression '%s': tritonc's host subset formats names and attributes only", name);
-            }
-        char *dot = strchr(name, '.');
-        if (dot) *dot = 0;
-        HV v = lookup(F, name, e->loc);
-        while (dot) {
-            char *next = strchr(dot + 1, '.');
-            if (next) *next = 0;
-            v = getattr_(F, v, dot + 1, e->loc);
-            dot = next;
+        /* the matching '}' outside brackets and quotes */
+        const char *p = s + 1, *stop = NULL;
+        int depth = 0;
+        char q = 0;
+        for (; *p; p++) {
+            if (q) { if (*p == q) q = 0; continue; }
+            if (*p == '\'' || *p == '"') q = *p;
+            else if (*p == '[' || *p == '(' || *p == '{') depth++;
+            else if ((*p == ']' || *p == ')' || *p == '}') && depth) depth--;
+            else if (*p == '}') break;
+            else if (!depth && !stop && (*p == '!' || (*p == ':'))) stop = p;
         }
+        if (!*p) { buf_free(&b); FAIL(F, TC_ERR_SYNTAX, e->loc, "f-string: expecting '}'"); }
+        const char *end = stop ? stop : p;
+        bool conv_r = stop && stop[0] == '!' && stop[1] == 'r';
+        char *text = arena_strndup(&H->a, s + 1, (size_t)(end - s - 1));
+        HV v = fstring_expr(F, e, text);
         repr_into(&v, &b, !conv_r);
-        s = end + 1;
+        s = p + 1;
     }
     HV r = hstr(arena_strdup(&H->a, b.s ? b.s : ""));
     buf_free(&b);
@@ -805,8 +854,9 @@ static HV make_lambda(Frame *F, const Expr *e) {
 
 static void comp_loop(Frame *F, const Expr *e, int ci, HSeq *out, HDict *dout) {
     if (ci == e->ncomps) {
-        if (dout) dict_set(F->H, dout, eval(F, e->lhs), eval(F, e->rhs));
-        else seq_push(F->H, out, eval(F, e->lhs));
+        if (dout) { dict_set(F->H, dout, eval(F, e->lhs), eval(F, e->rhs)); return; }
+        HV x = eval(F, e->lhs), cur = hseq(H_SET, out);
+        if (strcmp(e->name, "SetComp") || !contains(F, &cur, &x, e->loc)) seq_push(F->H, out, x);
         return;
     }
     const Comp *c = &e->comps[ci];
@@ -1692,6 +1742,10 @@ HostPy *hpy_new(tc_kernel *k) {
 
 void hpy_free(HostPy *H) {
     if (!H) return;
+    for (int i = 0; i < H->nparsed; i++) {
+        module_free(H->parsed[i].m);
+        source_free(H->parsed[i].src);
+    }
     arena_free(&H->a);
     free(H);
 }
