@@ -611,6 +611,12 @@ TC_API void tc_format_double(double v, char *buf, size_t n);
  * "NAME=V,NAME=V,num_warps=4,..." (every name given must match; configs are compared on the
  * names given); TC_ERR_ARG, with the configs listed in the message, when none or several do. */
 TC_API tc_status tc_kernel_set_config(tc_kernel *k, int index);
+/* A table of tensors' addresses, as Triton's grouped GEMM passes `group_a_ptrs` (an int64
+ * tensor of data_ptr()s that the kernel loads and casts with .to(tl.pointer_type(...))): an
+ * i64 tensor of n elements, on the tensors' backend, holding each one's address. Under the
+ * interpreter an access through such an address is checked against the tensor it points
+ * into. The tensors must outlive the table's launches; freeing the table frees none of them. */
+TC_API tc_status tc_tensor_ptr_table(tc_context *ctx, tc_tensor *const *tensors, int n, tc_tensor **out);
 TC_API tc_status tc_kernel_find_config(tc_kernel *k, const char *spec, int *index);
 
 #ifdef __cplusplus

@@ -317,3 +317,117 @@ TEST(hostpy_cli) {
     CHECK_CONTAINS(out, "RuntimeError: 0 active drivers ([]). There should only be one.");
     CHECK(strstr(out, "pass --interpret") == NULL);
 }
+
+TEST(hostpy_ptr_table_and_heuristic_function) {
+    tc_context *ctx = ictx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
+    tc_kernel *k = NULL;
+    CHECK_INT(TC_OK, tc_module_kernel(m, "gather_sum", &k));
+    float a0v[3] = {1, 2, 3}, a1v[5] = {10, 20, 30, 40, 50};
+    int64_t n0 = 3, n1 = 5, two = 2;
+    tc_tensor *a0 = NULL, *a1 = NULL, *tab = NULL, *out = NULL, *sizes = NULL;
+    tc_tensor_from_host(ctx, TC_FP32, 1, &n0, a0v, &a0);
+    tc_tensor_from_host(ctx, TC_FP32, 1, &n1, a1v, &a1);
+    tc_tensor *both[2] = {a0, a1};
+    CHECK_INT(TC_OK, tc_tensor_ptr_table(ctx, both, 2, &tab));
+    CHECK_INT(TC_I64, tc_tensor_dtype(tab));
+    CHECK_INT(2, (int)tc_tensor_numel(tab));
+    int32_t sz[2] = {3, 5};
+    tc_tensor_from_host(ctx, TC_I32, 1, &two, sz, &sizes);
+    tc_tensor_new(ctx, TC_FP32, 1, &two, &out);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "table", tc_tens(tab));
+    tc_args_set(a, "out_ptr", tc_tens(out));
+    tc_args_set(a, "sizes", tc_tens(sizes));
+    tc_args_set(a, "group_size", tc_int(2));
+    tc_launch_opts o = tc_launch_defaults();
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    /* BLOCK = next_power_of_2(2 * 3) = 8 (a module function, through the host subset);
+     * sums 1+2+3 = 6 and 10+...+50 = 150 */
+    float r[2] = {0, 0};
+    tc_tensor_to_host(out, r, sizeof r);
+    CHECK(r[0] == 6 && r[1] == 150);
+    tc_launch_report lr;
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_CONTAINS(lr.specialization, "BLOCK=8");
+    /* six elements of a five-element tensor: the load through the table is checked */
+    sz[1] = 6;
+    tc_tensor_copy_from_host(sizes, sz, sizeof sz);
+    CHECK_INT(TC_ERR_RUNTIME, tc_launch(k, a, &o));
+    CHECK_CONTAINS(tc_errmsg(ctx), "hostcode.py:175:13: error: out-of-bounds load");
+    CHECK_CONTAINS(tc_errmsg(ctx), "past the end of 'the tensor at table[1]'");
+    /* a table of tensors of another context is refused */
+    tc_context *c2 = ictx();
+    tc_tensor *tab2 = NULL;
+    CHECK_INT(TC_ERR_ARG, tc_tensor_ptr_table(c2, both, 2, &tab2));
+    CHECK_CONTAINS(tc_errmsg(c2), "tensor 0 is of another context");
+    CHECK_INT(TC_ERR_ARG, tc_tensor_ptr_table(c2, both, 0, &tab2));
+    tc_context_free(c2);
+    tc_args_free(a);
+    tc_tensor_free(tab);
+    tc_tensor_free(a0);
+    tc_tensor_free(a1);
+    tc_tensor_free(out);
+    tc_tensor_free(sizes);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(hostpy_cli_ptrs) {
+    char out[8192], cmd[2048];
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u TRITONC_TARGET %s/tritonc run %s gather_sum --interpret "
+             "--tensor 'a0=fp32[1,2,3]' --tensor 'a1=fp32:arange(5)' 'table=ptrs(a0, a1)' "
+             "'sizes=i32[3,5]' 'out_ptr=fp32:zeros(2)' group_size=2 --print out_ptr --print a1",
+             test_build_dir(), HFILE);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "out_ptr = [6.0, 10.0]");   /* 0+1+2+3+4 = 10 */
+    CHECK_CONTAINS(out, "a1 = [0.0, 1.0, 2.0, 3.0, 4.0]");
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s/tritonc run %s gather_sum --interpret "
+             "--tensor 'a0=fp32[1,2,3]' 'table=ptrs(a0, b9)' 'sizes=i32[3,5]' 'out_ptr=fp32:zeros(2)' group_size=2",
+             test_build_dir(), HFILE);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "argument table: ptrs(): no --tensor named 'b9'");
+}
+
+TEST(hostpy_heuristics_errors_at_launch) {
+    /* heuristics the older evaluator cannot read go to the host subset: their errors come
+     * at the launch that needs them, in Python's words, at the value */
+    static const struct { const char *lam, *msg; tc_status code; int col; } cases[] = {
+        {"lambda args: helper(args['n'])", "NameError: name 'helper' is not defined", TC_ERR_ARG, 43},
+        {"block_for", "NameError: name 'block_for' is not defined", TC_ERR_ARG, 30},
+        {"lambda args: [x for x in args['n']]", "TypeError: 'int' object is not iterable", TC_ERR_ARG, 55},
+        {"lambda args: args.n", "AttributeError: 'dict' object has no attribute 'n'", TC_ERR_ARG, 43},
+        {"lambda args: triton.next_power_of_2(args['n']) * [1]", "heuristics value 'BLOCK' is a list", TC_ERR_ARG, 30},
+        {"lambda args: {k: v for k, v in args.items()}['n']", NULL, TC_OK, 0},
+    };
+    for (int i = 0; i < (int)(sizeof cases / sizeof cases[0]); i++) {
+        char src[1024];
+        snprintf(src, sizeof src, "import triton\nimport triton.language as tl\n\n"
+                 "@triton.heuristics({'BLOCK': %s})\n@triton.jit\n"
+                 "def kern(x_ptr, n, BLOCK: tl.constexpr):\n    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)\n",
+                 cases[i].lam);
+        tc_context *ctx = ictx();
+        tc_module *m = NULL;
+        CHECK_INT(TC_OK, tc_module_load_string(ctx, "heur.py", src, &m));
+        tc_kernel *k = NULL;
+        CHECK_INT(TC_OK, tc_module_kernel(m, "kern", &k));
+        tc_tune_info ti;
+        CHECK_INT(TC_OK, tc_kernel_tune_info(k, &ti));   /* nothing is needed yet */
+        float out[8];
+        tc_status s = run_fill(ctx, m, "kern", 8, 1, -3, out);
+        CHECK_INT(cases[i].code, s);
+        if (cases[i].msg) {
+            CHECK_CONTAINS(tc_errmsg(ctx), cases[i].msg);
+            tc_srcloc loc = tc_errloc(ctx);
+            CHECK_INT(4, loc.line);
+            CHECK_INT(cases[i].col, loc.col);
+            if (test_failed) printf("  case %d: %s\n", i, tc_errmsg(ctx));
+        } else {
+            CHECK(out[0] == 1 && out[7] == 1);   /* BLOCK = n = 8 */
+        }
+        tc_module_free(m);
+        tc_context_free(ctx);
+    }
+}

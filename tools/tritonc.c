@@ -75,6 +75,8 @@ static const char *usage_run =
     "                       ('BLOCK_SIZE_M=64,num_warps=4'); no benchmarking. Under the\n"
     "                       interpreter, without it or --tuning-db, the first config that\n"
     "                       survives pruning runs (--verbose says so)\n"
+    "  --tensor NAME=VALUE  an auxiliary tensor (any tensor VALUE form), not a parameter: what\n"
+    "                       ptrs(...) refers to; --print and --save take its NAME (repeatable)\n"
     "  --target cuda:90     the GPU host code's hardware queries assume when none answers\n"
     "                       (as TRITONC_TARGET; on a GPU it must be the device's own)\n"
     "  --help               this text\n"
@@ -91,6 +93,9 @@ static const char *usage_run =
     "  DTYPE:randn(d0[,...])   standard normal (Box-Muller; integer dtypes: round(10*x))\n"
     "  DTYPE:arange(n)         0, 1, ..., n-1\n"
     "  @PATH.npy               a numpy file (its dtype and shape)\n"
+    "  ptrs(A,B,...)           an i64 table of the addresses of --tensor A, B, ... (Triton's\n"
+    "                          grouped GEMM: group_a_ptrs); the interpreter checks accesses\n"
+    "                          through them against those tensors\n"
     "DTYPE: i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64\n"
     "rand/randn draw from splitmix64 seeded with --seed: x = next() >> 11, u = x * 2^-53.\n"
     "\n"
@@ -743,6 +748,36 @@ static int cli_run_target(tc_context *ctx, const char *cmdn, const char *target)
     return 0;
 }
 
+/* NAME='ptrs(A,B,...)': a table of the addresses of the --tensor arguments A, B, ... into
+ * ra[nra]; 0, an exit status, or 100 + a tc_status. */
+static int cli_ptr_table(tc_context *ctx, const char *cmdn, const char *name, const char *val,
+                         RunArg *ra, int nra) {
+    size_t len = strlen(val);
+    if (len < 7 || val[len - 1] != ')' || len > 4000)
+        return cli_usage_error(cmdn, "argument %s=%s: expected ptrs(NAME,NAME,...)", name, val);
+    char buf[4096];
+    memcpy(buf, val + 5, len - 6);
+    buf[len - 6] = 0;
+    tc_tensor *ts[256];
+    int n = 0;
+    for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+        while (*it == ' ') it++;
+        for (char *e = it + strlen(it); e > it && e[-1] == ' '; e--) e[-1] = 0;
+        int j = 0;
+        while (j < nra && !(ra[j].t && !strcmp(ra[j].name, it))) j++;
+        if (j == nra) return cli_usage_error(cmdn, "argument %s: ptrs(): no --tensor named '%s'", name, it);
+        if (n == 256) return cli_usage_error(cmdn, "argument %s: ptrs() of more than 256 tensors", name);
+        ts[n++] = ra[j].t;
+    }
+    if (!n) return cli_usage_error(cmdn, "argument %s=%s: expected ptrs(NAME,NAME,...)", name, val);
+    ra[nra].name = name;
+    ra[nra].t = NULL;
+    tc_status s = tc_tensor_ptr_table(ctx, ts, n, &ra[nra].t);
+    if (s) return 100 + (int)s;
+    ra[nra].v = tc_tens(ra[nra].t);
+    return 0;
+}
+
 /* --config N|NAME=VALUE,...: the config of an autotuned kernel; 0 or an exit status. */
 static int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
     int64_t n;
@@ -771,6 +806,8 @@ int cli_run(int argc, char **argv, int check) {
     const char *assigns[256];
     int nassign = 0;
     const char *config = NULL, *target = NULL;
+    const char *auxs[64];   /* --tensor */
+    int naux = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -824,6 +861,11 @@ int cli_run(int argc, char **argv, int check) {
                 return cli_usage_error(cmdn, "--save takes NAME=PATH.npy");
             if (nsaves == 64) return cli_usage_error(cmdn, "too many --save options");
             saves[nsaves++] = v;
+        } else if (cli_opt_val(argc, argv, &i, "--tensor", &v)) {
+            if (!v || !strchr(v, '=') || v[0] == '=' || strchr(v, '=') - v >= 128)
+                return cli_usage_error(cmdn, "--tensor takes NAME=VALUE");
+            if (naux == 64) return cli_usage_error(cmdn, "too many --tensor options");
+            auxs[naux++] = v;
         } else if (cli_opt_val(argc, argv, &i, "--config", &v)) {
             if (!v || !*v) return cli_usage_error(cmdn, "--config takes N or NAME=VALUE,...");
             config = v;
@@ -866,14 +908,26 @@ int cli_run(int argc, char **argv, int check) {
     tc_module *m = NULL;
     tc_kernel *k = NULL;
     tc_args *args = NULL;
-    RunArg ra[256];
+    RunArg ra[256 + 64 + 64];
     int nra = 0;
+    char auxname[64][128];
     tc_status s = tc_module_load_file(ctx, pos[0], &m);
     if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 1); goto done; }
     s = tc_module_kernel(m, pos[1], &k);
     if (s) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
     if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
     if (config && (rc = cli_run_config(ctx, k, cmdn, config))) goto done;
+    for (int i = 0; i < naux; i++) {   /* --tensor NAME=VALUE */
+        size_t nl = (size_t)(strchr(auxs[i], '=') - auxs[i]);
+        memcpy(auxname[i], auxs[i], nl);
+        auxname[i][nl] = 0;
+        for (int j = 0; j < nra; j++)
+            if (!strcmp(ra[j].name, auxname[i])) { rc = cli_usage_error(cmdn, "--tensor %s given twice", auxname[i]); goto done; }
+        int pr = parse_value(ctx, auxname[i], auxs[i] + nl + 1, 0, &ra[nra]);
+        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
+        if (pr) { rc = pr; goto done; }
+        if (!ra[nra++].t) { rc = cli_usage_error(cmdn, "--tensor %s: the value is not a tensor", auxname[i]); goto done; }
+    }
     for (int i = 0; i < nassign; i++) {
         const char *eq = strchr(assigns[i], '=');
         char name[128];
@@ -893,7 +947,8 @@ int cli_run(int argc, char **argv, int check) {
         tc_kernel_param_name(k, idx, &is_cx);
         ra[nra].name = NULL;
         ra[nra].t = NULL;
-        int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
+        int pr = !strncmp(eq + 1, "ptrs(", 5) ? cli_ptr_table(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
+                 : parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
         if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
         if (pr) { rc = pr; goto done; }
         nra++;

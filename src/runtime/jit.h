@@ -11,6 +11,7 @@
 
 /* Most parameters a kernel may have (Triton has no limit; CUDA's parameter space is 4 KB). */
 #define JIT_MAX_PARAMS 128
+#define JIT_MAX_REGIONS 1024  /* tensors one interpreter launch may touch (tables' included) */
 /* Most programs one interpreter launch runs (more would not finish in bounded time). */
 #define JIT_INTERP_MAX_PROGRAMS ((uint64_t)1 << 26)
 /* Largest kernel source file or string: 4 MiB (kernel files are tens of KB; parsing
@@ -58,6 +59,7 @@ struct tc_tensor {
     uint64_t dev;            /* CUDA: device pointer */
     int device;              /* CUDA: the device it was allocated on */
     uint8_t *uninit;         /* tc_tensor_mark_uninit: one bit per byte (interp.h, uninit_*) */
+    tc_tensor **refs; int nrefs;  /* tc_tensor_ptr_table: the tensors whose addresses it holds */
 };
 
 typedef struct ArgSlot {

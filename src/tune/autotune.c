@@ -44,7 +44,9 @@ static tc_status apply_heuristics(tc_kernel *k, TuneKernel *t, tc_args *a) {
         e.loc = (SrcLoc){0};
         e.jump = NULL;
         tc_value v;
-        if (!heval_heuristic(k->m->mod, k, h->param, h->body, a, h->name, &e, &v)) return ctx_take(ctx, &e);
+        if (h->py ? !hpy_heuristic(t->py, h->py, a, h->name, &e, &v)
+                  : !heval_heuristic(k->m->mod, k, h->param, h->body, a, h->name, &e, &v))
+            return ctx_take(ctx, &e);
         /* Triton sets it as a keyword argument: it overrides a value the caller gave */
         a->slots[h->pidx].set = true;
         a->slots[h->pidx].v = v;
@@ -288,8 +290,13 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         for (int i = 0; i < t->nmemo; i++) {
             Memo *m = &t->memo[i];
             if (strcmp(m->key, key)) continue;
+            if (m->src == TC_TUNE_FIRST && !(flags & TUNE_LAUNCH)) continue;   /* tc_tune measures */
             *best_out = m->best;
-            if (m->src == TC_TUNE_DB || m->src == TC_TUNE_DISK)
+            if (m->src == TC_TUNE_FIRST)
+                tfmt(note, nnote, "autotune: config %d of %d, the first surviving pruning (chosen "
+                     "earlier for this key); the interpreter does not benchmark: --config chooses",
+                     m->best, t->ncfg);
+            else if (m->src == TC_TUNE_DB || m->src == TC_TUNE_DISK)
                 db_note(note, nnote, &t->cfg[m->best], m->device, m->ccM, m->ccm, m->at,
                         m->src == TC_TUNE_DB ? "tuning database" : "tuning cache", m->where);
             else
@@ -327,6 +334,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
             tfmt(note, nnote, "autotune: config %d of %d, the first surviving pruning (%d do); the "
                  "interpreter does not benchmark: --config chooses", best, t->ncfg, nsurv);
             set_report(ctx, k, t, TC_TUNE_FIRST, best, key, "", 0, 0, "", why, 0, NULL, 0);
+            memo_add(t, key, best, TC_TUNE_FIRST, "", 0, 0, "", why, 0);   /* as Triton's cache */
             return TC_OK;
         }
         const char *drv = NULL;

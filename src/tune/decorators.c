@@ -166,17 +166,24 @@ static bool parse_heuristics(DP *P, const Expr *call_e) {
         if (kx->kind != EX_STR || kx->fstring) return dfail(P, TC_ERR_UNSUPPORTED, kx->loc, "heuristics keys must be string literals");
         int pi = tune_param_idx(P->k, kx->str);
         if (pi < 0) return dfail(P, TC_ERR_ARG, kx->loc, "triton.heuristics: '%s' is not a parameter of %s", kx->str, P->k->signature);
-        if (vx->kind != EX_LAMBDA)
-            return dfail(P, TC_ERR_UNSUPPORTED, vx->loc, "triton.heuristics: the value for '%s' must be a lambda "
-                         "written in the decorator; %s is host code tritonc does not run", kx->str,
-                         vx->kind == EX_NAME ? "a function name" : "this expression");
-        if (vx->nparams != 1)
+        if (vx->kind == EX_LAMBDA && vx->nparams != 1)
             return dfail(P, TC_ERR_ARG, vx->loc, "triton.heuristics: the lambda for '%s' must take one argument (the dict of arguments)", kx->str);
-        if (!heval_heuristic(P->m, P->k, vx->params[0], vx->lhs, NULL, kx->str, P->err, NULL)) return false;
+        /* a lambda the older evaluator reads is checked now; anything else (a function of
+         * the module, a lambda calling host code) goes to the host subset at the launch */
+        const Expr *py = NULL;
+        if (vx->kind != EX_LAMBDA) py = vx;
+        else {
+            Err chk = {0};
+            if (!heval_heuristic(P->m, P->k, vx->params[0], vx->lhs, NULL, kx->str, &chk, NULL)) {
+                if (chk.code != TC_ERR_UNSUPPORTED) { *P->err = chk; return false; }
+                py = vx;
+            }
+        }
+        if (py && !t->py && !(t->py = hpy_new(P->k))) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
         THeur *nh = realloc(t->heur, sizeof *nh * (size_t)(t->nheur + 1));
         if (!nh) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
         t->heur = nh;
-        THeur h = {strdup(kx->str), pi, vx->lhs, vx->params[0], vx->loc};
+        THeur h = {strdup(kx->str), pi, py ? NULL : vx->lhs, py ? NULL : vx->params[0], vx->loc, py};
         if (!h.name) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
         t->heur[t->nheur++] = h;
     }
@@ -287,7 +294,10 @@ tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *s) {
     nt.warmup = s->warmup_ms > 0 ? s->warmup_ms : 25;
     nt.rep = s->rep_ms > 0 ? s->rep_ms : 100;
     nt.autotune = true;
-    /* keep the heuristics; replace everything else */
+    /* keep the heuristics (and the host code they may use); replace everything else */
+    nt.py = t->py;
+    hpy_forget_autotune(nt.py);
+    t->py = NULL;
     t->heur = NULL; t->nheur = 0;
     tune_spec_clear(t);
     *t = nt;
@@ -295,6 +305,7 @@ tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *s) {
     return TC_OK;
 bad:
     nt.heur = NULL; nt.nheur = 0;
+    nt.py = NULL;
     tune_spec_clear(&nt);
     return rc;
 #undef FAIL

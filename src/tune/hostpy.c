@@ -716,8 +716,18 @@ static HV getattr_(Frame *F, HV v, const char *name, SrcLoc loc) {
         if (!strcmp(name, "ndim")) return hint(v.t->rank);
         if (!strcmp(name, "device")) return hns("cuda");
         return method(H, v, name);
-    case H_DICT: case H_LIST: case H_STR: case H_TUPLE: case H_SET:
-        return method(H, v, name);
+    case H_DICT: case H_LIST: case H_STR: case H_TUPLE: case H_SET: {
+        static const char *const known[] = {
+            "|append|extend|copy|pop|index|count|",                                    /* list */
+            "|get|keys|values|items|copy|update|setdefault|pop|",                      /* dict */
+            "|startswith|endswith|lower|upper|strip|split|join|",                      /* str */
+            "|index|count|", "|copy|"};                                                /* tuple, set */
+        int w = v.kind == H_LIST ? 0 : v.kind == H_DICT ? 1 : v.kind == H_STR ? 2 : v.kind == H_TUPLE ? 3 : 4;
+        char pat[64];
+        snprintf(pat, sizeof pat, "|%s|", name);
+        if (strstr(known[w], pat)) return method(H, v, name);
+        FAIL(F, TC_ERR_ARG, loc, "AttributeError: '%s' object has no attribute '%s'", tname(&v), name);
+    }
     case H_FUNC:
         if (!strcmp(name, "__name__")) return hstr(v.fn->def ? v.fn->def->name : "<lambda>");
         break;
@@ -2034,4 +2044,34 @@ bool hpy_pre_hook(HostPy *H, int cfg, const tc_args *a, Err *err) {
     call_value(&F, *ph, &full, 1, NULL, NULL, 0, loc);
     HPY_LEAVE(err);
     return true;
+}
+
+/* A @triton.heuristics value the older evaluator cannot read (a function of the module, a
+ * lambda calling host code): the value expression evaluated where the kernel is defined,
+ * called with the launch's arguments (Triton: {**dict(zip(arg_names, args)), **kwargs}). */
+bool hpy_heuristic(HostPy *H, const Expr *fn, const tc_args *a, const char *name, Err *err, tc_value *out) {
+    HPY_ENTER(H, err);
+    Pos top = {H->m->host, H->k->fn->host_pos, NULL};
+    Frame F = {H, NULL, &top, false, false, false, hv(H_NONE)};
+    HV f = eval(&F, fn);
+    Pos end = {H->m->host, H->m->nhost, NULL};
+    F.gpos = &end;
+    HV nargs = nargs_of(H, a);
+    HV v = call_value(&F, f, &nargs, 1, NULL, NULL, 0, fn->loc);
+    switch (v.kind) {
+    case H_INT: *out = tc_int(v.i); break;
+    case H_BOOL: *out = tc_bool((int)v.i); break;
+    case H_FLOAT: *out = tc_float(v.f); break;
+    case H_NONE: *out = tc_none(); break;
+    case H_STR: *out = tc_str(v.s); break;   /* lives in H's arena, as long as the kernel */
+    default: FAIL(&F, TC_ERR_ARG, fn->loc, "heuristics value '%s' is a %s, not a number, bool or string", name, tname(&v));
+    }
+    HPY_LEAVE(err);
+    return true;
+}
+
+void hpy_forget_autotune(HostPy *H) {
+    if (!H) return;
+    H->configs = NULL;
+    H->prune = H->perf_model = H->pre_hook = H->post_hook = hv(H_NONE);
 }

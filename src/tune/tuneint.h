@@ -30,6 +30,7 @@ typedef struct THeur {
     const Expr *body;        /* the lambda's body (module arena) */
     const char *param;       /* the lambda's parameter name */
     SrcLoc loc;
+    const Expr *py;          /* else: the value expression, for the host subset (hostpy.c) */
 } THeur;
 
 typedef struct Memo {
@@ -131,6 +132,10 @@ bool hpy_has_prune(const HostPy *h);
 bool hpy_prune(HostPy *h, const tc_args *a, int *surv, int *nsurv, Err *err);
 /* Config cfg's pre_hook, run with the launch's arguments before the launch. */
 bool hpy_pre_hook(HostPy *h, int cfg, const tc_args *a, Err *err);
+/* A heuristics value (fn: the dict's value expression) for a launch, through the subset. */
+bool hpy_heuristic(HostPy *h, const Expr *fn, const tc_args *a, const char *name, Err *err, tc_value *out);
+/* The decorator's configs, pruning and hooks no longer apply (tc_kernel_set_autotune). */
+void hpy_forget_autotune(HostPy *h);
 /* Whether a hardware question was answered for an assumed target (TRITONC_TARGET). */
 bool hpy_assumed(const HostPy *h);
 /* h folded with the environment variables the host code read and the assumed target. */
