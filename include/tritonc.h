@@ -618,6 +618,11 @@ TC_API tc_status tc_kernel_set_config(tc_kernel *k, int index);
  * into. The tensors must outlive the table's launches; freeing the table frees none of them. */
 TC_API tc_status tc_tensor_ptr_table(tc_context *ctx, tc_tensor *const *tensors, int n, tc_tensor **out);
 TC_API tc_status tc_kernel_find_config(tc_kernel *k, const char *spec, int *index);
+/* The target and device host code's hardware queries assume when no GPU answers
+ * (TRITONC_TARGET=cuda:90: a nominal device of that architecture, e.g. an H100 SXM, 132
+ * SMs); p may be NULL. TC_ERR_NOT_FOUND when TRITONC_TARGET is unset, TC_ERR_ARG when it
+ * names no target with a nominal device. */
+TC_API tc_status tc_assumed_device(tc_context *ctx, tc_target *t, tc_device_props *p);
 
 #ifdef __cplusplus
 }

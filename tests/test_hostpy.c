@@ -146,6 +146,22 @@ TEST(hostpy_other_targets_and_env) {
     tc_module_free(m);
     tc_context_free(ctx);
     unsetenv("TRITONC_TEST_STAGES");
+    /* the API's view of the assumed device */
+    setenv("TRITONC_TARGET", "cuda:120", 1);
+    ctx = ictx();
+    tc_target at;
+    tc_device_props ap;
+    CHECK_INT(TC_OK, tc_assumed_device(ctx, &at, &ap));
+    CHECK_INT(120, at.arch);
+    CHECK_STR("NVIDIA GeForce RTX 5090", ap.name);
+    CHECK_INT(170, ap.multiprocessor_count);
+    CHECK_INT(12, ap.major);
+    unsetenv("TRITONC_TARGET");
+    CHECK_INT(TC_ERR_NOT_FOUND, tc_assumed_device(ctx, &at, &ap));
+    setenv("TRITONC_TARGET", "cuda:99", 1);
+    CHECK_INT(TC_ERR_ARG, tc_assumed_device(ctx, &at, &ap));
+    CHECK_CONTAINS(tc_errmsg(ctx), "TRITONC_TARGET=cuda:99: not a target tritonc knows");
+    tc_context_free(ctx);
     /* a target without a nominal device, and one tritonc does not know */
     setenv("TRITONC_TARGET", "cuda:87", 1);
     ctx = ictx();
@@ -302,6 +318,7 @@ TEST(hostpy_cli) {
     CHECK_CONTAINS(out, "x_ptr = [0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0]");
     CHECK_CONTAINS(out, "autotune: config 8 (BLOCK: 16, SPLIT: 2, num_warps: 2");
     CHECK_CONTAINS(out, "chosen by the caller");
+    CHECK_CONTAINS(out, "answered for an assumed cuda:90, a nominal NVIDIA H100 80GB HBM3 (132 SMs), not a GPU");
     snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET -u TRITONC_TARGET %s/tritonc run %s fill --interpret "
              "--target cuda:90 --config 12 'x_ptr=fp32:zeros(8)' n=8", test_build_dir(), HFILE);
     CHECK_INT(2, test_run(cmd, out, sizeof out));

@@ -782,7 +782,10 @@ static int cli_ptr_table(tc_context *ctx, const char *cmdn, const char *name, co
 static int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
     int64_t n;
     int idx = -1;
-    tc_status s = parse_int(config, &n) ? (n < -1 || n > INT32_MAX ? tc_kernel_set_config(k, -2)
+    tc_tune_info ti;   /* the decorators' own errors are not usage errors */
+    tc_status s = tc_kernel_tune_info(k, &ti);
+    if (s) return cli_api_error(ctx, s, 1);
+    s = parse_int(config, &n) ? (n < -1 || n > INT32_MAX ? tc_kernel_set_config(k, -2)
                                                                : tc_kernel_set_config(k, (int)n))
                                          : tc_kernel_find_config(k, config, &idx);
     if (s == TC_OK && idx >= 0) s = tc_kernel_set_config(k, idx);
@@ -991,6 +994,12 @@ int cli_run(int argc, char **argv, int check) {
         if (r.backend == TC_BACKEND_CUDA && r.compiled)
             fprintf(stderr, "launch: disk cache: %s\n", tc_cache_event_name(r.disk_cache));
         if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
+        tc_target at;
+        tc_device_props ap;
+        if (r.backend != TC_BACKEND_CUDA && tc_assumed_device(ctx, &at, &ap) == TC_OK)
+            fprintf(stderr, "note: hardware queries in host code answered for an assumed cuda:%d, "
+                    "a nominal %s (%d SMs), not a GPU (TRITONC_TARGET / --target)\n", at.arch, ap.name,
+                    ap.multiprocessor_count);
     }
     for (int i = 0; i < nprints; i++) {
         for (int j = 0; j < nra; j++) {

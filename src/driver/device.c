@@ -190,3 +190,14 @@ tc_status hw_answer(int dev, bool use_env, tc_target *t, tc_device_props *p, boo
     if (p && cuda_device_props(dev, p, e)) return e->code;
     return TC_OK;
 }
+
+tc_status tc_assumed_device(tc_context *ctx, tc_target *t, tc_device_props *p) {
+    NEED_CTX(ctx);
+    NEED_OUT(ctx, t, "tc_assumed_device");
+    const char *env = getenv("TRITONC_TARGET");
+    if (!env || !*env) return ctx_fail(ctx, TC_ERR_NOT_FOUND, "TRITONC_TARGET is not set: no target is assumed");
+    Err e = {0};
+    bool assumed;
+    if (hw_answer(ctx->device, true, t, p, &assumed, &e)) return ctx_take(ctx, &e);
+    return TC_OK;
+}

@@ -316,6 +316,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     if (hpy_has_prune(t->py)) {
         Err e = {0};
         if (!hpy_prune(t->py, c->a, surv, &nsurv, &e)) return ctx_take(ctx, &e);
+        t->cfg_hash = hpy_env_hash(t->py, t->cfg_hash0);   /* the prune function's reads too */
     }
     if (b == TC_BACKEND_INTERPRET) {
         int best = -1;

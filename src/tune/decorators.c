@@ -193,8 +193,7 @@ static bool parse_heuristics(DP *P, const Expr *call_e) {
 static uint64_t configs_hash(const TuneKernel *t) {
     uint64_t h = 0x7475e1;
     for (int i = 0; i < t->ncfg; i++) h = hash_bytes(t->cfg[i].str, strlen(t->cfg[i].str) + 1, h);
-    /* what the host code read: environment variables, an assumed target */
-    return hpy_env_hash(t->py, h);
+    return h;
 }
 
 TuneKernel *tune_spec(tc_kernel *k) {
@@ -226,7 +225,9 @@ TuneKernel *tune_spec(tc_kernel *k) {
             tune_spec_clear(t);
             t->autotune = false;
         }
-        t->cfg_hash = configs_hash(t);
+        t->cfg_hash0 = configs_hash(t);
+        /* and what the host code read: environment variables, an assumed target */
+        t->cfg_hash = hpy_env_hash(t->py, t->cfg_hash0);
     }
     if (t->perr.code) { ctx_take(ctx, &t->perr); return NULL; }
     return t;
@@ -301,7 +302,7 @@ tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *s) {
     t->heur = NULL; t->nheur = 0;
     tune_spec_clear(t);
     *t = nt;
-    t->cfg_hash = configs_hash(t);
+    t->cfg_hash = t->cfg_hash0 = configs_hash(t);
     return TC_OK;
 bad:
     nt.heur = NULL; nt.nheur = 0;

@@ -58,7 +58,8 @@ typedef struct TuneKernel {
     int *restore; int nrestore;
     double warmup, rep;
     THeur *heur; int nheur;
-    uint64_t cfg_hash;
+    uint64_t cfg_hash;       /* cfg_hash0 with what the host code read (hpy_env_hash) */
+    uint64_t cfg_hash0;      /* the configs' str() */
     Memo *memo; int nmemo, capmemo;
     /* the parameters the configs set, in the order they first appear (cfg_params_of) */
     int *cfg_params; const char **cfg_param_names; int ncfg_params; bool cfg_params_known;
