@@ -249,7 +249,8 @@ TEST(hostpy_parse_host_syntax) {
         "g = lambda x, y=3, *a, **k: f'{x}'\n"
         "class C:\n    pass\n"
         "try:\n    import numpy\nexcept ImportError:\n    pass\n"
-        "@triton.autotune(configs=[triton.Config({'B': b}) for b in (lambda *s: s)(1, 2)], key=[])\n"
+        "ONE = tl.constexpr(1)\nTWO: tl.constexpr = 2\n"
+        "@triton.autotune(configs=[triton.Config({'B': b}) for b in (lambda *s: s)(ONE, TWO)], key=[])\n"
         "@triton.jit\ndef k(x, B: tl.constexpr):\n    pass\n";
     tc_context *ctx = ictx();
     tc_module *m = NULL;

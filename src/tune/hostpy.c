@@ -1514,6 +1514,10 @@ static HV call_builtin(Frame *F, const char *p, HV *a, int n, const char **kwn, 
         if (!strcmp(fnm, "sqrt")) { if (x < 0) FAIL(F, TC_ERR_ARG, loc, "ValueError: math domain error"); return hfloat(sqrt(x)); }
         if (!strcmp(fnm, "log")) { if (x <= 0) FAIL(F, TC_ERR_ARG, loc, "ValueError: math domain error"); return hfloat(log(x)); }
     }
+    if (!strcmp(p, "triton.language.constexpr")) {   /* X = tl.constexpr(4): the value */
+        nargs_check(F, "constexpr", n, 1, 1, loc);
+        return a[0];
+    }
     if (!strcmp(p, "triton.Config") || !strcmp(p, "triton.runtime.Config") || !strcmp(p, "triton.runtime.autotuner.Config"))
         return config_new(F, a, n, kwn, kwv, nkw, loc);
     if (!strcmp(p, "triton.runtime.driver.active.get_current_target")) return target_obj(F, loc);
