@@ -1832,21 +1832,21 @@ static bool to_tconfig(Frame *F, HV c, TConfig *out, SrcLoc loc) {
     return true;
 }
 
-static bool name_list(Frame *F, HV v, const char *what, char ***out, int *n, SrcLoc loc) {
-    if (v.kind == H_NONE) return true;
+/* A list of parameter names (key=, reset_to_zero=, restore_value=), in the HostPy's arena. */
+static const char **name_list(Frame *F, HV v, const char *what, int *n, SrcLoc loc) {
+    *n = 0;
+    if (v.kind == H_NONE) return NULL;
     HSeq *s = iter_items(F, v, loc);
-    char **l = calloc(s->n ? (size_t)s->n : 1, sizeof *l);
-    if (!l) FAIL(F, TC_ERR_NOMEM, loc, "out of memory");
-    *out = l;
+    const char **l = arena_alloc(&F->H->a, sizeof *l * (size_t)(s->n + 1));
     for (int i = 0; i < s->n; i++) {
         if (s->v[i].kind != H_STR) FAIL(F, TC_ERR_ARG, loc, "%s: expected parameter names as strings", what);
-        if (!(l[i] = strdup(s->v[i].s))) FAIL(F, TC_ERR_NOMEM, loc, "out of memory");
-        (*n)++;
+        l[i] = s->v[i].s;
     }
-    return true;
+    *n = s->n;
+    return l;
 }
 
-static void to_params(Frame *F, char **names, int n, const char *what, int **idx, SrcLoc loc) {
+static void to_params(Frame *F, const char **names, int n, const char *what, int **idx, SrcLoc loc) {
     *idx = calloc(n ? (size_t)n : 1, sizeof **idx);
     if (!*idx) FAIL(F, TC_ERR_NOMEM, loc, "out of memory");
     for (int i = 0; i < n; i++) {
@@ -1856,14 +1856,7 @@ static void to_params(Frame *F, char **names, int n, const char *what, int **idx
     }
 }
 
-static void free_names(char **l, int n) {
-    for (int i = 0; i < n; i++) free(l[i]);
-    free(l);
-}
-
 bool hpy_autotune(HostPy *H, const Expr *call, TuneKernel *t, Err *err) {
-    char **names = NULL;
-    int nn = 0;
     HPY_ENTER(H, err);
     Pos top = {H->m->host, H->k->fn->host_pos, NULL};
     Frame F = {H, NULL, &top, false, false, false, hv(H_NONE)};
@@ -1902,20 +1895,23 @@ bool hpy_autotune(HostPy *H, const Expr *call, TuneKernel *t, Err *err) {
     t->cfg = calloc((size_t)H->configs->n, sizeof *t->cfg);
     if (!t->cfg) FAIL(&F, TC_ERR_NOMEM, call->loc, "out of memory");
     for (int i = 0; i < H->configs->n; i++) {
+        t->ncfg++;   /* counted first: a partly filled config is freed with the rest */
         to_tconfig(&F, H->configs->v[i], &t->cfg[i], arg[0]->loc);
-        t->ncfg++;
     }
-    name_list(&F, eval(&F, arg[1]), "key", &t->key, &t->nkey, arg[1]->loc);
+    int nk = 0;
+    const char **keys = name_list(&F, eval(&F, arg[1]), "key", &nk, arg[1]->loc);
+    t->key = calloc(nk ? (size_t)nk : 1, sizeof *t->key);
+    if (!t->key) FAIL(&F, TC_ERR_NOMEM, arg[1]->loc, "out of memory");
+    for (int i = 0; i < nk; i++) {
+        if (!(t->key[i] = strdup(keys[i]))) FAIL(&F, TC_ERR_NOMEM, arg[1]->loc, "out of memory");
+        t->nkey++;
+    }
     for (int pass = 3; pass <= 4; pass++) {
         if (!arg[pass]) continue;
-        names = NULL;
-        nn = 0;
-        name_list(&F, eval(&F, arg[pass]), pos[pass], &names, &nn, arg[pass]->loc);
+        int nn = 0;
+        const char **names = name_list(&F, eval(&F, arg[pass]), pos[pass], &nn, arg[pass]->loc);
         to_params(&F, names, nn, pos[pass], pass == 3 ? &t->reset : &t->restore, arg[pass]->loc);
         if (pass == 3) t->nreset = nn; else t->nrestore = nn;
-        free_names(names, nn);
-        names = NULL;
-        nn = 0;
     }
     H->prune = H->perf_model = H->pre_hook = H->post_hook = hv(H_NONE);
     H->top_k = hfloat(1.0);
