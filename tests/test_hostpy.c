@@ -236,6 +236,13 @@ TEST(hostpy_no_driver_words) {
     } else {
         CHECK_INT(TC_OK, s);
     }
+    /* a hook reading DEVICE (line 9): the same error on every launch, not a cycle */
+    for (int i = 0; i < 2 && !have_gpu(); i++) {
+        CHECK_INT(TC_ERR_NO_DRIVER, run_fill(ctx, m, "device_hooked", 8, 1, 0, out));
+        CHECK_CONTAINS(tc_errmsg(ctx), "hostcode.py:9:10: error: RuntimeError: 0 active drivers");
+    }
+    CHECK_INT(TC_OK, run_fill(ctx, m, "device_hooked", 8, 1, 1, out));   /* no hook */
+    CHECK(out[7] == 7);
     tc_module_free(m);
     tc_context_free(ctx);
 }

@@ -1783,8 +1783,16 @@ uint64_t hpy_env_hash(const HostPy *H, uint64_t h) {
     jmp_buf *saved = (errp)->jump;                           \
     (H)->err = (errp);                                       \
     arena_init_keep(H);                                      \
-    if (ERR_TRY((errp), jb)) { (errp)->jump = saved; (H)->depth = 0; return false; }
+    if (ERR_TRY((errp), jb)) { (errp)->jump = saved; hpy_unwound(H); return false; }
 #define HPY_LEAVE(errp) ((errp)->jump = saved)
+
+/* After an error: statements whose evaluation was cut short are evaluated again next time
+ * (and fail again with their own error, not as depending on themselves). */
+static void hpy_unwound(HostPy *H) {
+    H->depth = 0;
+    for (int i = 0; i < H->nmemo; i++)
+        if (H->memo[i].state == 1) H->memo[i].state = 0;
+}
 
 static void arena_init_keep(HostPy *H) {
     if (!H->a.err) arena_init(&H->a, H->err);

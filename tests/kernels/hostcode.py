@@ -174,3 +174,14 @@ def gather_sum(table, out_ptr, sizes, group_size, BLOCK: tl.constexpr):
         offs = tl.arange(0, BLOCK)
         x = tl.load(p + offs, mask=offs < n, other=0.0)
         tl.store(out_ptr + g, tl.sum(x, axis=0))
+
+
+def device_hook(nargs):
+    assert DEVICE is not None
+
+
+@triton.autotune(configs=[triton.Config({'BLOCK': 4}, pre_hook=device_hook), triton.Config({'BLOCK': 8})], key=[])
+@triton.jit
+def device_hooked(x_ptr, n, BLOCK: tl.constexpr):
+    offs = tl.arange(0, BLOCK)
+    tl.store(x_ptr + offs, 7.0, mask=offs < n)
