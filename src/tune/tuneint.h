@@ -102,10 +102,6 @@ static inline void src_hash_hex(const tc_kernel *k, char *buf, size_t n) {
 
 /* ---- hosteval.c: decorator expressions, evaluated with Python semantics ------------------- */
 
-/* A decorator argument needing no launch (a triton.Config value, warmup=...); false with err
- * set, its message prefixed with what, when it is not a plain value. */
-bool heval_const(const Module *m, const tc_kernel *k, const Expr *e, const char *what, Err *err,
-                 tc_value *out);
 /* A heuristics lambda's body (param: its argument, the dict of arguments). With args NULL it
  * is only checked, before any launch; with args it is evaluated for that launch into *out.
  * name is the value it sets, for messages. False with err set. */
