@@ -67,7 +67,7 @@ static const char *usage_run =
     "                       little-endian, C order; bf16 has no numpy dtype and is saved as\n"
     "                       '<u2', its raw bits)   (repeatable)\n"
     "  --tuning-db FILE     autotuned kernels: use the configs recorded in FILE (tritonc tune\n"
-    "                       --export); under the interpreter the only way to run one\n"
+    "                       --export), also under the interpreter\n"
     "  --stats              print the specializations compiled and the cache hits\n"
     "  --verbose            print the launch report (backend, specialization, options, times)\n"
     "  --config N|K=V,...   autotuned kernels: run config N (0-based, as the file lists them,\n"
