@@ -581,7 +581,9 @@ typedef enum tc_tune_source {
     TC_TUNE_BENCHMARKED,    /* every config was benchmarked now */
     TC_TUNE_MEMORY,         /* chosen earlier in this process */
     TC_TUNE_DISK,           /* read from the on-disk tuning cache (no benchmarking) */
-    TC_TUNE_DB              /* from a tuning database loaded by tc_tuning_db_load */
+    TC_TUNE_DB,             /* from a tuning database loaded by tc_tuning_db_load */
+    TC_TUNE_CHOSEN,         /* the caller chose it (tc_kernel_set_config, tritonc run --config) */
+    TC_TUNE_FIRST           /* interpreter, nothing to replay: the first config surviving pruning */
 } tc_tune_source;
 TC_API const char *tc_tune_source_name(tc_tune_source s);   /* "benchmarked", "disk cache", ... */
 
@@ -722,6 +724,27 @@ TC_API tc_status tc_graph_end(tc_context *ctx, void *stream, tc_graph **out);
 TC_API tc_status tc_graph_launch(tc_graph *g, void *stream);
 TC_API int tc_graph_kernel_count(const tc_graph *g);   /* launches captured */
 TC_API void tc_graph_free(tc_graph *g);
+
+/* Choosing an autotuned kernel's config without benchmarking, on any backend: every later
+ * launch of k uses config index (0-based, into the config list as the file builds it, before
+ * pruning); -1 goes back to choosing (benchmarking, a tuning database, or under the
+ * interpreter the first config surviving pruning). TC_ERR_ARG for an index out of range or a
+ * kernel that is not autotuned. tc_kernel_find_config finds the one config matching spec,
+ * "NAME=V,NAME=V,num_warps=4,..." (every name given must match; configs are compared on the
+ * names given); TC_ERR_ARG, with the configs listed in the message, when none or several do. */
+TC_API tc_status tc_kernel_set_config(tc_kernel *k, int index);
+/* A table of tensors' addresses, as Triton's grouped GEMM passes `group_a_ptrs` (an int64
+ * tensor of data_ptr()s that the kernel loads and casts with .to(tl.pointer_type(...))): an
+ * i64 tensor of n elements, on the tensors' backend, holding each one's address. Under the
+ * interpreter an access through such an address is checked against the tensor it points
+ * into. The tensors must outlive the table's launches; freeing the table frees none of them. */
+TC_API tc_status tc_tensor_ptr_table(tc_context *ctx, tc_tensor *const *tensors, int n, tc_tensor **out);
+TC_API tc_status tc_kernel_find_config(tc_kernel *k, const char *spec, int *index);
+/* The target and device host code's hardware queries assume when no GPU answers
+ * (TRITONC_TARGET=cuda:90: a nominal device of that architecture, e.g. an H100 SXM, 132
+ * SMs); p may be NULL. TC_ERR_NOT_FOUND when TRITONC_TARGET is unset, TC_ERR_ARG when it
+ * names no target with a nominal device. */
+TC_API tc_status tc_assumed_device(tc_context *ctx, tc_target *t, tc_device_props *p);
 
 #ifdef __cplusplus
 }

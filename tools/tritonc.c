@@ -77,7 +77,7 @@ static const char *usage_run =
     "                       '<u2', its raw bits)   (repeatable); PATH is checked before\n"
     "                       the run (its directory must exist and be writable)\n"
     "  --tuning-db FILE     autotuned kernels: use the configs recorded in FILE (tritonc tune\n"
-    "                       --export); under the interpreter the only way to run one\n"
+    "                       --export), also under the interpreter\n"
     "  --stats              print the specializations compiled and the cache hits\n"
     "  --verbose            print the launch report (backend, specialization, options, times)\n"
     "  --json               print one JSON object on stdout instead of text: command, file,\n"
@@ -90,6 +90,15 @@ static const char *usage_run =
     "                       other {file, line, col}, program, other_program, lane, address,\n"
     "                       tensor, element, count, message). NaN/Inf numbers are null;\n"
     "                       on an error stdout stays empty (the message is on stderr)\n"
+    "  --config N|K=V,...   autotuned kernels: run config N (0-based, as the file lists them,\n"
+    "                       before pruning) or the one config with these values\n"
+    "                       ('BLOCK_SIZE_M=64,num_warps=4'); no benchmarking. Under the\n"
+    "                       interpreter, without it or --tuning-db, the first config that\n"
+    "                       survives pruning runs (--verbose says so)\n"
+    "  --tensor NAME=VALUE  an auxiliary tensor (any tensor VALUE form), not a parameter: what\n"
+    "                       ptrs(...) refers to; --print and --save take its NAME (repeatable)\n"
+    "  --target cuda:90     the GPU host code's hardware queries assume when none answers\n"
+    "                       (as TRITONC_TARGET; on a GPU it must be the device's own)\n"
     "  --help               this text\n"
     "\n"
     "VALUE forms:\n"
@@ -104,6 +113,9 @@ static const char *usage_run =
     "  DTYPE:randn(d0[,...])   standard normal (Box-Muller; integer dtypes: round(10*x))\n"
     "  DTYPE:arange(n)         0, 1, ..., n-1\n"
     "  @PATH.npy               a numpy file (its dtype and shape)\n"
+    "  ptrs(A,B,...)           an i64 table of the addresses of --tensor A, B, ... (Triton's\n"
+    "                          grouped GEMM: group_a_ptrs); the interpreter checks accesses\n"
+    "                          through them against those tensors\n"
     "DTYPE: i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64\n"
     "rand/randn draw from splitmix64 seeded with --seed: x = next() >> 11, u = x * 2^-53.\n"
     "\n"
@@ -164,7 +176,7 @@ int cli_api_error(tc_context *ctx, tc_status s, int hint) {
     const char *m = tc_errmsg(ctx);
     if (s == TC_ERR_NO_DRIVER) {
         fprintf(stderr, "tritonc: error: %s\n", m);
-        if (!hint) return EXIT_NODRIVER;
+        if (!hint || strstr(m, "TRITONC_TARGET")) return EXIT_NODRIVER;   /* host code's own hint */
         fprintf(stderr, "(no GPU driver: set TRITON_INTERPRET=1 or pass --interpret to run on "
                         "the CPU interpreter)\n");
         return EXIT_NODRIVER;
@@ -878,6 +890,67 @@ int cli_check_out_path(const char *cmd, const char *opt, const char *path) {
     return EXIT_OK;
 }
 
+/* --target: the target host code's hardware queries assume (TRITONC_TARGET); on a GPU only
+ * the device's own. Nonzero (message printed) when refused. */
+static int cli_run_target(tc_context *ctx, const char *cmdn, const char *target) {
+    tc_backend b;
+    tc_target want, have;
+    tc_target_parse(target, &want);
+    if (tc_context_backend(ctx, &b) == TC_OK && b == TC_BACKEND_CUDA &&
+        tc_current_target(ctx, &have) == TC_OK && have.arch != want.arch) {
+        cli_usage_error(cmdn, "--target %s: the GPU here is cuda:%d; --target names the GPU to "
+                        "assume under the interpreter (--interpret)", target, have.arch);
+        return 1;
+    }
+    setenv("TRITONC_TARGET", target, 1);
+    return 0;
+}
+
+/* NAME='ptrs(A,B,...)': a table of the addresses of the --tensor arguments A, B, ... into
+ * ra[nra]; 0, an exit status, or 100 + a tc_status. */
+static int cli_ptr_table(tc_context *ctx, const char *cmdn, const char *name, const char *val,
+                         RunArg *ra, int nra) {
+    size_t len = strlen(val);
+    if (len < 7 || val[len - 1] != ')' || len > 4000)
+        return cli_usage_error(cmdn, "argument %s=%s: expected ptrs(NAME,NAME,...)", name, val);
+    char buf[4096];
+    memcpy(buf, val + 5, len - 6);
+    buf[len - 6] = 0;
+    tc_tensor *ts[256];
+    int n = 0;
+    for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
+        while (*it == ' ') it++;
+        for (char *e = it + strlen(it); e > it && e[-1] == ' '; e--) e[-1] = 0;
+        int j = 0;
+        while (j < nra && !(ra[j].t && !strcmp(ra[j].name, it))) j++;
+        if (j == nra) return cli_usage_error(cmdn, "argument %s: ptrs(): no --tensor named '%s'", name, it);
+        if (n == 256) return cli_usage_error(cmdn, "argument %s: ptrs() of more than 256 tensors", name);
+        ts[n++] = ra[j].t;
+    }
+    if (!n) return cli_usage_error(cmdn, "argument %s=%s: expected ptrs(NAME,NAME,...)", name, val);
+    ra[nra].name = name;
+    ra[nra].t = NULL;
+    tc_status s = tc_tensor_ptr_table(ctx, ts, n, &ra[nra].t);
+    if (s) return 100 + (int)s;
+    ra[nra].v = tc_tens(ra[nra].t);
+    return 0;
+}
+
+/* --config N|NAME=VALUE,...: the config of an autotuned kernel; 0 or an exit status. */
+static int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
+    int64_t n;
+    int idx = -1;
+    tc_tune_info ti;   /* the decorators' own errors are not usage errors */
+    tc_status s = tc_kernel_tune_info(k, &ti);
+    if (s) return cli_api_error(ctx, s, 1);
+    s = parse_int(config, &n) ? (n < -1 || n > INT32_MAX ? tc_kernel_set_config(k, -2)
+                                                               : tc_kernel_set_config(k, (int)n))
+                                         : tc_kernel_find_config(k, config, &idx);
+    if (s == TC_OK && idx >= 0) s = tc_kernel_set_config(k, idx);
+    if (s == TC_ERR_ARG) return cli_usage_error(cmdn, "--config: %s", tc_errmsg(ctx));
+    return s ? cli_api_error(ctx, s, 1) : 0;
+}
+
 int cli_run(int argc, char **argv, int check) {
     const char *cmdn = check ? "check" : "run";
     const char *tdbs[16];   /* --tuning-db */
@@ -894,6 +967,9 @@ int cli_run(int argc, char **argv, int check) {
     int nsaves = 0;
     const char *assigns[256];
     int nassign = 0;
+    const char *config = NULL, *target = NULL;
+    const char *auxs[64];   /* --tensor */
+    int naux = 0;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v;
         if (strcmp(a, "--help") == 0 || strcmp(a, "-h") == 0) {
@@ -955,6 +1031,19 @@ int cli_run(int argc, char **argv, int check) {
                 return cli_usage_error(cmdn, "--save takes NAME=PATH.npy");
             if (nsaves == 64) return cli_usage_error(cmdn, "too many --save options");
             saves[nsaves++] = v;
+        } else if (cli_opt_val(argc, argv, &i, "--tensor", &v)) {
+            if (!v || !strchr(v, '=') || v[0] == '=' || strchr(v, '=') - v >= 128)
+                return cli_usage_error(cmdn, "--tensor takes NAME=VALUE");
+            if (naux == 64) return cli_usage_error(cmdn, "too many --tensor options");
+            auxs[naux++] = v;
+        } else if (cli_opt_val(argc, argv, &i, "--config", &v)) {
+            if (!v || !*v) return cli_usage_error(cmdn, "--config takes N or NAME=VALUE,...");
+            config = v;
+        } else if (cli_opt_val(argc, argv, &i, "--target", &v)) {
+            tc_target tt;
+            if (!v || tc_target_parse(v, &tt))
+                return cli_usage_error(cmdn, "--target: unknown target '%s' (known targets: %s)", v ? v : "", tc_target_names());
+            target = v;
         } else if (strcmp(a, "--interpret") == 0) {
             interpret = 1;
         } else if (strcmp(a, "--stats") == 0) {
@@ -992,19 +1081,33 @@ int cli_run(int argc, char **argv, int check) {
         if (tc_tuning_db_load(ctx, tdbs[i])) { int r = cli_api_error(ctx, tc_errcode(ctx), 1); tc_context_free(ctx); return r; }
     if (interpret || check) tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
     opts.check = check;
+    if (target && cli_run_target(ctx, cmdn, target)) { tc_context_free(ctx); return EXIT_USAGE; }
     cli_progress_bind(&opts.progress, &opts.progress_user);
     int rc = cli_use_device(ctx, cmdn, device);
     if (rc) { tc_context_free(ctx); return rc; }
     tc_module *m = NULL;
     tc_kernel *k = NULL;
     tc_args *args = NULL;
-    RunArg ra[256];
+    RunArg ra[256 + 64 + 64];
     int nra = 0;
+    char auxname[64][128];
     tc_status s = tc_module_load_file(ctx, pos[0], &m);
     if (s) { rc = s == TC_ERR_NOT_FOUND || s == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(ctx)), EXIT_ERR) : cli_api_error(ctx, s, 1); goto done; }
     s = tc_module_kernel(m, pos[1], &k);
     if (s) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
     if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
+    if (config && (rc = cli_run_config(ctx, k, cmdn, config))) goto done;
+    for (int i = 0; i < naux; i++) {   /* --tensor NAME=VALUE */
+        size_t nl = (size_t)(strchr(auxs[i], '=') - auxs[i]);
+        memcpy(auxname[i], auxs[i], nl);
+        auxname[i][nl] = 0;
+        for (int j = 0; j < nra; j++)
+            if (!strcmp(ra[j].name, auxname[i])) { rc = cli_usage_error(cmdn, "--tensor %s given twice", auxname[i]); goto done; }
+        int pr = parse_value(ctx, auxname[i], auxs[i] + nl + 1, 0, &ra[nra]);
+        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
+        if (pr) { rc = pr; goto done; }
+        if (!ra[nra++].t) { rc = cli_usage_error(cmdn, "--tensor %s: the value is not a tensor", auxname[i]); goto done; }
+    }
     for (int i = 0; i < nassign; i++) {
         const char *eq = strchr(assigns[i], '=');
         char name[128];
@@ -1025,7 +1128,8 @@ int cli_run(int argc, char **argv, int check) {
         tc_kernel_param_name(k, idx, &is_cx);
         ra[nra].name = NULL;
         ra[nra].t = NULL;
-        int pr = parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
+        int pr = !strncmp(eq + 1, "ptrs(", 5) ? cli_ptr_table(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
+                 : parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
         if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
         if (pr) { rc = pr; goto done; }
         nra++;
@@ -1081,6 +1185,12 @@ int cli_run(int argc, char **argv, int check) {
             fprintf(stderr, "launch: tl.dot on %s; %d bytes of shared memory per program\n", r.dot,
                     r.shared_bytes);
         if (r.note[0]) fprintf(stderr, "note: %s\n", r.note);
+        tc_target at;
+        tc_device_props ap;
+        if (r.backend != TC_BACKEND_CUDA && tc_assumed_device(ctx, &at, &ap) == TC_OK)
+            fprintf(stderr, "note: hardware queries in host code answered for an assumed cuda:%d, "
+                    "a nominal %s (%d SMs), not a GPU (TRITONC_TARGET / --target)\n", at.arch, ap.name,
+                    ap.multiprocessor_count);
     }
     for (int i = 0; i < nprints && !json; i++) {
         for (int j = 0; j < nra; j++) {

@@ -90,6 +90,23 @@ const TargetInfo *target_lookup(const tc_target *t, char *msg, size_t n) {
     return NULL;
 }
 
+/* One representative GPU per architecture (from NVIDIA's data sheets): what
+ * TRITONC_TARGET=cuda:<arch> makes host code see as the device. */
+static const NominalDevice nominal[] = {
+    {80, "NVIDIA A100-SXM4-80GB", 108, 80LL << 30, 40 << 20},
+    {86, "NVIDIA GeForce RTX 3090", 82, 24LL << 30, 6 << 20},
+    {89, "NVIDIA L40S", 142, 48LL << 30, 96 << 20},
+    {90, "NVIDIA H100 80GB HBM3", 132, 80LL << 30, 50 << 20},
+    {100, "NVIDIA B200", 148, 180LL << 30, 126 << 20},
+    {120, "NVIDIA GeForce RTX 5090", 170, 32LL << 30, 96 << 20},
+};
+
+const NominalDevice *target_nominal(int arch) {
+    for (int i = 0; i < COUNT_OF(nominal); i++)
+        if (nominal[i].arch == arch) return &nominal[i];
+    return NULL;
+}
+
 void target_of_arch(int arch, tc_target *out) {
     const TargetInfo *ti = target_info(arch);
     memset(out, 0, sizeof *out);

@@ -50,6 +50,18 @@ const TargetInfo *target_lookup(const tc_target *t, char *msg, size_t n);
 /* "cuda:80, cuda:86, ..., cuda:121": the targets tritonc compiles for, in table order. */
 const char *target_names(void);
 
+/* The device host code is told about when no GPU answers and the user names a target to
+ * assume (TRITONC_TARGET=cuda:90, `tritonc run --target`): a documented representative
+ * GPU of that architecture. NULL for an arch without one. */
+typedef struct NominalDevice {
+    int arch;
+    const char *name;      /* as the driver names it */
+    int sms;               /* multiprocessors */
+    long long total_memory;  /* bytes */
+    int l2_cache;          /* bytes */
+} NominalDevice;
+const NominalDevice *target_nominal(int arch);
+
 /* Parses "cuda:80", "cuda:90a", "sm_90a", "sm80", "80": the syntax only, so that any arch
  * a device or TRITON_OVERRIDE_ARCH names can be represented (target_lookup says whether
  * tritonc compiles for it). Without a suffix, arch_suffix_a is the row's use_a. A

@@ -33,6 +33,13 @@ tc_status cuda_device_props(int dev, tc_device_props *p, Err *e);
  * *overridden tells whether it did. */
 tc_status cuda_target(int dev, tc_target *t, bool *overridden, Err *e);
 
+/* What host code's hardware queries answer (torch.cuda.*, driver.active.*): with use_env
+ * and TRITONC_TARGET set (cuda:90), that target and its nominal device (target_nominal), and
+ * *assumed true; else the active driver's device dev (TC_ERR_NO_DRIVER with Triton's words
+ * when there is none). p may be NULL. TC_ERR_ARG for a TRITONC_TARGET tritonc does not know
+ * or that has no nominal device. */
+tc_status hw_answer(int dev, bool use_env, tc_target *t, tc_device_props *p, bool *assumed, Err *e);
+
 /* Makes the device's primary context current on this thread. */
 tc_status cuda_use_device(int dev, Err *e);
 /* Makes cuctx (a caller's CUcontext on dev) current on this thread, or with cuctx NULL the

@@ -211,3 +211,56 @@ tc_status tc_context_backend(tc_context *ctx, tc_backend *out) {
     if (!ctx || !out) return TC_ERR_ARG;
     return ctx_backend(ctx, out);
 }
+
+/* ---- the answers host code gets ------------------------------------------------------- */
+
+tc_status hw_answer(int dev, bool use_env, tc_target *t, tc_device_props *p, bool *assumed, Err *e) {
+    const char *env = use_env ? getenv("TRITONC_TARGET") : NULL;
+    *assumed = false;
+    if (env && *env) {
+        tc_target tt;
+        const TargetInfo *ti = target_parse(env, &tt) == TC_OK ? target_lookup(&tt, NULL, 0) : NULL;
+        const NominalDevice *nd = ti ? target_nominal(tt.arch) : NULL;
+        if (!ti || !nd) {
+            err_set(e, TC_ERR_ARG, (SrcLoc){0}, "TRITONC_TARGET=%s: %s", env,
+                    ti ? "tritonc has no nominal device of that architecture to assume "
+                         "(cuda:80, 86, 89, 90, 100, 120 have one)"
+                       : "not a target tritonc knows");
+            return TC_ERR_ARG;
+        }
+        *t = tt;
+        *assumed = true;
+        if (p) {
+            memset(p, 0, sizeof *p);
+            snprintf(p->name, sizeof p->name, "%s", nd->name);
+            p->major = tt.arch / 10;
+            p->minor = tt.arch % 10;
+            p->multiprocessor_count = nd->sms;
+            p->total_memory = (size_t)nd->total_memory;
+            p->l2_cache_size = nd->l2_cache;
+            p->max_shared_memory_per_block_optin = ti->smem_block;
+            p->max_shared_memory_per_multiprocessor = ti->smem_sm;
+            p->max_registers_per_block = ti->regs_block;
+            p->warp_size = 32;
+            p->max_threads_per_block = 1024;
+        }
+        return TC_OK;
+    }
+    const char *name;
+    if (driver_active(&name, e)) return e->code;
+    bool overridden = false;
+    if (cuda_target(dev, t, &overridden, e)) return e->code;
+    if (p && cuda_device_props(dev, p, e)) return e->code;
+    return TC_OK;
+}
+
+tc_status tc_assumed_device(tc_context *ctx, tc_target *t, tc_device_props *p) {
+    NEED_CTX(ctx);
+    NEED_OUT(ctx, t, "tc_assumed_device");
+    const char *env = getenv("TRITONC_TARGET");
+    if (!env || !*env) return ctx_fail(ctx, TC_ERR_NOT_FOUND, "TRITONC_TARGET is not set: no target is assumed");
+    Err e = {0};
+    bool assumed;
+    if (hw_answer(ctx->device, true, t, p, &assumed, &e)) return ctx_take(ctx, &e);
+    return TC_OK;
+}

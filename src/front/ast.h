@@ -91,6 +91,8 @@ typedef enum ExprKind {
 } ExprKind;
 
 typedef struct Expr Expr;
+/* One `for target in iter if ...` clause of a comprehension (host code only). */
+typedef struct Comp { Expr *target, *iter; Expr **ifs; int nifs; } Comp;
 typedef struct KwArg { const char *name; Expr *value; SrcLoc loc; } KwArg;
 
 struct Expr {
@@ -113,6 +115,11 @@ struct Expr {
     const char *str;       /* EX_STR (decoded); fstring set for f-strings */
     bool fstring;
     bool parens;           /* written in parentheses: (a, b) vs a, b; (x) */
+    /* host code (never valid in a kernel): */
+    Comp *comps; int ncomps; /* EX_OTHER ListComp/SetComp/GeneratorExp (element in lhs) and
+                                DictComp (key in lhs, value in rhs): the for clauses */
+    Expr **pdefaults;      /* EX_LAMBDA: each parameter's default, or NULL */
+    uint8_t *pstar;        /* EX_LAMBDA: 1 for *args, 2 for **kwargs, else 0 */
 };
 
 /* ---- statements --------------------------------------------------------------------- */
@@ -128,10 +135,11 @@ typedef enum StmtKind {
     ST_RETURN,      /* return value? */
     ST_PASS,
     ST_ASSERT,      /* assert cond, msg? */
-    ST_UNSUPPORTED  /* a statement the kernel language rejects; name is Python's AST node
+    ST_UNSUPPORTED, /* a statement the kernel language rejects; name is Python's AST node
                        name: "Break", "Continue", "FunctionDef" (nested def), "With", "Try",
                        "Global", "Nonlocal", "Delete", "Raise", "ClassDef", "Import",
                        "AsyncFunctionDef", "Match", ... Its body was parsed or skipped. */
+    ST_DEF          /* module level only (Module.host): a def, fn says which */
 } StmtKind;
 
 typedef struct Stmt Stmt;
@@ -150,6 +158,7 @@ struct Stmt {
     int ntargets;        /* ST_ASSIGN: number of '=' targets (a = b = c gives 2) */
     Block body, orelse;
     bool has_orelse;     /* for/while ... else present */
+    struct Func *fn;     /* ST_DEF */
 };
 
 /* ---- module ------------------------------------------------------------------------- */
@@ -163,6 +172,8 @@ typedef struct Param {
     bool is_const;       /* annotation is tl.const (read-only pointer) */
     bool no_spec;        /* jit(do_not_specialize=[...]) names it: no ==1, no divisibility */
     bool no_align;       /* jit(do_not_specialize_on_alignment=[...]): no divisibility */
+    uint8_t star;        /* host functions: 1 for *args, 2 for **kwargs */
+    bool kwonly;         /* after * or *args */
 } Param;
 
 typedef struct Decorator {
@@ -184,6 +195,7 @@ typedef struct Func {
     const char *text;    /* the function's source text (decorators through body), for hashing */
     size_t text_len;
     uint64_t hash;       /* hash of text */
+    int host_pos;        /* its index in Module.host: the module's statements before it */
 } Func;
 
 typedef struct Global {
@@ -204,6 +216,9 @@ typedef struct Module {
     Func **funcs; int nfuncs;         /* every @jit function, in file order */
     Global *globals; int nglobals;    /* module-level constexprs */
     Alias *aliases; int naliases;     /* from imports */
+    Stmt **host; int nhost;           /* the module's statements in order (host code the
+                                         tune layer evaluates on demand; ST_DEF for each def,
+                                         @jit ones included); what did not parse is absent */
     Arena arena;                      /* owns every node */
 } Module;
 

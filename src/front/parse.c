@@ -23,6 +23,7 @@ typedef struct Parser {
     Token *toks;
     int ntok;
     int depth;       /* recursion depth, bounded by MAX_DEPTH */
+    int hostcap;     /* capacity of m->host */
 } Parser;
 
 static const char *keywords[] = {
@@ -161,19 +162,38 @@ static bool at_expr_end(Parser *P) {
 }
 
 // comp_for = ("async"? "for" targets "in" or_test ("if" or_test)*)+
-// (the clauses are checked for syntax and dropped: comprehensions are never valid kernels)
-static void comp_for(Parser *P) {
+// (kept for host code; comprehensions are never valid kernels)
+static void comp_for(Parser *P, Expr *x) {
+    int cap = 0;
     while (is(P, "for") || (is(P, "async") && peek_is(P, 1, "for"))) {
         consume(P, "async");
         advance(P);
+        Comp c = {0};
+        EList tl = {0};
+        SrcLoc tloc = P->t->loc;
+        bool comma = false;
         do {
             if (is(P, "in")) break;
-            if (consume(P, "*")) expr_bitor(P);
-            else expr_bitor(P);
-        } while (consume(P, ","));
+            if (is(P, "*")) {
+                Expr *st = new_expr(P, EX_STARRED, P->t->loc);
+                advance(P);
+                st->lhs = expr_bitor(P);
+                elist_push(P, &tl, st);
+            } else elist_push(P, &tl, expr_bitor(P));
+        } while (consume(P, ",") && (comma = true));
+        if (tl.n == 1 && !comma) c.target = tl.v[0];
+        else {
+            c.target = new_expr(P, EX_TUPLE, tloc);
+            c.target->items = tl.v;
+            c.target->n = tl.n;
+        }
         expect(P, "in");
-        expr_or(P);
-        while (consume(P, "if")) expr_or(P);
+        c.iter = expr_or(P);
+        EList ifs = {0};
+        while (consume(P, "if")) elist_push(P, &ifs, expr_or(P));
+        c.ifs = ifs.v;
+        c.nifs = ifs.n;
+        ARENA_PUSH(P->a, x->comps, x->ncomps, cap, c);
     }
 }
 
@@ -186,21 +206,32 @@ static Expr *expr_lambda(Parser *P) {
     Expr *x = new_expr(P, EX_LAMBDA, P->t->loc);
     advance(P);
     const char **names = NULL;
-    int n = 0, cap = 0;
+    Expr **defs = NULL;
+    uint8_t *stars = NULL;
+    int n = 0, cap = 0, dcap = 0, scap = 0, dn = 0, sn = 0;
     while (!is(P, ":")) {
         if (consume(P, "/")) {
-        } else if (consume(P, "**") || consume(P, "*")) {
-            if (P->t->kind == TK_NAME && !is_keyword(P->t))
+        } else if (is(P, "**") || is(P, "*")) {
+            uint8_t star = is(P, "**") ? 2 : 1;
+            advance(P);
+            if (P->t->kind == TK_NAME && !is_keyword(P->t)) {
                 ARENA_PUSH(P->a, names, n, cap, expect_name(P));
+                ARENA_PUSH(P->a, defs, dn, dcap, NULL);
+                ARENA_PUSH(P->a, stars, sn, scap, star);
+            }
         } else {
             ARENA_PUSH(P->a, names, n, cap, expect_name(P));
-            if (consume(P, "=")) expr_test(P);
+            Expr *d = consume(P, "=") ? expr_test(P) : NULL;
+            ARENA_PUSH(P->a, defs, dn, dcap, d);
+            ARENA_PUSH(P->a, stars, sn, scap, 0);
         }
         if (!consume(P, ",")) break;
     }
     expect(P, ":");
     x->params = names;
     x->nparams = n;
+    x->pdefaults = defs;
+    x->pstar = stars;
     x->lhs = expr_test(P);
     return x;
 }
@@ -339,10 +370,10 @@ static Expr *expr_paren(Parser *P) {
     }
     Expr *first = star_named(P);
     if (at_comp_for(P)) {
-        comp_for(P);
-        expect(P, ")");
         Expr *x = new_other(P, "GeneratorExp", loc);
         x->lhs = first;
+        comp_for(P, x);
+        expect(P, ")");
         x->parens = true;
         return x;
     }
@@ -371,10 +402,10 @@ static Expr *expr_list(Parser *P) {
     if (!is(P, "]")) {
         Expr *first = star_named(P);
         if (at_comp_for(P)) {
-            comp_for(P);
-            expect(P, "]");
             Expr *x = new_other(P, "ListComp", loc);
             x->lhs = first;
+            comp_for(P, x);
+            expect(P, "]");
             return x;
         }
         elist_push(P, &l, first);
@@ -402,16 +433,21 @@ static Expr *expr_brace(Parser *P) {
             elist_push(P, &keys, first);
             elist_push(P, &vals, expr_test(P));
             if (at_comp_for(P)) {
-                comp_for(P);
+                Expr *x = new_other(P, "DictComp", loc);
+                x->lhs = first;
+                x->rhs = vals.v[0];
+                comp_for(P, x);
                 expect(P, "}");
-                return new_other(P, "DictComp", loc);
+                return x;
             }
             if (!consume(P, ",")) { expect(P, "}"); goto done; }
         } else {
             if (at_comp_for(P)) {
-                comp_for(P);
+                Expr *x = new_other(P, "SetComp", loc);
+                x->lhs = first;
+                comp_for(P, x);
                 expect(P, "}");
-                return new_other(P, "SetComp", loc);
+                return x;
             }
             elist_push(P, &vals, first);
             bool comma = false;
@@ -466,9 +502,9 @@ static void call_args(Parser *P, Expr *call) {
         } else {
             Expr *x = star_named(P);
             if (at_comp_for(P)) {
-                comp_for(P);
                 Expr *g = new_other(P, "GeneratorExp", loc);
                 g->lhs = x;
+                comp_for(P, g);
                 x = g;
             }
             elist_push(P, &args, x);
@@ -1123,7 +1159,7 @@ static void classify_param(Parser *P, Param *p) {
 }
 
 // funcdef = "def" NAME "(" [params] ")" ["->" test] ":" block
-static Func *funcdef(Parser *P, Decorator *decos, int ndecos, const Token *first) {
+static Func *funcdef(Parser *P, Decorator *decos, int ndecos, const Token *first, bool host) {
     Func *f = arena_alloc(P->a, sizeof *f);
     f->decos = decos;
     f->ndecos = ndecos;
@@ -1133,14 +1169,19 @@ static Func *funcdef(Parser *P, Decorator *decos, int ndecos, const Token *first
     f->name = expect_name(P);
     expect(P, "(");
     int cap = 0;
+    bool kwonly = false;
     while (!is(P, ")")) {
+        uint8_t star = 0;
         if (is(P, "*") || is(P, "**")) {
             if (is(P, "*") && (peek_is(P, 1, ",") || peek_is(P, 1, ")"))) {
                 advance(P);  /* a bare `*`: keyword-only parameters follow */
+                kwonly = true;
                 if (!consume(P, ",")) break;
                 continue;
             }
-            fail_at(P, P->t, "variadic parameters are not supported in @triton.jit functions");
+            if (!host) fail_at(P, P->t, "variadic parameters are not supported in @triton.jit functions");
+            star = is(P, "**") ? 2 : 1;
+            advance(P);
         }
         if (consume(P, "/")) {
             if (!consume(P, ",")) break;
@@ -1148,6 +1189,9 @@ static Func *funcdef(Parser *P, Decorator *decos, int ndecos, const Token *first
         }
         Param p = {0};
         p.loc = P->t->loc;
+        p.star = star;
+        p.kwonly = kwonly && !star;
+        if (star == 1) kwonly = true;
         p.name = expect_name(P);
         if (consume(P, ":")) p.annotation = expr_test(P);
         if (consume(P, "=")) p.deflt = expr_test(P);
@@ -1208,14 +1252,6 @@ static void try_decorator(Parser *P, void *arg) {
     advance(P);
 }
 
-/* NAME = tl.constexpr(v) NEWLINE  |  NAME ":" tl.constexpr ["=" v] NEWLINE */
-static void try_global(Parser *P, void *arg) {
-    Stmt *s = expr_stmt(P);
-    if (P->t->kind != TK_NEWLINE) syntax_error(P);
-    advance(P);
-    *(Stmt **)arg = s;
-}
-
 static void add_global(Parser *P, const char *name, Expr *value, SrcLoc loc) {
     Module *m = P->m;
     for (int i = 0; i < m->nglobals; i++)  /* a later definition replaces an earlier one */
@@ -1230,19 +1266,50 @@ static void add_global(Parser *P, const char *name, Expr *value, SrcLoc loc) {
     m->globals = n;
 }
 
-static void global_stmt(Parser *P) {
-    Stmt *s = NULL;
-    if (!attempt(P, try_global, &s)) {
+static void push_host(Parser *P, Stmt *s) {
+    ARENA_PUSH(P->a, P->m->host, P->m->nhost, P->hostcap, s);
+}
+
+/* One module-level statement (or several, with `;`) into the Block at arg. */
+static void try_host_stmt(Parser *P, void *arg) {
+    int cap = 0;
+    stmt_into(P, (Block *)arg, &cap);
+}
+
+/* A module-level statement: kept for the host evaluator; NAME = tl.constexpr(v) and
+ * NAME: tl.constexpr = v are also the module's constexprs. */
+static void host_stmt(Parser *P) {
+    Block b = {0};
+    if (!attempt(P, try_host_stmt, &b)) {
         skip_line_and_block(P);
         return;
     }
-    if (s->kind == ST_ASSIGN && s->ntargets == 1 && s->target->kind == EX_NAME &&
-        s->value->kind == EX_CALL && s->value->n == 1 && s->value->nkw == 0 &&
-        resolves_to(P, s->value->lhs, "triton.language.constexpr"))
-        add_global(P, s->target->name, s->value->items[0], s->loc);
-    else if (s->kind == ST_ANNASSIGN && s->target->kind == EX_NAME && s->value &&
-             resolves_to(P, s->annotation, "triton.language.constexpr"))
-        add_global(P, s->target->name, s->value, s->loc);
+    for (int i = 0; i < b.n; i++) {
+        Stmt *s = b.stmts[i];
+        if (s->kind == ST_UNSUPPORTED) continue;
+        push_host(P, s);
+        if (s->kind == ST_ASSIGN && s->ntargets == 1 && s->target->kind == EX_NAME &&
+            s->value->kind == EX_CALL && s->value->n == 1 && s->value->nkw == 0 &&
+            resolves_to(P, s->value->lhs, "triton.language.constexpr"))
+            add_global(P, s->target->name, s->value->items[0], s->loc);
+        else if (s->kind == ST_ANNASSIGN && s->target->kind == EX_NAME && s->value &&
+                 resolves_to(P, s->annotation, "triton.language.constexpr"))
+            add_global(P, s->target->name, s->value, s->loc);
+    }
+}
+
+static void push_def(Parser *P, Func *f) {
+    Stmt *s = new_stmt(P, ST_DEF, f->loc);
+    s->fn = f;
+    f->host_pos = P->m->nhost;
+    push_host(P, s);
+}
+
+typedef struct HostDef { const Token *first; Func *f; } HostDef;
+
+static void try_host_def(Parser *P, void *arg) {
+    HostDef *h = arg;
+    h->f = funcdef(P, NULL, 0, h->first, true);
 }
 
 /* jit(fn=None, *, version, repr, launch_metadata, do_not_specialize,
@@ -1348,7 +1415,8 @@ static void decorated(Parser *P) {
         skip_line_and_block(P);
         return;
     }
-    Func *f = funcdef(P, decos, n, first);
+    Func *f = funcdef(P, decos, n, first, false);
+    push_def(P, f);
     f->is_jit = true;
     jit_options(P, f, jit_call);
     f->autotune = autotune;
@@ -1360,7 +1428,7 @@ static void decorated(Parser *P) {
     m->funcs = nf;
 }
 
-// module = (import_stmt | decorated | global | <host statement>)* EOF
+// module = (import_stmt | decorated | def | <host statement>)* EOF
 static void module(Parser *P) {
     while (P->t->kind != TK_EOF) {
         Token *t = P->t;
@@ -1368,11 +1436,12 @@ static void module(Parser *P) {
         else if (is(P, "@")) decorated(P);
         else if (is(P, "import") || is(P, "from")) {
             if (!attempt(P, try_import, NULL)) skip_line_and_block(P);
-        } else if (t->kind == TK_NAME && !is_keyword(t) &&
-                   (tok_is(t + 1, "=") || tok_is(t + 1, ":")))
-            global_stmt(P);
-        else if (t->kind == TK_DEDENT) advance(P);
-        else skip_line_and_block(P);
+        } else if (is(P, "def")) {
+            HostDef h = {t, NULL};
+            if (attempt(P, try_host_def, &h)) push_def(P, h.f);
+            else skip_line_and_block(P);
+        } else if (t->kind == TK_DEDENT) advance(P);
+        else host_stmt(P);
     }
 }
 

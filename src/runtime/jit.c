@@ -553,18 +553,36 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     double t1 = now_ms();
     if (b == TC_BACKEND_INTERPRET) {
         ArgBits bits[JIT_MAX_PARAMS];
-        MemRegion mem[JIT_MAX_PARAMS];
-        int mem_dt[JIT_MAX_PARAMS];
+        MemRegion mem[JIT_MAX_REGIONS];
+        int mem_dt[JIT_MAX_REGIONS];
         int nmem = 0;
+        char (*rname)[96] = NULL;   /* "table[1]": a tensor a table of addresses points into */
+        for (int i = 0; i < n && !rname; i++)
+            if (vals[i].kind == TC_VAL_TENSOR && vals[i].u.t->nptab &&
+                !(rname = malloc(sizeof *rname * JIT_MAX_REGIONS)))
+                return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory");
         for (int i = 0; i < n; i++) {
             if (vals[i].kind != TC_VAL_TENSOR) continue;
             tc_tensor *t = vals[i].u.t;
-            mem[nmem].lo = (uint64_t)(uintptr_t)t->host;
-            mem[nmem].hi = mem[nmem].lo + t->nbytes;
-            mem[nmem].name = k->fn->params[i].name;
-            mem[nmem].uninit = t->uninit;
-            mem_dt[nmem] = (int)t->dtype;
-            nmem++;
+            /* the tensor, then those a table of addresses points into */
+            for (int r = -1; r < t->nptab; r++) {
+                const tc_tensor *u = r < 0 ? t : t->ptab[r];
+                if (nmem == JIT_MAX_REGIONS) {
+                    free(rname);
+                    return ctx_fail(ctx, TC_ERR_LIMIT, "a launch may touch at most %d tensors "
+                                    "(tables of addresses included)", JIT_MAX_REGIONS);
+                }
+                mem[nmem].lo = (uint64_t)(uintptr_t)u->host;
+                mem[nmem].hi = mem[nmem].lo + u->nbytes;
+                mem[nmem].name = k->fn->params[i].name;
+                if (r >= 0) {
+                    snprintf(rname[nmem], sizeof rname[nmem], "the tensor at %s[%d]", k->fn->params[i].name, r);
+                    mem[nmem].name = rname[nmem];
+                }
+                mem[nmem].uninit = u->uninit;
+                mem_dt[nmem] = (int)u->dtype;
+                nmem++;
+            }
         }
         for (int j = 0; j < f->nparams; j++) {
             const tc_value *v = &vals[e->ir_param[j]];
@@ -609,6 +627,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         if (l.check) l.report = &report;
         Err ie = {0};
         rc = interp_run(&l, &ie);
+        free(rname);   /* the messages are written */
         if (report.s) ctx_deliver(ctx, report.s);
         buf_free(&report);
         last->check = l.check;

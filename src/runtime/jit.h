@@ -11,6 +11,7 @@
 
 /* Most parameters a kernel may have (Triton has no limit; CUDA's parameter space is 4 KB). */
 #define JIT_MAX_PARAMS 128
+#define JIT_MAX_REGIONS 1024  /* tensors one interpreter launch may touch (tables' included) */
 /* Most programs one interpreter launch runs (more would not finish in bounded time). */
 #define JIT_INTERP_MAX_PROGRAMS ((uint64_t)1 << 26)
 /* Largest kernel source file or string: 4 MiB (kernel files are tens of KB; parsing
@@ -65,6 +66,7 @@ struct tc_tensor {
     bool owns;               /* the memory is tritonc's (tc_tensor_new); else the caller's */
     tc_tensor *root;         /* a view: the tensor whose memory it is (NULL: its own) */
     _Atomic int refs;        /* a root: 1 for its handle + 1 per live view */
+    tc_tensor **ptab; int nptab;  /* tc_tensor_ptr_table: the tensors whose addresses it holds */
 };
 
 typedef struct ArgSlot {

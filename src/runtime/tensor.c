@@ -160,6 +160,7 @@ static void root_release(tc_tensor *t) {
         }
     }
     free(t->uninit);
+    free(t->ptab);
     free(t);
 }
 
@@ -269,4 +270,31 @@ tc_status tc_synchronize(tc_context *ctx) {
 uint64_t tc_tensor_address(const tc_tensor *t) {
     if (!t) return 0;
     return t->backend == TC_BACKEND_CUDA ? t->dev : (uint64_t)(uintptr_t)t->host;
+}
+
+tc_status tc_tensor_ptr_table(tc_context *ctx, tc_tensor *const *tensors, int n, tc_tensor **out) {
+    if (!ctx) return TC_ERR_ARG;
+    if (!out || (n && !tensors) || n < 1 || n > (1 << 20))
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_ptr_table: give 1 to 2^20 tensors and an output");
+    uint64_t *addr = malloc(sizeof *addr * (size_t)n);
+    tc_tensor **refs = malloc(sizeof *refs * (size_t)n);
+    if (!addr || !refs) { free(addr); free(refs); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
+    tc_backend b = tensors[0] ? tensors[0]->backend : TC_BACKEND_INTERPRET;
+    for (int i = 0; i < n; i++) {
+        const tc_tensor *t = tensors[i];
+        if (!t || t->ctx != ctx || t->backend != b) {
+            free(addr); free(refs);
+            return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_ptr_table: tensor %d is %s", i,
+                            !t ? "NULL" : t->ctx != ctx ? "of another context" : "on another backend");
+        }
+        addr[i] = b == TC_BACKEND_CUDA ? t->dev : (uint64_t)(uintptr_t)t->host;
+        refs[i] = tensors[i];
+    }
+    int64_t shape = n;
+    tc_status rc = tc_tensor_from_host(ctx, TC_I64, 1, &shape, addr, out);
+    free(addr);
+    if (rc) { free(refs); return rc; }
+    (*out)->ptab = refs;
+    (*out)->nptab = n;
+    return TC_OK;
 }

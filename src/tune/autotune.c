@@ -5,9 +5,9 @@
  * plain launch (jit_launch) runs with it. The launch report says which and where any timing
  * came from.
  *
- * Autotuning needs a device to benchmark on. Without an active driver an autotuned launch
- * fails with the driver's error; under the interpreter it runs only from a tuning database
- * recorded on a GPU. A kernel with a single config needs no benchmarking (as Triton) and runs
+ * Autotuning needs a device to benchmark on. Under the interpreter a config comes from the
+ * caller (tc_kernel_set_config), a tuning database recorded on a GPU, or else is the first
+ * config that survives pruning, and the launch report says which. A kernel with a single config needs no benchmarking (as Triton) and runs
  * anywhere. Configs are compiled one after another before any timing, not in parallel
  * threads, as the kernel's specialization cache is not thread-safe (compile_parallel = 0). */
 #include "tune/tuneint.h"
@@ -29,6 +29,9 @@ static bool env_true(const char *name) {
     return !strcmp(v, "1") || !strcasecmp(v, "true") || !strcasecmp(v, "yes") || !strcasecmp(v, "on");
 }
 
+/* a flag of choose(): the choice is for a launch (tc_tune benchmarks, or fails trying) */
+#define TUNE_LAUNCH (1 << 30)
+
 /* ---- heuristics on a launch ------------------------------------------------------------------ */
 
 static tc_status apply_heuristics(tc_kernel *k, TuneKernel *t, tc_args *a) {
@@ -41,7 +44,9 @@ static tc_status apply_heuristics(tc_kernel *k, TuneKernel *t, tc_args *a) {
         e.loc = (SrcLoc){0};
         e.jump = NULL;
         tc_value v;
-        if (!heval_heuristic(k->m->mod, k, h->param, h->body, a, h->name, &e, &v)) return ctx_take(ctx, &e);
+        if (h->py ? !hpy_heuristic(t->py, h->py, a, h->name, &e, &v)
+                  : !heval_heuristic(k->m->mod, k, h->param, h->body, a, h->name, &e, &v))
+            return ctx_take(ctx, &e);
         /* Triton sets it as a keyword argument: it overrides a value the caller gave */
         a->slots[h->pidx].set = true;
         a->slots[h->pidx].v = v;
@@ -57,6 +62,7 @@ typedef struct Ctl {
     tc_args *a;
     tc_launch_opts o;        /* the options of the run being timed */
     ArgSlot *base;           /* the slots before a config is applied */
+    int cfg;                 /* the config being timed */
 } Ctl;
 
 /* Sets config c (and the inner heuristics) on a's slots, from base. */
@@ -95,6 +101,8 @@ static tc_status bench_call(void *u) {
             if (rc) return rc;
         }
     }
+    Err e = {0};
+    if (!hpy_pre_hook(c->t->py, c->cfg, c->a, &e)) return ctx_take(ctx, &e);
     return jit_launch(c->k, c->a, &c->o);
 }
 
@@ -177,6 +185,8 @@ const char *tc_tune_source_name(tc_tune_source s) {
     case TC_TUNE_MEMORY: return "in-memory cache";
     case TC_TUNE_DISK: return "disk cache";
     case TC_TUNE_DB: return "tuning database";
+    case TC_TUNE_CHOSEN: return "chosen";
+    case TC_TUNE_FIRST: return "first surviving config";
     }
     return "?";
 }
@@ -262,6 +272,13 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         if (c->base[t->cfg_params[q]].set)
             return ctx_fail(ctx, TC_ERR_ARG, "Conflicting meta-parameters: %s. Make sure that you "
                             "don't re-define auto-tuned symbols.", t->cfg_param_names[q]);
+    if (t->chosen > 0) {
+        int i = t->chosen - 1;
+        *best_out = i;
+        tfmt(note, nnote, "autotune: config %d (%s), chosen by the caller; not benchmarked", i, t->cfg[i].str);
+        set_report(ctx, k, t, TC_TUNE_CHOSEN, i, key, "", 0, 0, "", "", 0, NULL, 0);
+        return TC_OK;
+    }
     if (t->ncfg == 1) {
         *best_out = 0;
         tfmt(note, nnote, "autotune: one config (%s), used without benchmarking", t->cfg[0].str);
@@ -272,8 +289,13 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         for (int i = 0; i < t->nmemo; i++) {
             Memo *m = &t->memo[i];
             if (strcmp(m->key, key)) continue;
+            if (m->src == TC_TUNE_FIRST && !(flags & TUNE_LAUNCH)) continue;   /* tc_tune measures */
             *best_out = m->best;
-            if (m->src == TC_TUNE_DB || m->src == TC_TUNE_DISK)
+            if (m->src == TC_TUNE_FIRST)
+                tfmt(note, nnote, "autotune: config %d of %d, the first surviving pruning (chosen "
+                     "earlier for this key); the interpreter does not benchmark: --config chooses",
+                     m->best, t->ncfg);
+            else if (m->src == TC_TUNE_DB || m->src == TC_TUNE_DISK)
                 db_note(note, nnote, &t->cfg[m->best], m->device, m->ccM, m->ccm, m->at,
                         m->src == TC_TUNE_DB ? "tuning database" : "tuning cache", m->where);
             else
@@ -287,6 +309,14 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     tc_backend b;
     tc_status rc = ctx_backend(ctx, &b);
     if (rc) return rc;
+    /* Triton's prune_configs (early_config_prune, perf_model/top_k) before any choice */
+    int surv[TUNE_MAX_CONFIGS], nsurv = t->ncfg;
+    for (int i = 0; i < t->ncfg; i++) surv[i] = i;
+    if (hpy_has_prune(t->py)) {
+        Err e = {0};
+        if (!hpy_prune(t->py, c->a, surv, &nsurv, &e)) return ctx_take(ctx, &e);
+        t->cfg_hash = hpy_env_hash(t->py, t->cfg_hash0);   /* the prune function's reads too */
+    }
     if (b == TC_BACKEND_INTERPRET) {
         int best = -1;
         char why[600] = "no tuning database was loaded";
@@ -294,6 +324,17 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         if (d) {
             *best_out = best;
             use_db_entry(ctx, k, t, key, d, best, note, nnote);
+            return TC_OK;
+        }
+        if (flags & TUNE_LAUNCH) {
+            /* a launch: the interpreter's timings could not choose anyway, so the first config
+             * surviving pruning runs, and the report says so (and why no database entry) */
+            best = surv[0];
+            *best_out = best;
+            tfmt(note, nnote, "autotune: config %d of %d, the first surviving pruning (%d do); the "
+                 "interpreter does not benchmark: --config chooses", best, t->ncfg, nsurv);
+            set_report(ctx, k, t, TC_TUNE_FIRST, best, key, "", 0, 0, "", why, 0, NULL, 0);
+            memo_add(t, key, best, TC_TUNE_FIRST, "", 0, 0, "", why, 0);   /* as Triton's cache */
             return TC_OK;
         }
         const char *drv = NULL;
@@ -310,6 +351,9 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
                         "cannot measure GPU performance: run it on the GPU, or give a tuning database "
                         "recorded on one (--tuning-db; %s)", k->fn->name, t->ncfg, why);
     }
+    bool pruned[TUNE_MAX_CONFIGS];
+    for (int i = 0; i < t->ncfg; i++) pruned[i] = true;
+    for (int i = 0; i < nsurv; i++) pruned[surv[i]] = false;
     /* on the GPU */
     tc_device_props props;
     Err e = {0};
@@ -368,6 +412,11 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
     bool print = env_true("TRITON_PRINT_AUTOTUNING");
     for (int i = 0; i < t->ncfg; i++) {
         cpy(res[i].config, sizeof res[i].config, t->cfg[i].str);
+        if (pruned[i]) {
+            res[i].status = TC_ERR_NOT_FOUND;
+            cpy(res[i].reason, sizeof res[i].reason, "pruned (prune_configs_by)");
+            continue;
+        }
         tc_launch_opts o = c->o;
         rc = apply_config(c, &t->cfg[i], &o);
         if (rc) goto out;
@@ -390,6 +439,7 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
             rc = apply_config(c, &t->cfg[i], &o);
             if (rc) goto out;
             c->o = o;
+            c->cfg = i;
             tc_bench_opts bo = {t->warmup, t->rep, 0};
             tc_bench_result br;
             rc = tc_do_bench(ctx, bench_call, c, &bo, &br);
@@ -512,12 +562,14 @@ static tc_status tune_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, 
     }
     if (t->autotune) {
         memcpy(base, a->slots, sizeof *base * (size_t)n);
-        Ctl c = {k, t, a, *opts, base};
+        Ctl c = {k, t, a, *opts, base, 0};
         int best = 0;
         rc = choose(&c, flags, progress, puser, &best, note, sizeof note);
         if (rc) goto done;
         rc = apply_config(&c, &t->cfg[best], &o);
         if (rc) goto done;
+        Err e = {0};
+        if (launch && !hpy_pre_hook(t->py, best, a, &e)) { rc = ctx_take(ctx, &e); goto done; }
     }
     if (launch) {
         rc = jit_launch(k, a, &o);
@@ -536,7 +588,7 @@ done:
 }
 
 tc_status tune_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
-    return tune_run(k, a, opts, 0, NULL, NULL, true);
+    return tune_run(k, a, opts, TUNE_LAUNCH, NULL, NULL, true);
 }
 
 tc_status tc_tune(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, int flags,

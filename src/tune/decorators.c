@@ -2,8 +2,9 @@
  * reset_to_zero, restore_value, warmup, rep), @triton.heuristics (a lambda per value),
  * triton.Config, read from the AST once per kernel, or the same set through the API
  * (tc_kernel_set_autotune); the TuneKernel they fill and its configs (str(Config), equality).
- * What is host code tritonc cannot run (prune_configs_by, pre_hook, configs built by a
- * function, ...) is refused with TC_ERR_UNSUPPORTED naming file:line:col, never dropped. */
+ * The autotune decorator's arguments are evaluated by the host-Python subset (hostpy.c):
+ * configs built by functions and comprehensions, prune_configs_by, hooks; what it cannot
+ * evaluate is refused with TC_ERR_UNSUPPORTED naming file:line:col, never dropped. */
 #include "tune/tuneint.h"
 
 #include <stdlib.h>
@@ -34,6 +35,8 @@ void tune_spec_clear(TuneKernel *t) {
     free(t->memo);
     free(t->cfg_params);
     free(t->cfg_param_names);
+    hpy_free(t->py);
+    t->py = NULL;
     t->cfg = NULL; t->key = NULL; t->reset = t->restore = NULL; t->heur = NULL; t->memo = NULL;
     t->ncfg = t->nkey = t->nreset = t->nrestore = t->nheur = t->nmemo = t->capmemo = 0;
     t->cfg_params = NULL; t->cfg_param_names = NULL; t->ncfg_params = 0;
@@ -134,206 +137,17 @@ int tune_param_idx(const tc_kernel *k, const char *name) {
     return -1;
 }
 
-/* A constant value (no lambda parameter) of a decorator argument. */
-static bool const_value(DP *P, const Expr *e, tc_value *v, const char *what) {
-    return heval_const(P->m, P->k, e, what, P->err, v);
-}
-
-static bool int_value(DP *P, const Expr *e, const char *what, int lo, int hi, int *out) {
-    tc_value v = tc_none();
-    if (!const_value(P, e, &v, what)) return false;
-    if (v.kind == TC_VAL_NONE) return true;   /* keep the default */
-    if (v.kind != TC_VAL_INT || v.u.i < lo || v.u.i > hi)
-        return dfail(P, TC_ERR_ARG, e->loc, "%s must be an integer in [%d, %d]", what, lo, hi);
-    *out = (int)v.u.i;
-    return true;
-}
-
-/* A list/tuple of names (key=, reset_to_zero=, restore_value=). */
-static bool name_list(DP *P, const Expr *e, const char *what, char ***out, int *n) {
-    if (e->kind == EX_NONE) return true;
-    if (e->kind != EX_LIST && e->kind != EX_TUPLE)
-        return dfail(P, TC_ERR_UNSUPPORTED, e->loc, "%s must be a list of parameter names written "
-                     "in the decorator (tritonc does not run host code)", what);
-    char **l = calloc(e->n ? (size_t)e->n : 1, sizeof *l);
-    if (!l) return dfail(P, TC_ERR_NOMEM, e->loc, "out of memory");
-    *out = l;
-    for (int i = 0; i < e->n; i++) {
-        const Expr *x = e->items[i];
-        if (x->kind != EX_STR || x->fstring) return dfail(P, TC_ERR_UNSUPPORTED, x->loc, "%s: expected a parameter name as a string", what);
-        if (!(l[i] = strdup(x->str))) return dfail(P, TC_ERR_NOMEM, x->loc, "out of memory");
-        (*n)++;
-    }
-    return true;
-}
-
-static bool names_to_params(DP *P, char **names, int n, const Expr *loc_e, const char *what, int **idx) {
-    *idx = calloc(n ? (size_t)n : 1, sizeof **idx);
-    if (!*idx) return dfail(P, TC_ERR_NOMEM, loc_e->loc, "out of memory");
-    for (int i = 0; i < n; i++) {
-        int j = tune_param_idx(P->k, names[i]);
-        if (j < 0) return dfail(P, TC_ERR_ARG, loc_e->items[i]->loc, "%s: '%s' is not a parameter of %s",
-                                what, names[i], P->k->signature);
-        (*idx)[i] = j;
-    }
-    return true;
-}
-
 static bool is_callee(DP *P, const Expr *e, const char *path) {
     char d[256];
     return e->kind == EX_CALL && heval_dotted(P->m, e->lhs, d, sizeof d) && !strcmp(d, path);
 }
 
-/* triton.Config(kwargs, num_warps=4, num_stages=3, num_ctas=1, maxnreg=None, pre_hook=None) */
-static bool parse_config(DP *P, const Expr *e, TConfig *c) {
-    memset(c, 0, sizeof *c);
-    c->num_warps = 4; c->num_stages = 3; c->num_ctas = 1;
-    if (!is_callee(P, e, "triton.Config") && !is_callee(P, e, "triton.runtime.Config") &&
-        !is_callee(P, e, "triton.runtime.autotuner.Config"))
-        return dfail(P, TC_ERR_UNSUPPORTED, e->loc, "configs: expected triton.Config(...) written in "
-                     "the decorator; tritonc does not run host code that builds configs");
-    static const char *const pos[] = {"kwargs", "num_warps", "num_stages", "num_ctas", "maxnreg", "pre_hook"};
-    const Expr *arg[6] = {0};
-    if (e->n > 6) return dfail(P, TC_ERR_ARG, e->loc, "triton.Config() takes at most 6 positional arguments");
-    for (int i = 0; i < e->n; i++) {
-        if (e->items[i]->kind == EX_STARRED) return dfail(P, TC_ERR_UNSUPPORTED, e->items[i]->loc, "*args in triton.Config() is not supported");
-        arg[i] = e->items[i];
-    }
-    for (int i = 0; i < e->nkw; i++) {
-        int j = 0;
-        while (j < 6 && strcmp(pos[j], e->kw[i].name ? e->kw[i].name : "")) j++;
-        if (j == 6) {
-            if (!e->kw[i].name) return dfail(P, TC_ERR_UNSUPPORTED, e->kw[i].loc, "**kwargs in triton.Config() is not supported");
-            return dfail(P, TC_ERR_ARG, e->kw[i].loc, "triton.Config() got an unexpected keyword argument '%s'", e->kw[i].name);
-        }
-        arg[j] = e->kw[i].value;
-    }
-    if (arg[5] && arg[5]->kind != EX_NONE)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[5]->loc, "triton.Config(pre_hook=...) is a Python function; "
-                     "tritonc cannot run it (remove it, or zero tensors with reset_to_zero)");
-    if (!arg[0]) return dfail(P, TC_ERR_ARG, e->loc, "triton.Config() missing 1 required positional argument: 'kwargs'");
-    if (arg[0]->kind != EX_DICT)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[0]->loc, "triton.Config: the kwargs must be a dict literal {'NAME': value, ...}");
-    for (int i = 0; i < arg[0]->n; i++) {
-        const Expr *kx = arg[0]->keys[i], *vx = arg[0]->items[i];
-        if (!kx) return dfail(P, TC_ERR_UNSUPPORTED, vx->loc, "**mapping in a config dict is not supported");
-        if (kx->kind != EX_STR || kx->fstring) return dfail(P, TC_ERR_UNSUPPORTED, kx->loc, "config keys must be string literals");
-        if (tune_param_idx(P->k, kx->str) < 0)
-            return dfail(P, TC_ERR_ARG, kx->loc, "triton.Config: '%s' is not a parameter of %s", kx->str, P->k->signature);
-        for (int j = 0; j < c->nkw; j++)
-            if (!strcmp(c->names[j], kx->str)) return dfail(P, TC_ERR_ARG, kx->loc, "triton.Config: '%s' given twice", kx->str);
-        if (c->nkw >= TUNE_MAX_KW) return dfail(P, TC_ERR_LIMIT, kx->loc, "more than %d config values", TUNE_MAX_KW);
-        tc_value v;
-        if (!const_value(P, vx, &v, "triton.Config value")) return false;
-        if (!tconfig_add(c, kx->str, v)) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
-    }
-    if (arg[1] && !int_value(P, arg[1], "num_warps", 1, 64, &c->num_warps)) return false;
-    if (c->num_warps & (c->num_warps - 1)) return dfail(P, TC_ERR_ARG, arg[1]->loc, "num_warps must be a power of 2 (got %d)", c->num_warps);
-    if (arg[2] && !int_value(P, arg[2], "num_stages", 1, 64, &c->num_stages)) return false;
-    if (arg[3] && !int_value(P, arg[3], "num_ctas", 1, 16, &c->num_ctas)) return false;
-    if (c->num_ctas != 1) return dfail(P, TC_ERR_UNSUPPORTED, arg[3]->loc, "num_ctas=%d (thread block clusters) is not supported by tritonc; use 1", c->num_ctas);
-    if (arg[4] && !int_value(P, arg[4], "maxnreg", 1, 255, &c->maxnreg)) return false;
-    tconfig_format(c);
-    return true;
-}
-
-static bool collect_configs(DP *P, const Expr *e) {
-    if (e->kind == EX_BINOP && e->op == PY_ADD)
-        return collect_configs(P, e->lhs) && collect_configs(P, e->rhs);
-    if (e->kind != EX_LIST && e->kind != EX_TUPLE)
-        return dfail(P, TC_ERR_UNSUPPORTED, e->loc, "configs must be a list of triton.Config(...) written "
-                     "in the decorator; %s is host code tritonc does not run",
-                     e->kind == EX_CALL ? "a function call" : e->kind == EX_NAME ? "a variable" :
-                     e->kind == EX_OTHER ? "a comprehension" : "this expression");
-    for (int i = 0; i < e->n; i++) {
-        if (P->t->ncfg >= TUNE_MAX_CONFIGS) return dfail(P, TC_ERR_LIMIT, e->items[i]->loc, "more than %d configs", TUNE_MAX_CONFIGS);
-        TConfig c;
-        if (!parse_config(P, e->items[i], &c)) { tconfig_free(&c); return false; }
-        TConfig *nc = realloc(P->t->cfg, sizeof *nc * (size_t)(P->t->ncfg + 1));
-        if (!nc) { tconfig_free(&c); return dfail(P, TC_ERR_NOMEM, e->loc, "out of memory"); }
-        P->t->cfg = nc;
-        P->t->cfg[P->t->ncfg++] = c;
-    }
-    return true;
-}
-
+/* @triton.autotune(...): evaluated by the host subset (hostpy.c), with the module's code
+ * as it stands where the kernel is defined. */
 static bool parse_autotune(DP *P, const Expr *call_e) {
-    static const char *const pos[] = {"configs", "key", "prune_configs_by", "reset_to_zero",
-                                      "restore_value", "pre_hook", "post_hook", "warmup", "rep",
-                                      "use_cuda_graph", "do_bench", "cache_results"};
-    const Expr *arg[12] = {0};
-    if (call_e->n > 12) return dfail(P, TC_ERR_ARG, call_e->loc, "triton.autotune() takes at most 12 arguments");
-    for (int i = 0; i < call_e->n; i++) arg[i] = call_e->items[i];
-    for (int i = 0; i < call_e->nkw; i++) {
-        int j = 0;
-        while (j < 12 && strcmp(pos[j], call_e->kw[i].name ? call_e->kw[i].name : "")) j++;
-        if (j == 12) {
-            if (!call_e->kw[i].name) return dfail(P, TC_ERR_UNSUPPORTED, call_e->kw[i].loc, "**kwargs in triton.autotune() is not supported");
-            return dfail(P, TC_ERR_ARG, call_e->kw[i].loc, "triton.autotune() got an unexpected keyword argument '%s'", call_e->kw[i].name);
-        }
-        arg[j] = call_e->kw[i].value;
-    }
     TuneKernel *t = P->t;
-    t->autotune = true;
-    if (arg[2] && arg[2]->kind != EX_NONE)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[2]->loc, "triton.autotune(prune_configs_by=...) calls Python "
-                     "functions (early_config_prune, perf_model) that tritonc cannot run; remove it "
-                     "or list only the configs to try");
-    if (arg[5] && arg[5]->kind != EX_NONE)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[5]->loc, "triton.autotune(pre_hook=...) is a Python function "
-                     "tritonc cannot run; use reset_to_zero/restore_value instead");
-    if (arg[6] && arg[6]->kind != EX_NONE)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[6]->loc, "triton.autotune(post_hook=...) is a Python function "
-                     "tritonc cannot run; use restore_value instead");
-    if (arg[9] && arg[9]->kind != EX_NONE && arg[9]->kind != EX_FALSE)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[9]->loc, "triton.autotune(use_cuda_graph=True): tritonc "
-                     "benchmarks with CUDA events only (do_bench), not CUDA graphs");
-    if (arg[10] && arg[10]->kind != EX_NONE)
-        return dfail(P, TC_ERR_UNSUPPORTED, arg[10]->loc, "triton.autotune(do_bench=...) is a Python "
-                     "function tritonc cannot run; tritonc times configs with its own do_bench "
-                     "(warmup=/rep= set its budgets)");
-    if (arg[11]) {
-        tc_value v;
-        if (!const_value(P, arg[11], &v, "cache_results")) return false;
-        /* tritonc always persists; cache_results=False is accepted and noted in the docs */
-    }
-    if (!arg[0]) return dfail(P, TC_ERR_ARG, call_e->loc, "triton.autotune() missing 1 required argument: 'configs'");
-    if (!arg[1]) return dfail(P, TC_ERR_ARG, call_e->loc, "triton.autotune() missing 1 required argument: 'key'");
-    if (!collect_configs(P, arg[0])) return false;
-    if (!name_list(P, arg[1], "key", &t->key, &t->nkey)) return false;
-    char **names = NULL;
-    int n = 0;
-    bool ok = true;
-    if (arg[3]) {
-        ok = name_list(P, arg[3], "reset_to_zero", &names, &n) &&
-             (arg[3]->kind == EX_NONE || names_to_params(P, names, n, arg[3], "reset_to_zero", &t->reset));
-        if (ok) t->nreset = n;
-        for (int i = 0; i < n; i++) free(names[i]);
-        free(names);
-        if (!ok) return false;
-        names = NULL; n = 0;
-    }
-    if (arg[4]) {
-        ok = name_list(P, arg[4], "restore_value", &names, &n) &&
-             (arg[4]->kind == EX_NONE || names_to_params(P, names, n, arg[4], "restore_value", &t->restore));
-        if (ok) t->nrestore = n;
-        for (int i = 0; i < n; i++) free(names[i]);
-        free(names);
-        if (!ok) return false;
-    }
-    int w = 25, r = 100;
-    if (arg[7] && !int_value(P, arg[7], "warmup", 1, 1000000, &w)) return false;
-    if (arg[8] && !int_value(P, arg[8], "rep", 1, 1000000, &r)) return false;
-    t->warmup = w;
-    t->rep = r;
-    if (!t->ncfg) {   /* Triton's default: Config({}, num_warps=4, num_stages=3, num_ctas=1) */
-        t->cfg = calloc(1, sizeof *t->cfg);
-        if (!t->cfg) return dfail(P, TC_ERR_NOMEM, call_e->loc, "out of memory");
-        t->cfg[0].num_warps = 4; t->cfg[0].num_stages = 3; t->cfg[0].num_ctas = 1;
-        tconfig_format(&t->cfg[0]);
-        t->ncfg = 1;
-    }
-    return true;
+    if (!t->py && !(t->py = hpy_new(P->k))) return dfail(P, TC_ERR_NOMEM, call_e->loc, "out of memory");
+    return hpy_autotune(t->py, call_e, t, P->err);
 }
 
 static bool parse_heuristics(DP *P, const Expr *call_e) {
@@ -352,17 +166,24 @@ static bool parse_heuristics(DP *P, const Expr *call_e) {
         if (kx->kind != EX_STR || kx->fstring) return dfail(P, TC_ERR_UNSUPPORTED, kx->loc, "heuristics keys must be string literals");
         int pi = tune_param_idx(P->k, kx->str);
         if (pi < 0) return dfail(P, TC_ERR_ARG, kx->loc, "triton.heuristics: '%s' is not a parameter of %s", kx->str, P->k->signature);
-        if (vx->kind != EX_LAMBDA)
-            return dfail(P, TC_ERR_UNSUPPORTED, vx->loc, "triton.heuristics: the value for '%s' must be a lambda "
-                         "written in the decorator; %s is host code tritonc does not run", kx->str,
-                         vx->kind == EX_NAME ? "a function name" : "this expression");
-        if (vx->nparams != 1)
+        if (vx->kind == EX_LAMBDA && vx->nparams != 1)
             return dfail(P, TC_ERR_ARG, vx->loc, "triton.heuristics: the lambda for '%s' must take one argument (the dict of arguments)", kx->str);
-        if (!heval_heuristic(P->m, P->k, vx->params[0], vx->lhs, NULL, kx->str, P->err, NULL)) return false;
+        /* a lambda the older evaluator reads is checked now; anything else (a function of
+         * the module, a lambda calling host code) goes to the host subset at the launch */
+        const Expr *py = NULL;
+        if (vx->kind != EX_LAMBDA) py = vx;
+        else {
+            Err chk = {0};
+            if (!heval_heuristic(P->m, P->k, vx->params[0], vx->lhs, NULL, kx->str, &chk, NULL)) {
+                if (chk.code != TC_ERR_UNSUPPORTED) { *P->err = chk; return false; }
+                py = vx;
+            }
+        }
+        if (py && !t->py && !(t->py = hpy_new(P->k))) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
         THeur *nh = realloc(t->heur, sizeof *nh * (size_t)(t->nheur + 1));
         if (!nh) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
         t->heur = nh;
-        THeur h = {strdup(kx->str), pi, vx->lhs, vx->params[0], vx->loc};
+        THeur h = {strdup(kx->str), pi, py ? NULL : vx->lhs, py ? NULL : vx->params[0], vx->loc, py};
         if (!h.name) return dfail(P, TC_ERR_NOMEM, vx->loc, "out of memory");
         t->heur[t->nheur++] = h;
     }
@@ -404,7 +225,9 @@ TuneKernel *tune_spec(tc_kernel *k) {
             tune_spec_clear(t);
             t->autotune = false;
         }
-        t->cfg_hash = configs_hash(t);
+        t->cfg_hash0 = configs_hash(t);
+        /* and what the host code read: environment variables, an assumed target */
+        t->cfg_hash = hpy_env_hash(t->py, t->cfg_hash0);
     }
     if (t->perr.code) { ctx_take(ctx, &t->perr); return NULL; }
     return t;
@@ -472,14 +295,18 @@ tc_status tc_kernel_set_autotune(tc_kernel *k, const tc_autotune_spec *s) {
     nt.warmup = s->warmup_ms > 0 ? s->warmup_ms : 25;
     nt.rep = s->rep_ms > 0 ? s->rep_ms : 100;
     nt.autotune = true;
-    /* keep the heuristics; replace everything else */
+    /* keep the heuristics (and the host code they may use); replace everything else */
+    nt.py = t->py;
+    hpy_forget_autotune(nt.py);
+    t->py = NULL;
     t->heur = NULL; t->nheur = 0;
     tune_spec_clear(t);
     *t = nt;
-    t->cfg_hash = configs_hash(t);
+    t->cfg_hash = t->cfg_hash0 = configs_hash(t);
     return TC_OK;
 bad:
     nt.heur = NULL; nt.nheur = 0;
+    nt.py = NULL;
     tune_spec_clear(&nt);
     return rc;
 #undef FAIL
@@ -511,4 +338,74 @@ const char *tc_kernel_heuristic_name(tc_kernel *k, int i) {
     TuneKernel *t = tune_spec(k);
     if (!t || i < 0 || i >= t->nheur) return NULL;
     return t->heur[i].name;
+}
+
+tc_status tc_kernel_set_config(tc_kernel *k, int index) {
+    if (!k) return TC_ERR_ARG;
+    tc_context *ctx = k->m->ctx;
+    TuneKernel *t = tune_spec(k);
+    if (!t) return tc_errcode(ctx);
+    if (!t->autotune) return ctx_fail(ctx, TC_ERR_ARG, "%s is not autotuned: there is no config to choose", k->signature);
+    if (index < -1 || index >= t->ncfg)
+        return ctx_fail(ctx, TC_ERR_ARG, "config %d: %s has %d configs (0 to %d)", index, k->fn->name, t->ncfg, t->ncfg - 1);
+    t->chosen = index + 1;
+    return TC_OK;
+}
+
+/* Whether config c has NAME=TEXT (TEXT as Python writes the value). */
+static bool config_has(const TConfig *c, const char *name, const char *text) {
+    char r[128];
+    if (!strcmp(name, "num_warps") || !strcmp(name, "num_stages") || !strcmp(name, "num_ctas") || !strcmp(name, "maxnreg")) {
+        int v = !strcmp(name, "num_warps") ? c->num_warps : !strcmp(name, "num_stages") ? c->num_stages
+              : !strcmp(name, "num_ctas") ? c->num_ctas : c->maxnreg;
+        if (!strcmp(name, "maxnreg") && !v) snprintf(r, sizeof r, "None");
+        else snprintf(r, sizeof r, "%d", v);
+        return !strcmp(r, text);
+    }
+    for (int i = 0; i < c->nkw; i++) {
+        if (strcmp(c->names[i], name)) continue;
+        heval_repr(&c->vals[i], r, sizeof r);
+        if (!strcmp(r, text)) return true;
+        /* strings also without quotes */
+        return c->vals[i].kind == TC_VAL_STR && !strcmp(c->vals[i].u.s, text);
+    }
+    return false;
+}
+
+tc_status tc_kernel_find_config(tc_kernel *k, const char *spec, int *index) {
+    if (!k) return TC_ERR_ARG;
+    tc_context *ctx = k->m->ctx;
+    if (!spec || !index) return ctx_fail(ctx, TC_ERR_ARG, "tc_kernel_find_config: NULL argument");
+    TuneKernel *t = tune_spec(k);
+    if (!t) return tc_errcode(ctx);
+    if (!t->autotune) return ctx_fail(ctx, TC_ERR_ARG, "%s is not autotuned: there is no config to choose", k->signature);
+    char buf[1024];
+    if (strlen(spec) >= sizeof buf) return ctx_fail(ctx, TC_ERR_ARG, "config '%.40s...' is too long", spec);
+    int found = -1, nfound = 0;
+    for (int i = 0; i < t->ncfg; i++) {
+        snprintf(buf, sizeof buf, "%s", spec);
+        bool all = true, any = false;
+        for (char *save = NULL, *item = strtok_r(buf, ",", &save); item; item = strtok_r(NULL, ",", &save)) {
+            while (*item == ' ') item++;
+            char *eq = strchr(item, '=');
+            if (!eq) return ctx_fail(ctx, TC_ERR_ARG, "config '%s': expected NAME=VALUE items separated by commas", spec);
+            *eq = 0;
+            char *name = item, *val = eq + 1;
+            for (char *e = name + strlen(name); e > name && e[-1] == ' '; e--) e[-1] = 0;
+            while (*val == ' ') val++;
+            for (char *e = val + strlen(val); e > val && e[-1] == ' '; e--) e[-1] = 0;
+            any = true;
+            if (!config_has(&t->cfg[i], name, val)) all = false;
+        }
+        if (!any) return ctx_fail(ctx, TC_ERR_ARG, "config '%s': expected NAME=VALUE items separated by commas", spec);
+        if (all) { if (found < 0) found = i; nfound++; }
+    }
+    if (nfound == 1) { *index = found; return TC_OK; }
+    Buf b = {0};
+    buf_printf(&b, "config '%s' matches %d of the %d configs of %s (it must match one); they are:",
+               spec, nfound, t->ncfg, k->fn->name);
+    for (int i = 0; i < t->ncfg; i++) buf_printf(&b, "\n  %d: %s", i, t->cfg[i].str);
+    tc_status rc = ctx_fail(ctx, TC_ERR_ARG, "%s", b.s ? b.s : "out of memory");
+    buf_free(&b);
+    return rc;
 }

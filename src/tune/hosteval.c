@@ -1,10 +1,9 @@
-/* hosteval.c — the host-Python evaluator of decorator expressions: triton.Config values,
- * autotune arguments and the bodies of @triton.heuristics lambdas, with Python semantics
+/* hosteval.c — the evaluator of @triton.heuristics lambda bodies and launch grids (the
+ * module's other host code, autotune's arguments included, is hostpy.c's), with Python semantics
  * (floor division and modulo as Python's, ints of 64 bits with overflow refused, repr and
  * ==). It sees the lambda's argument (the launch's arguments by name, tensors' shape, numel(),
- * dtype...), module-level constexprs and a few builtins; anything else is refused with
- * TC_ERR_UNSUPPORTED at the expression, never guessed. One unit on purpose: it is to be
- * replaced by the tracer's constexpr evaluator. */
+ * dtype...), module-level constexprs and a few builtins; anything else is TC_ERR_UNSUPPORTED at
+ * the expression, never guessed (a heuristic then goes to hostpy.c; a grid is refused). */
 #include "tune/tuneint.h"
 #include "trace/eval.h"
 
@@ -573,19 +572,6 @@ done:
 }
 
 /* ---- the interface ---------------------------------------------------------------------------- */
-
-bool heval_const(const Module *m, const tc_kernel *k, const Expr *e, const char *what, Err *err,
-                 tc_value *out) {
-    Eval E = {.m = m, .k = k, .err = err, .what = what};
-    EV x;
-    if (!ev(&E, e, &x)) return false;
-    if (x.k != EV_VAL) {
-        err_set(err, TC_ERR_UNSUPPORTED, e->loc, "%s: not a value tritonc can evaluate", what);
-        return false;
-    }
-    *out = x.v;
-    return true;
-}
 
 bool heval_heuristic(const Module *m, const tc_kernel *k, const char *param, const Expr *body,
                      const tc_args *args, const char *name, Err *err, tc_value *out) {

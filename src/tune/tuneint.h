@@ -30,6 +30,7 @@ typedef struct THeur {
     const Expr *body;        /* the lambda's body (module arena) */
     const char *param;       /* the lambda's parameter name */
     SrcLoc loc;
+    const Expr *py;          /* else: the value expression, for the host subset (hostpy.c) */
 } THeur;
 
 typedef struct Memo {
@@ -43,8 +44,12 @@ typedef struct Memo {
     double tune_s;
 } Memo;
 
+typedef struct HostPy HostPy;
+
 typedef struct TuneKernel {
     bool parsed;
+    HostPy *py;              /* the module's host code as this kernel's decorators see it */
+    int chosen;              /* tc_kernel_set_config: index + 1; 0: choose */
     Err perr;                /* the decorators' error, reported on every use */
     bool autotune, heur_outer;
     TConfig *cfg; int ncfg;
@@ -53,7 +58,8 @@ typedef struct TuneKernel {
     int *restore; int nrestore;
     double warmup, rep;
     THeur *heur; int nheur;
-    uint64_t cfg_hash;
+    uint64_t cfg_hash;       /* cfg_hash0 with what the host code read (hpy_env_hash) */
+    uint64_t cfg_hash0;      /* the configs' str() */
     Memo *memo; int nmemo, capmemo;
     /* the parameters the configs set, in the order they first appear (cfg_params_of) */
     int *cfg_params; const char **cfg_param_names; int ncfg_params; bool cfg_params_known;
@@ -93,10 +99,6 @@ static inline void src_hash_hex(const tc_kernel *k, char *buf, size_t n) {
 
 /* ---- hosteval.c: decorator expressions, evaluated with Python semantics ------------------- */
 
-/* A decorator argument needing no launch (a triton.Config value, warmup=...); false with err
- * set, its message prefixed with what, when it is not a plain value. */
-bool heval_const(const Module *m, const tc_kernel *k, const Expr *e, const char *what, Err *err,
-                 tc_value *out);
 /* A heuristics lambda's body (param: its argument, the dict of arguments). With args NULL it
  * is only checked, before any launch; with args it is evaluated for that launch into *out.
  * name is the value it sets, for messages. False with err set. */
@@ -108,6 +110,30 @@ bool heval_dotted(const Module *m, const Expr *e, char *buf, size_t n);
 void heval_repr(const tc_value *v, char *buf, size_t n);
 bool heval_eq(const tc_value *a, const tc_value *b);
 const char *heval_torch_dtype(tc_dtype d);
+
+/* ---- hostpy.c: the host-Python subset (module code, config functions, hooks) ----------- */
+
+HostPy *hpy_new(tc_kernel *k);                        /* NULL: out of memory */
+void hpy_free(HostPy *h);
+/* Evaluates @triton.autotune(...) (call) with the module's code as it stands where the
+ * kernel is defined: fills t's configs, key, reset_to_zero, restore_value, warmup, rep and
+ * keeps prune_configs_by and the hooks. False with err set (file:line:col, Python's words). */
+bool hpy_autotune(HostPy *h, const Expr *call, TuneKernel *t, Err *err);
+/* Whether prune_configs_by names a function to run. */
+bool hpy_has_prune(const HostPy *h);
+/* Triton's prune_configs for a launch: the indices of the configs that survive, in Triton's
+ * order, into surv (room for every config). */
+bool hpy_prune(HostPy *h, const tc_args *a, int *surv, int *nsurv, Err *err);
+/* Config cfg's pre_hook, run with the launch's arguments before the launch. */
+bool hpy_pre_hook(HostPy *h, int cfg, const tc_args *a, Err *err);
+/* A heuristics value (fn: the dict's value expression) for a launch, through the subset. */
+bool hpy_heuristic(HostPy *h, const Expr *fn, const tc_args *a, const char *name, Err *err, tc_value *out);
+/* The decorator's configs, pruning and hooks no longer apply (tc_kernel_set_autotune). */
+void hpy_forget_autotune(HostPy *h);
+/* Whether a hardware question was answered for an assumed target (TRITONC_TARGET). */
+bool hpy_assumed(const HostPy *h);
+/* h folded with the environment variables the host code read and the assumed target. */
+uint64_t hpy_env_hash(const HostPy *h, uint64_t seed);
 
 /* ---- decorators.c: what @triton.autotune / @triton.heuristics / the API ask for ----------- */
 
