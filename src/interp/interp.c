@@ -22,9 +22,11 @@
  *    nearest even); exact since float has >= 2p+2 bits.
  *  - REDUCE sums sequentially in index order, in the element type (fp16 rounds per step).
  *  - DOT: per output element a sequential fp32 FMA chain over k = 0..K-1 (fp64 for fp64,
- *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype. tf32:
- *    fp32 inputs are first rounded to a 10-bit mantissa (nearest, ties away, like
- *    cvt.rna.tf32.f32); tf32x3 is computed as ieee.
+ *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype (blocked so
+ *    the compiler vectorizes across columns; the order per element stays). tf32: fp32
+ *    inputs are first rounded to a 10-bit mantissa (nearest, ties away, like
+ *    cvt.rna.tf32.f32); tf32x3, bf16x3, bf16x6: Triton's split products (F32DotTC), each a
+ *    dot of the parts with the previous pass as its accumulator. fp8 inputs: their values.
  *  - a store (or atomic) whose lanes hit the same address: lanes apply in lane order, so
  *    the last lane wins.
  *
