@@ -6,6 +6,8 @@
 
 #include <math.h>
 #include <stdbool.h>
+#include <stdlib.h>
+#include <unistd.h>
 #include <string.h>
 
 /* ---- reference values of the codes ---------------------------------------------------------- */
@@ -156,7 +158,7 @@ static void fp8_inputs(float *x) {
         x[i] = i < ns ? special[i] : kt_frand(-1, 1) * (float)ldexp(1, kt_irand(-18, 16));
 }
 
-TEST(fp8_kernel_casts) {
+TEST(kern_fp8_casts) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "fp8.py");
     tc_kernel *k = KT_KERNEL(ctx, m, "fp8_roundtrip_kernel");
@@ -211,7 +213,7 @@ TEST(fp8_kernel_casts) {
     tc_context_free(ctx);
 }
 
-TEST(fp8_kernel_arith_and_promotion) {
+TEST(kern_fp8_arith_and_promotion) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "fp8.py");
     tc_kernel *k = KT_KERNEL(ctx, m, "fp8_arith_kernel");
@@ -276,4 +278,81 @@ TEST(fp8_refused_casts) {
         else test_passed++;
     }
     tc_context_free(ctx);
+}
+
+/* ---- the GPU backend without a GPU: PTX for sm_80, sm_89 and sm_90a, assembled by ptxas -------- */
+
+static void fp8_compile(tc_context *ctx, tc_kernel *k, tc_args *a, const char *target, const char *const *sig, int nsig,
+                        int expect_ok, const char *cf, int cl) {
+    tc_target t;
+    tc_compiled *c = NULL;
+    if (tc_target_parse(target, &t) != TC_OK) { test_fail(cf, cl, "target %s", target); return; }
+    tc_status s = tc_compile(k, &t, sig, nsig, a, 4, 3, &c);
+    if (!expect_ok) {
+        if (s == TC_ERR_UNSUPPORTED) test_passed++;
+        else test_fail(cf, cl, "%s: expected TC_ERR_UNSUPPORTED, got %s", target, tc_status_name(s));
+        tc_compiled_free(c);
+        return;
+    }
+    if (s != TC_OK) { test_fail(cf, cl, "%s: %s", target, tc_status_name(s)); return; }
+    char path[64];
+    s = tc_ptxas_path(path, sizeof path);
+    if (s == TC_OK) {
+        s = tc_compiled_assemble(ctx, c);
+        if (s != TC_OK) test_fail(cf, cl, "ptxas %s: %s: %s", target, tc_status_name(s), tc_errmsg(ctx));
+        else test_passed++;
+    } else {
+        test_passed++;
+    }
+    tc_compiled_free(c);
+}
+
+TEST(fp8_gpu_ptx_assembles) {
+    char dir[128], cmd[300], out[64];
+    snprintf(dir, sizeof dir, "/tmp/tritonc-test-fp8-%d", (int)getpid());
+    snprintf(cmd, sizeof cmd, "rm -rf '%s' && mkdir -p '%s'", dir, dir);
+    test_run(cmd, out, sizeof out);
+    setenv("TRITONC_CACHE_DIR", dir, 1);
+    tc_context *ctx = NULL;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    tc_module *m = KT_MODULE(ctx, "fp8.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "fp8_roundtrip_kernel");
+    tc_kernel *ka = KT_KERNEL(ctx, m, "fp8_arith_kernel");
+    tc_kernel *kh = KT_KERNEL(ctx, m, "fp8_from_f16_kernel");
+    static const char *const targets[] = {"cuda:80", "cuda:89", "cuda:90a"};
+    static const struct { const char *tl, *ptr; } types[] = {
+        {"tl.float8e5", "*fp8e5"}, {"tl.float8e4nv", "*fp8e4nv"}, {"tl.float8e4b15", "*fp8e4b15"}};
+    for (int ti = 0; ti < 3; ti++)
+        for (int d = 0; d < 3; d++)
+            for (int rtz = 0; rtz < 2; rtz++) {
+                if (rtz && d != 0) continue;
+                tc_args *a = NULL;
+                tc_args_new(k, &a);
+                tc_args_set(a, "BLOCK", tc_int(64));
+                tc_args_set(a, "DT", tc_str(types[d].tl));
+                tc_args_set(a, "RTZ", tc_bool(rtz));
+                const char *sig[4] = {"*fp32:16", types[d].ptr, "*fp32:16", "i32"};
+                /* fp8e4nv needs sm_89, as in Triton */
+                fp8_compile(ctx, k, a, targets[ti], sig, 4, !(d == 1 && ti == 0), __FILE__, __LINE__);
+                tc_args_free(a);
+                tc_args *ah = NULL;
+                tc_args_new(kh, &ah);
+                tc_args_set(ah, "BLOCK", tc_int(64));
+                tc_args_set(ah, "DT", tc_str(types[d].tl));
+                const char *sigh[2] = {"*fp32:16", types[d].ptr};
+                if (!rtz) fp8_compile(ctx, kh, ah, targets[ti], sigh, 2, !(d == 1 && ti == 0), __FILE__, __LINE__);
+                tc_args_free(ah);
+            }
+    for (int ti = 0; ti < 3; ti++) {
+        tc_args *a = NULL;
+        tc_args_new(ka, &a);
+        tc_args_set(a, "BLOCK", tc_int(64));
+        const char *sig[5] = {"*fp8e5:16", "*fp8e5:16", "*fp8e5:16", "*fp16:16", "*fp8e5:16"};
+        fp8_compile(ctx, ka, a, targets[ti], sig, 5, ti != 0, __FILE__, __LINE__); /* it makes an fp8e4nv */
+        tc_args_free(a);
+    }
+    tc_context_free(ctx);
+    unsetenv("TRITONC_CACHE_DIR");
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    test_run(cmd, out, sizeof out);
 }
