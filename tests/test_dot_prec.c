@@ -138,7 +138,7 @@ TEST(dot_prec_fp32_precisions) {
     tc_context_free(ctx);
 }
 
-TEST(dot_prec_fp8_operands) {
+TEST(kern_fp8_dot_operands) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "dot_prec.py");
     tc_kernel *k = KT_KERNEL(ctx, m, "dot_fp8_kernel");

@@ -351,6 +351,22 @@ TEST(fp8_gpu_ptx_assembles) {
         fp8_compile(ctx, ka, a, targets[ti], sig, 5, ti != 0, __FILE__, __LINE__); /* it makes an fp8e4nv */
         tc_args_free(a);
     }
+    /* tl.dot on fp8 operands (the FMA lowering converts each operand by its own type) */
+    tc_module *md = KT_MODULE(ctx, "dot_prec.py");
+    tc_kernel *kd = KT_KERNEL(ctx, md, "dot_fp8_kernel");
+    for (int ti = 0; ti < 3; ti++) {
+        tc_args *a = NULL;
+        tc_args_new(kd, &a);
+        tc_args_set(a, "M", tc_int(16));
+        tc_args_set(a, "N", tc_int(16));
+        tc_args_set(a, "K", tc_int(32));
+        tc_args_set(a, "OUT16", tc_bool(ti == 2));
+        const char *sig5[3] = {"*fp8e5:16", "*fp8e5:16", ti == 2 ? "*fp16:16" : "*fp32:16"};
+        fp8_compile(ctx, kd, a, targets[ti], sig5, 3, 1, __FILE__, __LINE__);
+        const char *sigm[3] = {"*fp8e5:16", "*fp8e4nv:16", ti == 2 ? "*fp16:16" : "*fp32:16"};
+        fp8_compile(ctx, kd, a, targets[ti], sigm, 3, ti != 0, __FILE__, __LINE__);
+        tc_args_free(a);
+    }
     tc_context_free(ctx);
     unsetenv("TRITONC_CACHE_DIR");
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);

@@ -1480,7 +1480,8 @@ static void lower_dot(G *g, const Inst *in) {
     bool tf32 = in->attr.kind == DOT_TF32 && adt == DT_FP32;
     int *Ac = alloc_regs(g, na), *Bc = alloc_regs(g, nb);
     for (int i = 0; i < na; i++) Ac[i] = cdt == adt ? A[i] : cast1(g, A[i], adt, cdt, false);
-    for (int i = 0; i < nb; i++) Bc[i] = cdt == adt ? B[i] : cast1(g, B[i], adt, cdt, false);
+    int bdt = f->types[in->args[1]].dt; /* differs from adt for two fp8 types */
+    for (int i = 0; i < nb; i++) Bc[i] = cdt == bdt ? B[i] : cast1(g, B[i], bdt, cdt, false);
     if (tf32) {
         for (int i = 0; i < na; i++) {
             int t = nr(g, CR);
