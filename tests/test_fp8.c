@@ -280,6 +280,60 @@ TEST(fp8_refused_casts) {
     tc_context_free(ctx);
 }
 
+/* tl.sum of fp8 stays fp8 (Triton widens only small integers), rounded at each step */
+TEST(kern_fp8_reduce) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "fp8.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "fp8_reduce_kernel");
+    enum { N = 32 };
+    uint8_t x[N];
+    kt_seed(21);
+    for (int i = 0; i < N; i++) x[i] = (uint8_t)ref_encode(TC_FP8E5, kt_frand(-3, 5));
+    tc_tensor *tx = kt_t1(ctx, TC_FP8E5, N, x), *ty = kt_t1(ctx, TC_FP8E5, 3, NULL),
+              *ti = kt_t1(ctx, TC_I32, 1, NULL);
+    KT_RUN(ctx, k, 1, 1, 1, {"x_ptr", tc_tens(tx)}, {"y_ptr", tc_tens(ty)}, {"i_ptr", tc_tens(ti)},
+           {"BLOCK", tc_int(N)});
+    uint8_t y[3];
+    int32_t am;
+    kt_get(ty, y);
+    kt_get(ti, &am);
+    double s = ref_decode(TC_FP8E5, x[0]), mx = s, mn = s;
+    int best = 0;
+    for (int i = 1; i < N; i++) {
+        double v = ref_decode(TC_FP8E5, x[i]);
+        s = ref_decode(TC_FP8E5, ref_encode(TC_FP8E5, s + v));
+        if (v > mx) { mx = v; best = i; }
+        if (v < mn) mn = v;
+    }
+    int64_t e[4] = {ref_encode(TC_FP8E5, s), ref_encode(TC_FP8E5, mx), ref_encode(TC_FP8E5, mn), best},
+            g[4] = {y[0], y[1], y[2], am};
+    KT_CHECK_IARR(e, g, 4);
+    tc_context_free(ctx);
+}
+
+/* The command line: fp8 literals (rounded as .to() rounds fp32), --print, --save as '<u1' */
+TEST(fp8_cli_values) {
+    char cmd[1024], out[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s/tritonc run tests/kernels/fp8.py fp8_roundtrip_kernel --interpret "
+             "x_ptr='fp32[0.3,1e6,-1.125,3e-5]' q_ptr='fp8e4nv[0,0,0,0]' out_ptr='fp32:zeros(4)' n=4 "
+             "BLOCK=4 DT=tl.float8e4nv RTZ=false --print out_ptr --save out_ptr=/tmp/tritonc-fp8-%d.npy 2>&1; "
+             "%s/tritonc run tests/kernels/fp8.py fp8_from_f16_kernel --interpret x_ptr='fp32[1,2,3,0.3]' "
+             "q_ptr='fp8e5:zeros(4)' BLOCK=4 DT=tl.float8e5 --print q_ptr --save q_ptr=/tmp/tritonc-fp8-%d.npy 2>&1; "
+             "head -c 80 /tmp/tritonc-fp8-%d.npy | tr -d '\\000'; echo; tail -c 4 /tmp/tritonc-fp8-%d.npy | od -An -tx1; "
+             "rm -f /tmp/tritonc-fp8-%d.npy",
+             test_build_dir(), (int)getpid(), test_build_dir(), (int)getpid(), (int)getpid(), (int)getpid(),
+             (int)getpid());
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    /* e4m3fn: 0.3 -> 0.3125, 1e6 -> 448, -1.125 stays */
+    CHECK(strstr(out, "out_ptr = [0.3125, 448.0, -1.125, 3.0517578125e-05]") == NULL); /* 3e-5 is 0 in e4m3 */
+    CHECK(strstr(out, "out_ptr = [0.3125, 448.0, -1.125, 0.0]") != NULL);
+    CHECK(strstr(out, "q_ptr = [1.0, 2.0, 3.0, 0.3125]") != NULL);
+    CHECK(strstr(out, "'descr': '<u1'") != NULL);
+    CHECK(strstr(out, "3c 40 42 35") != NULL); /* e5m2 bits of 1, 2, 3, 0.3125 */
+    if (!strstr(out, "q_ptr = [1.0")) fprintf(stderr, "%s\n", out);
+}
+
 /* ---- the GPU backend without a GPU: PTX for sm_80, sm_89 and sm_90a, assembled by ptxas -------- */
 
 static void fp8_compile(tc_context *ctx, tc_kernel *k, tc_args *a, const char *target, const char *const *sig, int nsig,
@@ -349,6 +403,15 @@ TEST(fp8_gpu_ptx_assembles) {
         tc_args_set(a, "BLOCK", tc_int(64));
         const char *sig[5] = {"*fp8e5:16", "*fp8e5:16", "*fp8e5:16", "*fp16:16", "*fp8e5:16"};
         fp8_compile(ctx, ka, a, targets[ti], sig, 5, ti != 0, __FILE__, __LINE__); /* it makes an fp8e4nv */
+        tc_args_free(a);
+    }
+    tc_kernel *kr = KT_KERNEL(ctx, m, "fp8_reduce_kernel");
+    for (int ti = 0; ti < 3; ti++) {
+        tc_args *a = NULL;
+        tc_args_new(kr, &a);
+        tc_args_set(a, "BLOCK", tc_int(32));
+        const char *sigr[3] = {"*fp8e5:16", "*fp8e5:16", "*i32:16"};
+        fp8_compile(ctx, kr, a, targets[ti], sigr, 3, 1, __FILE__, __LINE__);
         tc_args_free(a);
     }
     /* tl.dot on fp8 operands (the FMA lowering converts each operand by its own type) */

@@ -1270,6 +1270,7 @@ static void combine(G *g, int kind, int dt, int a, int b, int ia, int ib, int *o
         bool mx = kind == RED_ARGMAX;
         int A = a, B = b, cdt = dt;
         if (is_half(dt)) { A = up(g, a, dt); B = up(g, b, dt); cdt = DT_FP32; }
+        if (dt_is_fp8(dt)) { A = fp8_up(g, a, dt); B = fp8_up(g, b, dt); cdt = DT_FP32; }
         if (dt == DT_I1) { A = pred_to_u32(g, a); B = pred_to_u32(g, b); cdt = DT_U32; }
         const char *t = cdt == DT_FP32 ? "f32" : cdt == DT_FP64 ? "f64" : ity(cdt);
         int better = nr(g, CP), eq = nr(g, CP), lt = nr(g, CP), take = nr(g, CP);
@@ -1758,7 +1759,7 @@ static void lower_print(G *g, const Inst *in) {
                     }
                 } else if (dt == DT_FP64) w = x;
                 else {
-                    int t = is_half(dt) ? up(g, x, dt) : x;
+                    int t = is_half(dt) ? up(g, x, dt) : dt_is_fp8(dt) ? fp8_up(g, x, dt) : x;
                     E(g, "cvt.f64.f32 %s, %s;", rn(g, w), rn(g, t));
                 }
             } else if (dcls(dt) == CD) {

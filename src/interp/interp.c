@@ -223,6 +223,23 @@ static void ex_permute(Ctx *c, const Inst *in) {
 #define H_ADD(a, b) h2f(f2h((a) + (b)))
 #define BF_ADD(a, b) bf2f(f2bf((a) + (b)))
 #define TO_U64(x) ((uint64_t)(x))
+/* 8-bit floats: combined in float, a sum rounded back to the type at each step */
+#define F8_FNS(NAME, DT) \
+    static inline float NAME##_f(uint8_t b) { return (float)fp8_to_double(DT, b); } \
+    static inline uint8_t NAME##_b(float f) { return (uint8_t)fp8_from_double(DT, f, 0); } \
+    static inline float NAME##_add(float a, float b) { return NAME##_f(NAME##_b(a + b)); }
+F8_FNS(f8e5, DT_FP8E5)
+F8_FNS(f8e4nv, DT_FP8E4NV)
+F8_FNS(f8e4b15, DT_FP8E4B15)
+#define RED_F8(DT, NAME) \
+    case DT: \
+        switch (kind) { \
+        case RED_SUM: RED_GEN(uint8_t, float, NAME##_f, NAME##_b, NAME##_add); break; \
+        case RED_MAX: RED_GEN(uint8_t, float, NAME##_f, NAME##_b, fmaxf); break; \
+        case RED_MIN: RED_GEN(uint8_t, float, NAME##_f, NAME##_b, fminf); break; \
+        default: BAD(c, in); \
+        } \
+        break;
 
 #define RED_INT(DT, T, UT) \
     case DT: \
@@ -330,6 +347,9 @@ static void ex_reduce(Ctx *c, const Inst *in) {
         default: BAD(c, in);
         }
         break;
+    RED_F8(DT_FP8E5, f8e5)
+    RED_F8(DT_FP8E4NV, f8e4nv)
+    RED_F8(DT_FP8E4B15, f8e4b15)
     default: BAD(c, in);
     }
 }

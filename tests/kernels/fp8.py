@@ -58,3 +58,15 @@ def fp8_bad_cast_kernel(x_ptr, y_ptr, WHAT: tl.constexpr):
         tl.store(y_ptr, x.to(tl.float8e5) + x.to(tl.int32))
     else:
         tl.store(y_ptr, x.to(tl.float64).to(tl.float8e5).to(tl.float32))
+
+
+@triton.jit
+def fp8_reduce_kernel(x_ptr, y_ptr, i_ptr, BLOCK: tl.constexpr):
+    o = tl.arange(0, BLOCK)
+    x = tl.load(x_ptr + o)
+    s = tl.sum(x, axis=0)
+    tl.static_assert(s.dtype == tl.float8e5)
+    tl.store(y_ptr, s)
+    tl.store(y_ptr + 1, tl.max(x, axis=0))
+    tl.store(y_ptr + 2, tl.min(x, axis=0))
+    tl.store(i_ptr, tl.argmax(x, axis=0))
