@@ -10,6 +10,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Everything a test makes is freed at its end (tensors and modules, then the context). */
+static tc_tensor *kept_t[512];
+static tc_module *kept_m[8];
+static int nkept_t, nkept_m;
+static tc_tensor *keep_t(tc_tensor *t) {
+    if (t && nkept_t < 512) kept_t[nkept_t++] = t;
+    return t;
+}
+static tc_module *keep_m(tc_module *m) {
+    if (m && nkept_m < 8) kept_m[nkept_m++] = m;
+    return m;
+}
+static void free_all(tc_context *ctx) {
+    for (int i = 0; i < nkept_t; i++) tc_tensor_free(kept_t[i]);
+    for (int i = 0; i < nkept_m; i++) tc_module_free(kept_m[i]);
+    nkept_t = nkept_m = 0;
+    tc_context_free(ctx);
+}
+#define kt_t1(...) keep_t(kt_t1(__VA_ARGS__))
+#define kt_t2(...) keep_t(kt_t2(__VA_ARGS__))
+#define kt_tensor(...) keep_t(kt_tensor(__VA_ARGS__))
+#undef KT_MODULE
+#define KT_MODULE(ctx, file) keep_m(kt_module_((ctx), (file), __FILE__, __LINE__))
+
 /* tf32 as cvt.rna.tf32.f32: 10 mantissa bits, ties away from zero */
 static float ref_tf32(float x) {
     if (!isfinite(x) || x == 0) return x;
@@ -135,7 +159,7 @@ TEST(dot_prec_fp32_precisions) {
     RUN_PREC(ctx, k, "tf32", "tf32", 16, 16, 16);
     unsetenv("TRITON_F32_DEFAULT");
     RUN_PREC(ctx, k, "default", "tf32", 16, 16, 16);
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 TEST(kern_fp8_dot_operands) {
@@ -177,7 +201,7 @@ TEST(kern_fp8_dot_operands) {
             }
             KT_CHECK_ARR(want, got, M * N, 0, 0);
         }
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 TEST(dot_prec_batched) {
@@ -201,7 +225,7 @@ TEST(dot_prec_batched) {
     kt_get(tc, f);
     for (int i = 0; i < B * M * N; i++) { got[i] = f[i]; want[i] = s[i]; }
     KT_CHECK_ARR(want, got, B * M * N, 0, 0);
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 TEST(dot_prec_errors) {
@@ -235,5 +259,5 @@ TEST(dot_prec_errors) {
     unsetenv("TRITON_F32_DEFAULT");
     CHECK_INT(TC_ERR_COMPILE, s);
     CHECK(strstr(tc_errmsg(ctx), "Got fast") != NULL);
-    tc_context_free(ctx);
+    free_all(ctx);
 }

@@ -8,6 +8,30 @@
 #include <stdbool.h>
 #include <stdlib.h>
 #include <unistd.h>
+
+/* Everything a test makes is freed at its end (tensors and modules, then the context). */
+static tc_tensor *kept_t[512];
+static tc_module *kept_m[8];
+static int nkept_t, nkept_m;
+static tc_tensor *keep_t(tc_tensor *t) {
+    if (t && nkept_t < 512) kept_t[nkept_t++] = t;
+    return t;
+}
+static tc_module *keep_m(tc_module *m) {
+    if (m && nkept_m < 8) kept_m[nkept_m++] = m;
+    return m;
+}
+static void free_all(tc_context *ctx) {
+    for (int i = 0; i < nkept_t; i++) tc_tensor_free(kept_t[i]);
+    for (int i = 0; i < nkept_m; i++) tc_module_free(kept_m[i]);
+    nkept_t = nkept_m = 0;
+    tc_context_free(ctx);
+}
+#define kt_t1(...) keep_t(kt_t1(__VA_ARGS__))
+#define kt_t2(...) keep_t(kt_t2(__VA_ARGS__))
+#define kt_tensor(...) keep_t(kt_tensor(__VA_ARGS__))
+#undef KT_MODULE
+#define KT_MODULE(ctx, file) keep_m(kt_module_((ctx), (file), __FILE__, __LINE__))
 #include <string.h>
 
 /* ---- reference values of the codes ---------------------------------------------------------- */
@@ -210,7 +234,7 @@ TEST(kern_fp8_casts) {
         go[j] = o[j];
     }
     KT_CHECK_ARR(eo, go, N8, 0, 0);
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 TEST(kern_fp8_arith_and_promotion) {
@@ -250,7 +274,7 @@ TEST(kern_fp8_arith_and_promotion) {
     KT_CHECK_IARR(ec, gc, N);
     KT_CHECK_IARR(es, gs, N);
     KT_CHECK_IARR(em, gm, N);
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 /* The casts Triton refuses are compile errors naming the kernel line. */
@@ -277,7 +301,7 @@ TEST(fp8_refused_casts) {
             test_fail(__FILE__, __LINE__, "case %d: message '%s' lacks '%s'", i, msg, cases[i].msg);
         else test_passed++;
     }
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 /* tl.sum of fp8 stays fp8 (Triton widens only small integers), rounded at each step */
@@ -308,7 +332,7 @@ TEST(kern_fp8_reduce) {
     int64_t e[4] = {ref_encode(TC_FP8E5, s), ref_encode(TC_FP8E5, mx), ref_encode(TC_FP8E5, mn), best},
             g[4] = {y[0], y[1], y[2], am};
     KT_CHECK_IARR(e, g, 4);
-    tc_context_free(ctx);
+    free_all(ctx);
 }
 
 /* The command line: fp8 literals (rounded as .to() rounds fp32), --print, --save as '<u1' */
@@ -430,7 +454,7 @@ TEST(fp8_gpu_ptx_assembles) {
         fp8_compile(ctx, kd, a, targets[ti], sigm, 3, ti != 0, __FILE__, __LINE__);
         tc_args_free(a);
     }
-    tc_context_free(ctx);
+    free_all(ctx);
     unsetenv("TRITONC_CACHE_DIR");
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     test_run(cmd, out, sizeof out);
