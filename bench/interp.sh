@@ -5,6 +5,7 @@
 # $REPEAT runs (default 5):
 #   vector add, 2^20 fp32, BLOCK=1024 (1024 programs)   (tutorial 01)
 #   row softmax, 256 x 1024 fp32 (256 programs)          (tutorial 02)
+#   matmul, fp16 1024^3, 64x64x32 tiles, fp32 accumulator (256 programs; tl.dot)
 # For each it records (a) the whole `tritonc run` process, wall clock, including start-up,
 # parsing, input generation and compilation, and (b) the kernel alone, as the launch
 # report of `tritonc run --verbose` gives it ("ran in X ms"). It prints a markdown table
@@ -38,6 +39,7 @@ fi
 # Triton's interpreter, from baseline-h200.md (seconds).
 TRITON_ADD=1.37
 TRITON_SOFTMAX=0.68
+TRITON_MATMUL=23.1   # issue 15: bench/kernels/matmul.py's kernel, 1024^3, on the same host
 
 now_ns() { date +%s%N; }
 
@@ -80,6 +82,14 @@ run_best "softmax" "$TRITONC" run --interpret --verbose bench/kernels/softmax.py
 SM_WALL=$BEST_WALL_MS
 SM_KERN=$BEST_KERNEL_MS
 
+S=1024
+run_best "matmul" "$TRITONC" run --interpret --verbose bench/kernels/matmul.py matmul_kernel \
+    --grid 256 --seed 1 "a_ptr=fp16:randn($S,$S)" "b_ptr=fp16:randn($S,$S)" "c_ptr=fp16:empty($S,$S)" \
+    M=$S N=$S K=$S stride_am=$S stride_ak=1 stride_bk=$S stride_bn=1 stride_cm=$S stride_cn=1 \
+    BLOCK_M=64 BLOCK_N=64 BLOCK_K=32
+MM_WALL=$BEST_WALL_MS
+MM_KERN=$BEST_KERNEL_MS
+
 CPU=$(lscpu 2>/dev/null | sed -n 's/^Model name:[[:space:]]*//p' | head -n 1)
 [ -n "$CPU" ] || CPU=$(sed -n 's/^model name[[:space:]]*:[[:space:]]*//p' /proc/cpuinfo | head -n 1)
 NCPU=$(nproc 2>/dev/null || echo "?")
@@ -105,6 +115,7 @@ report() {
 |---|---|---|---|---|---|
 | vector add, 2^20 fp32, BLOCK=1024 (1024 programs) | ${TRITON_ADD} s | $(secs "$ADD_WALL") | $(speedup "$TRITON_ADD" "$ADD_WALL") | $(secs "$ADD_KERN") | $(speedup "$TRITON_ADD" "$ADD_KERN") |
 | row softmax 256×1024 fp32 (256 programs) | ${TRITON_SOFTMAX} s | $(secs "$SM_WALL") | $(speedup "$TRITON_SOFTMAX" "$SM_WALL") | $(secs "$SM_KERN") | $(speedup "$TRITON_SOFTMAX" "$SM_KERN") |
+| matmul fp16 1024³, 64×64×32 tiles (256 programs) | ${TRITON_MATMUL} s | $(secs "$MM_WALL") | $(speedup "$TRITON_MATMUL" "$MM_WALL") | $(secs "$MM_KERN") | $(speedup "$TRITON_MATMUL" "$MM_KERN") |
 
 Goal: at least 100× faster than Triton's interpreter on comparable hardware.
 EOF

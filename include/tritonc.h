@@ -69,7 +69,11 @@ typedef enum tc_status {
 typedef enum tc_dtype {
     TC_I1 = 1, TC_I8, TC_I16, TC_I32, TC_I64,
     TC_U8, TC_U16, TC_U32, TC_U64,
-    TC_FP16, TC_BF16, TC_FP32, TC_FP64
+    TC_FP16, TC_BF16, TC_FP32, TC_FP64,
+    /* 8-bit floats (one byte each; .npy files hold their bits as '<u1'): e5m2 (IEEE-like,
+     * with inf), e4m3 "fn" (no inf, NaN 0x7f/0xff; the GPU needs sm_89), e4m3 with
+     * exponent bias 15 (no inf or NaN; max 1.875) */
+    TC_FP8E5, TC_FP8E4NV, TC_FP8E4B15
 } tc_dtype;
 
 typedef struct tc_context tc_context;
@@ -83,6 +87,12 @@ TC_API const char *tc_dtype_name(tc_dtype t);      /* "fp32"; NULL if invalid */
 /* Accepts fp32, float32, i32, int32, ...; TC_ERR_ARG for an unknown name or NULL. */
 TC_API tc_status tc_dtype_from_name(const char *name, tc_dtype *out);
 TC_API size_t tc_dtype_size(tc_dtype t);           /* bytes per element (i1 is stored as 1 byte) */
+/* The value of the 8-bit float bits of type t (TC_FP8*; NaN for another t), and the bits of
+ * v rounded to t as Triton's .to(t) rounds an fp32 (to nearest even, saturating to the largest
+ * finite value, NaN to 0x7f; TC_FP8E4B15 as Triton's own conversion: fp16 toward zero, then
+ * nearest with ties away, saturating to 1.75, NaN to 1.75). */
+TC_API double tc_fp8_decode(tc_dtype t, unsigned bits);
+TC_API unsigned tc_fp8_encode(tc_dtype t, double v);
 
 /* ---- context -------------------------------------------------------------------- */
 

@@ -153,6 +153,7 @@ TEST(types_pow2_and_names) {
     CHECK_INT(DT_U32, dtype_from_tl_name("uint32"));
     CHECK_INT(DT_I64, dtype_from_tl_name("i64"));
     CHECK_INT(DT_FP64, dtype_from_tl_name("float64"));
-    CHECK_INT(DT_VOID, dtype_from_tl_name("float8e5"));
+    CHECK_INT(DT_FP8E5, dtype_from_tl_name("float8e5"));
+    CHECK_INT(DT_VOID, dtype_from_tl_name("float8e4b8")); /* AMD only */
     CHECK_INT(DT_VOID, dtype_from_tl_name("nonsense"));
 }

@@ -56,6 +56,7 @@ static double elem_double(tc_dtype dt, const void *b, int64_t i) {
     case TC_BF16: return half_to_double(((const uint16_t *)b)[i], 1);
     case TC_FP32: return ((const float *)b)[i];
     case TC_FP64: return ((const double *)b)[i];
+    case TC_FP8E5: case TC_FP8E4NV: case TC_FP8E4B15: return tc_fp8_decode(dt, ((const uint8_t *)b)[i]);
     }
     return 0;
 }
@@ -65,7 +66,8 @@ static void elem_json(FILE *f, tc_dtype dt, const void *b, int64_t i) {
     case TC_I1: fputs(((const uint8_t *)b)[i] ? "true" : "false", f); return;
     case TC_I64: fprintf(f, "%lld", (long long)((const int64_t *)b)[i]); return;
     case TC_U64: fprintf(f, "%llu", (unsigned long long)((const uint64_t *)b)[i]); return;
-    case TC_FP16: case TC_BF16: case TC_FP32: case TC_FP64:
+    case TC_FP16: case TC_BF16: case TC_FP32: case TC_FP64: case TC_FP8E5: case TC_FP8E4NV:
+    case TC_FP8E4B15:
         cli_json_double(f, elem_double(dt, b, i));
         return;
     default: fprintf(f, "%.0f", elem_double(dt, b, i)); return;

@@ -25,6 +25,7 @@ static const struct { tc_dtype dt; const char *descr; } descrs[] = {
     {TC_I1, "|b1"},  {TC_I8, "|i1"},  {TC_I16, "<i2"}, {TC_I32, "<i4"}, {TC_I64, "<i8"},
     {TC_U8, "|u1"},  {TC_U16, "<u2"}, {TC_U32, "<u4"}, {TC_U64, "<u8"}, {TC_FP16, "<f2"},
     {TC_BF16, "<u2"}, {TC_FP32, "<f4"}, {TC_FP64, "<f8"},
+    {TC_FP8E5, "<u1"}, {TC_FP8E4NV, "<u1"}, {TC_FP8E4B15, "<u1"}, /* raw bits, as bf16 */
 };
 
 const char *npy_descr(tc_dtype dt) {

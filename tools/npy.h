@@ -12,7 +12,7 @@
 #define NPY_MAX_BYTES ((uint64_t)1 << 34)
 #define NPY_MAX_HEADER (1 << 20)
 
-/* The descr numpy uses for a dtype ("<f4"); bf16 -> "<u2". */
+/* The descr numpy uses for a dtype ("<f4"); bf16 -> "<u2", the fp8 types -> "<u1". */
 const char *npy_descr(tc_dtype dt);
 /* Writes an array (tc_write_file: a failure leaves the old file whole). Returns 0, or -1
  * with a message in err. */

@@ -74,8 +74,9 @@ static const char *usage_run =
     "                       out = [11.0, 22.0, 33.0, 44.0]   (repeatable)\n"
     "  --save NAME=PATH     after the run, save tensor NAME as a numpy .npy file (format 1.0,\n"
     "                       little-endian, C order; bf16 has no numpy dtype and is saved as\n"
-    "                       '<u2', its raw bits)   (repeatable); PATH is checked before\n"
-    "                       the run (its directory must exist and be writable)\n"
+    "                       '<u2', its raw bits, the fp8 types as '<u1')   (repeatable);\n"
+    "                       PATH is checked before the run (its directory must exist and\n"
+    "                       be writable)\n"
     "  --tuning-db FILE     autotuned kernels: use the configs recorded in FILE (tritonc tune\n"
     "                       --export), also under the interpreter\n"
     "  --stats              print the specializations compiled and the cache hits\n"
@@ -117,6 +118,7 @@ static const char *usage_run =
     "                          grouped GEMM: group_a_ptrs); the interpreter checks accesses\n"
     "                          through them against those tensors\n"
     "DTYPE: i1 i8 i16 i32 i64 u8 u16 u32 u64 fp16 bf16 fp32 fp64\n"
+    "       fp8e5 fp8e4nv fp8e4b15 (8-bit floats; literals rounded as .to() rounds fp32)\n"
     "rand/randn draw from splitmix64 seeded with --seed: x = next() >> 11, u = x * 2^-53.\n"
     "\n"
     "exit status: 0 success, 1 compile or run error (message with file:line:col on stderr),\n"
@@ -309,7 +311,10 @@ static float bf16_to_f32(uint16_t h) {
     return f;
 }
 
-static int dt_is_float(tc_dtype dt) { return dt == TC_FP16 || dt == TC_BF16 || dt == TC_FP32 || dt == TC_FP64; }
+static int dt_is_fp8(tc_dtype dt) { return dt == TC_FP8E5 || dt == TC_FP8E4NV || dt == TC_FP8E4B15; }
+static int dt_is_float(tc_dtype dt) {
+    return dt == TC_FP16 || dt == TC_BF16 || dt == TC_FP32 || dt == TC_FP64 || dt_is_fp8(dt);
+}
 
 /* Whether an element fits integer dtype dt (floats and i1 take anything): an integer iv
  * (is_u: iv holds u64 bits past INT64_MAX) or an integral double fv. */
@@ -367,6 +372,9 @@ static void put_elem(tc_dtype dt, void *base, int64_t i, int is_int, int64_t iv,
     case TC_BF16: ((uint16_t *)base)[i] = f32_to_bf16((float)d); break;
     case TC_FP32: ((float *)base)[i] = (float)d; break;
     case TC_FP64: ((double *)base)[i] = d; break;
+    case TC_FP8E5: case TC_FP8E4NV: case TC_FP8E4B15: /* as .to() rounds an fp32 */
+        ((uint8_t *)base)[i] = (uint8_t)tc_fp8_encode(dt, (float)d);
+        break;
     }
 }
 
@@ -387,6 +395,9 @@ static void fmt_elem(tc_dtype dt, const void *base, int64_t i, FILE *out) {
     case TC_BF16: tc_format_double(bf16_to_f32(((const uint16_t *)base)[i]), buf, sizeof buf); break;
     case TC_FP32: tc_format_double(((const float *)base)[i], buf, sizeof buf); break;
     case TC_FP64: tc_format_double(((const double *)base)[i], buf, sizeof buf); break;
+    case TC_FP8E5: case TC_FP8E4NV: case TC_FP8E4B15:
+        tc_format_double(tc_fp8_decode(dt, ((const uint8_t *)base)[i]), buf, sizeof buf);
+        break;
     default: snprintf(buf, sizeof buf, "?");
     }
     fputs(buf, out);

@@ -616,6 +616,7 @@ static const char *c_type(const tc_compiled_param *a) {
     case TC_FP16: case TC_BF16: return "uint16_t";  /* raw bits */
     case TC_FP32: return "float";
     case TC_FP64: return "double";
+    case TC_FP8E5: case TC_FP8E4NV: case TC_FP8E4B15: return "uint8_t";  /* raw bits */
     }
     return "int64_t";
 }

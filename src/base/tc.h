@@ -114,6 +114,7 @@ typedef enum DType {
     DT_I1 = TC_I1, DT_I8, DT_I16, DT_I32, DT_I64,
     DT_U8, DT_U16, DT_U32, DT_U64,
     DT_FP16, DT_BF16, DT_FP32, DT_FP64,
+    DT_FP8E5, DT_FP8E4NV, DT_FP8E4B15, /* 8-bit floats: e5m2, e4m3fn, e4m3 with bias 15 */
     DT_PTR,      /* pointer; Type.elem is the pointee */
     DT_COUNT
 } DType;
@@ -121,10 +122,15 @@ typedef enum DType {
 static inline bool dt_is_int(int d) { return d >= DT_I1 && d <= DT_U64; }
 static inline bool dt_is_signed(int d) { return d >= DT_I8 && d <= DT_I64; }
 static inline bool dt_is_unsigned(int d) { return d == DT_I1 || (d >= DT_U8 && d <= DT_U64); }
-static inline bool dt_is_float(int d) { return d >= DT_FP16 && d <= DT_FP64; }
+static inline bool dt_is_fp8(int d) { return d >= DT_FP8E5 && d <= DT_FP8E4B15; }
+static inline bool dt_is_float(int d) { return (d >= DT_FP16 && d <= DT_FP64) || dt_is_fp8(d); }
 int dt_bits(int d);          /* 1, 8, ..., 64; pointers 64 */
 int dt_size(int d);          /* storage bytes: i1 -> 1, ptr -> 8 */
-const char *dt_name(int d);  /* Triton's short names: "i1", "fp32", "ptr" */
+const char *dt_name(int d);  /* Triton's short names: "i1", "fp32", "fp8e5", "ptr" */
+/* 8-bit floats (dt_is_fp8): the value of bits b, and v rounded to the format as Triton's
+ * .to() rounds (tc_fp8_encode); rtz: toward zero (fp8e5 only, as Triton allows). */
+double fp8_to_double(int dt, unsigned b);
+unsigned fp8_from_double(int dt, double v, int rtz);
 
 /* A value's type: a scalar (rank 0) or a block (rank >= 1) of elements. */
 typedef struct Type {

@@ -297,7 +297,8 @@ static const struct { const char *name; int bits; } dt_info[DT_COUNT] = {
     [DT_I16] = {"i16", 16},  [DT_I32] = {"i32", 32}, [DT_I64] = {"i64", 64},
     [DT_U8] = {"u8", 8},     [DT_U16] = {"u16", 16}, [DT_U32] = {"u32", 32},
     [DT_U64] = {"u64", 64},  [DT_FP16] = {"fp16", 16}, [DT_BF16] = {"bf16", 16},
-    [DT_FP32] = {"fp32", 32}, [DT_FP64] = {"fp64", 64}, [DT_PTR] = {"ptr", 64},
+    [DT_FP32] = {"fp32", 32}, [DT_FP64] = {"fp64", 64}, [DT_FP8E5] = {"fp8e5", 8},
+    [DT_FP8E4NV] = {"fp8e4nv", 8}, [DT_FP8E4B15] = {"fp8e4b15", 8}, [DT_PTR] = {"ptr", 64},
 };
 
 int dt_bits(int d) { return d > 0 && d < DT_COUNT ? dt_info[d].bits : 0; }
@@ -305,12 +306,91 @@ int dt_size(int d) { return d == DT_I1 ? 1 : dt_bits(d) / 8; }
 const char *dt_name(int d) { return d >= 0 && d < DT_COUNT ? dt_info[d].name : "?"; }
 
 const char *tc_dtype_name(tc_dtype t) {
-    return (int)t >= TC_I1 && (int)t <= TC_FP64 ? dt_info[t].name : NULL;
+    return (int)t >= TC_I1 && (int)t <= TC_FP8E4B15 ? dt_info[t].name : NULL;
 }
 
 size_t tc_dtype_size(tc_dtype t) {
-    return (int)t >= TC_I1 && (int)t <= TC_FP64 ? (size_t)dt_size((int)t) : 0;
+    return (int)t >= TC_I1 && (int)t <= TC_FP8E4B15 ? (size_t)dt_size((int)t) : 0;
 }
+
+/* ---- 8-bit floats ---------------------------------------------------------------------
+ * fp8e5 (e5m2): bias 15, 2 mantissa bits, inf 0x7c, NaN 0x7d..0x7f. fp8e4nv (e4m3fn): bias
+ * 7, 3 bits, no inf, NaN only 0x7f (and 0xff), max 448. fp8e4b15: bias 15, 3 bits, every
+ * code finite (0x7f is 1.875). */
+static void fp8_fmt(int dt, int *mb, int *bias, double *maxv) {
+    switch (dt) {
+    case DT_FP8E5: *mb = 2; *bias = 15; *maxv = 57344.0; break;
+    case DT_FP8E4NV: *mb = 3; *bias = 7; *maxv = 448.0; break;
+    default: *mb = 3; *bias = 15; *maxv = 1.875; break;
+    }
+}
+
+double fp8_to_double(int dt, unsigned b) {
+    int mb, bias;
+    double maxv;
+    if (!dt_is_fp8(dt)) return NAN;
+    fp8_fmt(dt, &mb, &bias, &maxv);
+    unsigned mag = b & 0x7f, e = mag >> mb, m = mag & ((1u << mb) - 1);
+    double v;
+    if (dt == DT_FP8E5 && e == 31) v = m ? NAN : INFINITY;
+    else if (dt == DT_FP8E4NV && mag == 0x7f) v = NAN;
+    else if (e == 0) v = ldexp((double)m, 1 - bias - mb);
+    else v = ldexp((double)((1u << mb) | m), (int)e - bias - mb);
+    return (b & 0x80) ? -v : v;
+}
+
+/* |v| (finite, >= 0) to nearest even (or toward zero) on the format's grid, subnormals
+ * included, with no upper limit */
+static double fp8_round(double a, int mb, int bias, int rtz) {
+    if (a == 0) return 0;
+    int e2;
+    frexp(a, &e2);
+    int e = e2 - 1 < 1 - bias ? 1 - bias : e2 - 1;
+    double q = ldexp(a, mb - e);  /* a in units of the ulp */
+    double r = rtz ? floor(q) : nearbyint(q);
+    return ldexp(r, e - mb);
+}
+
+static unsigned fp8_bits(double a, int mb, int bias) { /* a on the grid, finite, >= 0 */
+    if (a == 0) return 0;
+    int e2;
+    frexp(a, &e2);
+    int e = e2 - 1;
+    if (e < 1 - bias) return (unsigned)ldexp(a, bias - 1 + mb);
+    return ((unsigned)(e + bias) << mb) | ((unsigned)ldexp(a, mb - e) & ((1u << mb) - 1));
+}
+
+unsigned fp8_from_double(int dt, double v, int rtz) {
+    int mb, bias;
+    double maxv;
+    if (!dt_is_fp8(dt)) return 0;
+    fp8_fmt(dt, &mb, &bias, &maxv);
+    unsigned sign = signbit(v) ? 0x80 : 0;
+    if (dt == DT_FP8E4B15) {
+        /* Triton's software conversion: fp16 toward zero, clamp |h| to 1.75 (NaN too), add
+         * half of the dropped byte (ties away), keep the high byte */
+        uint64_t h = 0;
+        double a = fabs(v);
+        if (isnan(v)) a = 1.75;
+        else if (a > 1.75) a = 1.75;
+        double r = fp8_round(a, 10, 15, 1); /* the fp16 (RTZ) value, below its overflow */
+        int e2;
+        frexp(r, &e2);
+        if (r == 0) h = 0;
+        else if (e2 - 1 < -14) h = (uint64_t)ldexp(r, 24);
+        else h = ((uint64_t)(e2 - 1 + 15) << 10) | ((uint64_t)ldexp(r, 11 - e2) & 0x3ff);
+        return sign | (unsigned)(((h << 1) + 0x80) >> 8);
+    }
+    if (isnan(v)) return 0x7f;
+    double a = fabs(v);
+    if (isinf(v)) return sign | (dt == DT_FP8E5 && rtz ? 0x7cu : fp8_bits(maxv, mb, bias));
+    double r = fp8_round(a, mb, bias, rtz);
+    if (r > maxv) r = maxv;
+    return sign | fp8_bits(r, mb, bias);
+}
+
+double tc_fp8_decode(tc_dtype t, unsigned bits) { return fp8_to_double((int)t, bits & 0xff); }
+unsigned tc_fp8_encode(tc_dtype t, double v) { return fp8_from_double((int)t, v, 0); }
 
 tc_status tc_dtype_from_name(const char *name, tc_dtype *out) {
     static const struct { const char *name; int dt; } names[] = {
@@ -321,6 +401,9 @@ tc_status tc_dtype_from_name(const char *name, tc_dtype *out) {
         {"uint32", DT_U32}, {"u64", DT_U64},     {"uint64", DT_U64},  {"fp16", DT_FP16},
         {"float16", DT_FP16}, {"bf16", DT_BF16}, {"bfloat16", DT_BF16}, {"fp32", DT_FP32},
         {"float32", DT_FP32}, {"fp64", DT_FP64}, {"float64", DT_FP64},
+        {"fp8e5", DT_FP8E5}, {"float8e5", DT_FP8E5}, {"float8_e5m2", DT_FP8E5},
+        {"fp8e4nv", DT_FP8E4NV}, {"float8e4nv", DT_FP8E4NV}, {"float8_e4m3fn", DT_FP8E4NV},
+        {"fp8e4b15", DT_FP8E4B15}, {"float8e4b15", DT_FP8E4B15},
     };
     if (!name || !out) return TC_ERR_ARG;
     for (int i = 0; i < COUNT_OF(names); i++)

@@ -168,6 +168,9 @@ int konst(G *g, int dt, int64_t i, double fv) {
     case DT_BF16: E(g, "mov.b16 %s, 0x%04X;", rn(g, r), f32_to_bf16((float)fv)); break;
     case DT_FP32: E(g, "mov.b32 %s, 0f%08X;", rn(g, r), f32_bits((float)fv)); break;
     case DT_FP64: E(g, "mov.b64 %s, 0d%016llX;", rn(g, r), (unsigned long long)f64_bits(fv)); break;
+    case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15:
+        E(g, "mov.b32 %s, %u;", rn(g, r), fp8_from_double(dt, fv, 0));
+        break;
     case DT_I8: E(g, "mov.b32 %s, %d;", rn(g, r), (int)(int8_t)i); break;
     case DT_I16: E(g, "mov.b32 %s, %d;", rn(g, r), (int)(int16_t)i); break;
     case DT_U8: E(g, "mov.b32 %s, %u;", rn(g, r), (unsigned)(uint8_t)i); break;
@@ -195,6 +198,112 @@ static int down(G *g, int r, int dt, bool rz) {
     E(g, "cvt.%s.%s.f32 %s, %s;", rz ? "rz" : "rn", dt == DT_FP16 ? "f16" : "bf16", rn(g, d),
       rn(g, r));
     return d;
+}
+
+/* ---- 8-bit floats: a byte in a 32-bit register (zero-extended) ----------------------------
+ * Conversions as the interpreter's (base/util.c): to fp8 to nearest even, saturating to the
+ * largest finite value, NaN to 0x7f; fp8e5 rtz by truncating an fp16 rounded toward zero;
+ * fp8e4b15 by Triton's fp16 bit conversion. sm_89 and newer use cvt ...e5m2x2/e4m3x2;
+ * older targets bit manipulation (fp8e4nv needs sm_89, as in Triton). */
+static void fp8_need(G *g, int dt) {
+    if (dt == DT_FP8E4NV && g->ti->arch < 89)
+        err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
+                 "Conversion from/to fp8e4nv is only supported on compute capability >= 89 "
+                 "(the target is %s)", g->ti->name);
+}
+
+/* cvt ...e5m2x2/e4m3x2: sm_89 with PTX 8.1 (the first PTX feature of ours past it: the fp8
+ * mma's 8.4), sm_90 and newer with their first PTX */
+static bool fp8_cvt(G *g) {
+    if (g->ti->arch < 89) return false;
+    if (g->ti->arch < 90) need(g, TF_MMA_FP8);
+    return true;
+}
+
+/* fp8 -> f32 (exact) */
+static int fp8_up(G *g, int r, int dt) {
+    fp8_need(g, dt);
+    int h = nr(g, CH), t = nr(g, CR), f = nr(g, CR);
+    if (dt != DT_FP8E4B15 && fp8_cvt(g)) {
+        E(g, "cvt.u16.u32 %s, %s;", rn(g, h), rn(g, r));
+        E(g, "cvt.rn.f16x2.%s %s, %s;", dt == DT_FP8E5 ? "e5m2x2" : "e4m3x2", rn(g, t), rn(g, h));
+        E(g, "cvt.u16.u32 %s, %s;", rn(g, h), rn(g, t)); /* the low half: our byte */
+    } else if (dt == DT_FP8E5) { /* e5m2 is the high byte of an fp16 */
+        E(g, "shl.b32 %s, %s, 8;", rn(g, t), rn(g, r));
+        E(g, "cvt.u16.u32 %s, %s;", rn(g, h), rn(g, t));
+    } else { /* e4b15: sign, then the 7 bits moved into an fp16 of the same bias */
+        int s = nr(g, CR);
+        E(g, "and.b32 %s, %s, 127;", rn(g, t), rn(g, r));
+        E(g, "shl.b32 %s, %s, 7;", rn(g, t), rn(g, t));
+        E(g, "and.b32 %s, %s, 128;", rn(g, s), rn(g, r));
+        E(g, "shl.b32 %s, %s, 8;", rn(g, s), rn(g, s));
+        E(g, "or.b32 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, s));
+        E(g, "cvt.u16.u32 %s, %s;", rn(g, h), rn(g, t));
+    }
+    E(g, "cvt.f32.f16 %s, %s;", rn(g, f), rn(g, h));
+    return f;
+}
+
+/* f32 -> fp8 (rz: toward zero, fp8e5 only) */
+static int fp8_down(G *g, int f, int dt, bool rz) {
+    fp8_need(g, dt);
+    int d = nr(g, CR), h = nr(g, CH), m = nr(g, CR), p = nr(g, CP);
+    if (dt != DT_FP8E4B15 && !rz && fp8_cvt(g)) {
+        E(g, "cvt.rn.satfinite.%s.f32 %s, 0f00000000, %s;", dt == DT_FP8E5 ? "e5m2x2" : "e4m3x2",
+          rn(g, h), rn(g, f));
+        E(g, "cvt.u32.u16 %s, %s;", rn(g, d), rn(g, h));
+        E(g, "and.b32 %s, %s, 255;", rn(g, d), rn(g, d));
+        return d;
+    }
+    int s = nr(g, CR);
+    E(g, "cvt.rz.f16.f32 %s, %s;", rn(g, h), rn(g, f));
+    E(g, "cvt.u32.u16 %s, %s;", rn(g, m), rn(g, h));
+    E(g, "shr.b32 %s, %s, 8;", rn(g, s), rn(g, m));
+    E(g, "and.b32 %s, %s, 128;", rn(g, s), rn(g, s));   /* the sign, at bit 7 */
+    E(g, "and.b32 %s, %s, 32767;", rn(g, m), rn(g, m)); /* |h| */
+    if (dt == DT_FP8E4B15) { /* clamp to 1.75 (inf, NaN too), add half, keep the high byte */
+        E(g, "min.u32 %s, %s, 16128;", rn(g, m), rn(g, m));
+        E(g, "shl.b32 %s, %s, 1;", rn(g, m), rn(g, m));
+        E(g, "add.u32 %s, %s, 128;", rn(g, m), rn(g, m));
+        E(g, "shr.b32 %s, %s, 8;", rn(g, m), rn(g, m));
+        E(g, "or.b32 %s, %s, %s;", rn(g, d), rn(g, m), rn(g, s));
+        return d;
+    }
+    if (rz) { /* truncation: the high byte of the fp16 rounded toward zero */
+        E(g, "shr.b32 %s, %s, 8;", rn(g, m), rn(g, m));
+        E(g, "or.b32 %s, %s, %s;", rn(g, d), rn(g, m), rn(g, s));
+        return d;
+    }
+    /* fp8e5 to nearest even from the fp16 rounded toward zero with a sticky bit (round to
+     * odd: exact, fp16 has 8 more bits), saturating; NaN -> 0x7f */
+    int b = nr(g, CR), t = nr(g, CR);
+    E(g, "cvt.f32.f16 %s, %s;", rn(g, b), rn(g, h));
+    E(g, "setp.neu.f32 %s, %s, %s;", rn(g, p), rn(g, b), rn(g, f));
+    E(g, "@%s or.b32 %s, %s, 1;", rn(g, p), rn(g, m), rn(g, m));
+    E(g, "shr.b32 %s, %s, 8;", rn(g, t), rn(g, m));
+    E(g, "and.b32 %s, %s, 1;", rn(g, t), rn(g, t));
+    E(g, "add.u32 %s, %s, %s;", rn(g, m), rn(g, m), rn(g, t));
+    E(g, "add.u32 %s, %s, 127;", rn(g, m), rn(g, m));
+    E(g, "shr.b32 %s, %s, 8;", rn(g, m), rn(g, m));
+    E(g, "min.u32 %s, %s, 123;", rn(g, m), rn(g, m));
+    E(g, "or.b32 %s, %s, %s;", rn(g, d), rn(g, m), rn(g, s));
+    E(g, "setp.nan.f32 %s, %s, %s;", rn(g, p), rn(g, f), rn(g, f));
+    E(g, "@%s mov.b32 %s, 127;", rn(g, p), rn(g, d));
+    return d;
+}
+
+/* casts with an fp8 side: through f32 (every value of every fp8 is an fp16, bf16 and f32) */
+static int cast_fp8(G *g, int r, int from, int to, bool rz) {
+    if (dt_is_fp8(from)) {
+        int f = fp8_up(g, r, from);
+        if (to == DT_FP32) return f;
+        if (dt_is_fp8(to)) return fp8_down(g, f, to, rz);
+        if (to == DT_FP16 || to == DT_BF16) return down(g, f, to, false);
+        unsupported(g, "this cast of an 8-bit float");
+    }
+    if (is_half(from)) r = up(g, r, from);
+    else if (from != DT_FP32) unsupported(g, "this cast to an 8-bit float");
+    return fp8_down(g, r, to, rz);
 }
 
 static int pred_to_u32(G *g, int p) {
@@ -451,6 +560,8 @@ static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
 
 static int binop(G *g, const Inst *in, int dt, int a, int b) {
     int op = in->op;
+    if (dt_is_fp8(dt)) /* computed in f32, rounded back as a cast */
+        return fp8_down(g, bin_f32(g, op, in->attr.kind, fp8_up(g, a, dt), fp8_up(g, b, dt), "f32"), dt, false);
     if (dt_is_float(dt)) {
         if (is_half(dt)) {
             int r = bin_f32(g, op, in->attr.kind, up(g, a, dt), up(g, b, dt), "f32");
@@ -530,6 +641,7 @@ static const char *cmp_name(int k, bool fl) {
 static int cmpop(G *g, int kind, int dt, int a, int b) {
     if (dt == DT_I1) { a = pred_to_u32(g, a); b = pred_to_u32(g, b); dt = DT_U32; }
     if (is_half(dt)) { a = up(g, a, dt); b = up(g, b, dt); dt = DT_FP32; }
+    if (dt_is_fp8(dt)) { a = fp8_up(g, a, dt); b = fp8_up(g, b, dt); dt = DT_FP32; }
     int d = nr(g, CP);
     const char *t = dt == DT_FP32 ? "f32" : dt == DT_FP64 ? "f64" : ity(dt);
     E(g, "setp.%s.%s %s, %s, %s;", cmp_name(kind, dt_is_float(dt)), t, rn(g, d), rn(g, a), rn(g, b));
@@ -650,6 +762,7 @@ static int unop(G *g, int op, int dt, int a) {
         if (is_small(dt)) normalize(g, d, dt);
         return d;
     }
+    if (dt_is_fp8(dt)) return fp8_down(g, unop_f32(g, op, fp8_up(g, a, dt)), dt, false);
     if (is_half(dt)) {
         int d = nr(g, CH);
         if (op == OP_NEG) { E(g, "xor.b16 %s, %s, 0x8000;", rn(g, d), rn(g, a)); return d; }
@@ -893,6 +1006,7 @@ static int math2(G *g, int fn, int dt, int a, int b) {
 
 int cast1(G *g, int r, int from, int to, bool rz) {
     if (from == to) return r;
+    if (dt_is_fp8(from) || dt_is_fp8(to)) return cast_fp8(g, r, from, to, rz);
     if (from == DT_PTR || to == DT_PTR) {
         if (dcls(from) == CD && dcls(to) == CD) return r;
         unsupported(g, "a pointer cast of this width");
@@ -964,11 +1078,11 @@ int cast1(G *g, int r, int from, int to, bool rz) {
 
 static int bitcast1(G *g, int r, int from, int to) {
     int fc = dcls(from), tcl = dcls(to);
-    if (fc == tcl && !is_small(to)) return r;
+    if (fc == tcl && !is_small(to) && !dt_is_fp8(to)) return r;
     int d = nr(g, tcl);
     if (fc == CH && tcl == CR) E(g, "cvt.%s.u16 %s, %s;", to == DT_I16 ? "s32" : "u32", rn(g, d), rn(g, r));
     else if (fc == CR && tcl == CH) E(g, "cvt.u16.u32 %s, %s;", rn(g, d), rn(g, r));
-    else if (fc == tcl) { mov(g, d, r); normalize(g, d, to); }
+    else if (fc == tcl) { mov(g, d, r); normalize(g, d, dt_is_fp8(to) ? DT_U8 : to); }
     else unsupported(g, "bitcast between these types");
     return d;
 }
@@ -988,6 +1102,12 @@ static int select1(G *g, int c, int a, int b) {
 }
 
 static int fma1(G *g, int dt, int a, int b, int c) {
+    if (dt_is_fp8(dt)) {
+        int f = nr(g, CR);
+        E(g, "fma.rn.f32 %s, %s, %s, %s;", rn(g, f), rn(g, fp8_up(g, a, dt)), rn(g, fp8_up(g, b, dt)),
+          rn(g, fp8_up(g, c, dt)));
+        return fp8_down(g, f, dt, false);
+    }
     int d = nr(g, dcls(dt));
     switch (dt) {
     case DT_FP32: E(g, "fma.rn.f32 %s, %s, %s, %s;", rn(g, d), rn(g, a), rn(g, b), rn(g, c)); break;
@@ -1074,7 +1194,7 @@ int load_vec(G *g, int lay, int ptr, int mask) {
 
 static const char *mem_ty(int dt, bool ld) {
     switch (dt) {
-    case DT_I1: case DT_U8: return "u8";
+    case DT_I1: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return "u8";
     case DT_I8: return "s8";
     case DT_I16: return ld ? "s16" : "b16";
     case DT_U16: return "u16";
@@ -1378,6 +1498,7 @@ static void combine(G *g, int kind, int dt, int a, int b, int ia, int ib, int *o
         bool mx = kind == RED_ARGMAX;
         int A = a, B = b, cdt = dt;
         if (is_half(dt)) { A = up(g, a, dt); B = up(g, b, dt); cdt = DT_FP32; }
+        if (dt_is_fp8(dt)) { A = fp8_up(g, a, dt); B = fp8_up(g, b, dt); cdt = DT_FP32; }
         if (dt == DT_I1) { A = pred_to_u32(g, a); B = pred_to_u32(g, b); cdt = DT_U32; }
         const char *t = cdt == DT_FP32 ? "f32" : cdt == DT_FP64 ? "f64" : ity(cdt);
         int better = nr(g, CP), eq = nr(g, CP), lt = nr(g, CP), take = nr(g, CP);
@@ -1592,7 +1713,8 @@ static void lower_dot(G *g, const Inst *in) {
     bool tf32 = in->attr.kind == DOT_TF32 && adt == DT_FP32;
     int *Ac = alloc_regs(g, na), *Bc = alloc_regs(g, nb);
     for (int i = 0; i < na; i++) Ac[i] = cdt == adt ? A[i] : cast1(g, A[i], adt, cdt, false);
-    for (int i = 0; i < nb; i++) Bc[i] = cdt == adt ? B[i] : cast1(g, B[i], adt, cdt, false);
+    int bdt = f->types[in->args[1]].dt; /* differs from adt for two fp8 types */
+    for (int i = 0; i < nb; i++) Bc[i] = cdt == bdt ? B[i] : cast1(g, B[i], bdt, cdt, false);
     if (tf32) {
         for (int i = 0; i < na; i++) {
             int t = nr(g, CR);
@@ -1878,7 +2000,7 @@ static void lower_print(G *g, const Inst *in) {
                     }
                 } else if (dt == DT_FP64) w = x;
                 else {
-                    int t = is_half(dt) ? up(g, x, dt) : x;
+                    int t = is_half(dt) ? up(g, x, dt) : dt_is_fp8(dt) ? fp8_up(g, x, dt) : x;
                     E(g, "cvt.f64.f32 %s, %s;", rn(g, w), rn(g, t));
                 }
             } else if (dcls(dt) == CD) {

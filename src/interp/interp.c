@@ -25,9 +25,11 @@
  *    two), in the element type (fp16 rounds per step): error O(log n) ulps, as good as or
  *    better than the GPU's per-thread runs followed by a butterfly.
  *  - DOT: per output element a sequential fp32 FMA chain over k = 0..K-1 (fp64 for fp64,
- *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype. tf32:
- *    fp32 inputs are first rounded to a 10-bit mantissa (nearest, ties away, like
- *    cvt.rna.tf32.f32); tf32x3 is computed as ieee.
+ *    wrapping i32 for 8-bit ints), then + acc, then rounded to the result dtype (blocked so
+ *    the compiler vectorizes across columns; the order per element stays). tf32: fp32
+ *    inputs are first rounded to a 10-bit mantissa (nearest, ties away, like
+ *    cvt.rna.tf32.f32); tf32x3, bf16x3, bf16x6: Triton's split products (F32DotTC), each a
+ *    dot of the parts with the previous pass as its accumulator. fp8 inputs: their values.
  *  - a store (or atomic) whose lanes hit the same address: lanes apply in lane order, so
  *    the last lane wins.
  *
@@ -262,6 +264,23 @@ static void ex_permute(Ctx *c, const Inst *in) {
 #define H_ADD(a, b) h2f(f2h((a) + (b)))
 #define BF_ADD(a, b) bf2f(f2bf((a) + (b)))
 #define TO_U64(x) ((uint64_t)(x))
+/* 8-bit floats: combined in float, a sum rounded back to the type at each step */
+#define F8_FNS(NAME, DT) \
+    static inline float NAME##_f(uint8_t b) { return (float)fp8_to_double(DT, b); } \
+    static inline uint8_t NAME##_b(float f) { return (uint8_t)fp8_from_double(DT, f, 0); } \
+    static inline float NAME##_add(float a, float b) { return NAME##_f(NAME##_b(a + b)); }
+F8_FNS(f8e5, DT_FP8E5)
+F8_FNS(f8e4nv, DT_FP8E4NV)
+F8_FNS(f8e4b15, DT_FP8E4B15)
+#define RED_F8(DT, NAME) \
+    case DT: \
+        switch (kind) { \
+        case RED_SUM: RED_GEN(uint8_t, float, NAME##_f, NAME##_b, NAME##_add); break; \
+        case RED_MAX: RED_GEN(uint8_t, float, NAME##_f, NAME##_b, fmaxf); break; \
+        case RED_MIN: RED_GEN(uint8_t, float, NAME##_f, NAME##_b, fminf); break; \
+        default: BAD(c, in); \
+        } \
+        break;
 
 #define RED_INT(DT, T, UT) \
     case DT: \
@@ -394,6 +413,9 @@ static void ex_reduce(Ctx *c, const Inst *in) {
         default: BAD(c, in);
         }
         break;
+    RED_F8(DT_FP8E5, f8e5)
+    RED_F8(DT_FP8E4NV, f8e4nv)
+    RED_F8(DT_FP8E4B15, f8e4b15)
     default: BAD(c, in);
     }
 }
@@ -406,6 +428,155 @@ static inline float tf32_round(float x) {
     if ((b & 0x7f800000u) != 0x7f800000u) b = (b + 0x1000u) & 0xffffe000u;
     memcpy(&x, &b, 4);
     return x;
+}
+
+static inline float bf16_round(float x) { return bf2f(f2bf(x)); } /* arith.truncf: nearest even */
+
+/* S (M x N) = the fp32 FMA chains of A (M x K) by B (K x N), row-major: for each element
+ * s = fma(a[k], b[k], s) for k = 0, 1, ..., K-1 from s = 0, in exactly that order. Blocked
+ * DOT_MB rows by DOT_NB columns so the column loop vectorizes (the order per element stays);
+ * built for AVX-512 and AVX2+FMA too, chosen at run time, since plain x86-64 has no fma
+ * instruction (fmaf would be a call per element). */
+enum { DOT_MB = 4, DOT_NB = 32 };
+
+#define DOT_CHAIN_BODY \
+    for (int64_t m0 = 0; m0 < M; m0 += DOT_MB) { \
+        int64_t mb = M - m0 < DOT_MB ? M - m0 : DOT_MB; \
+        for (int64_t n0 = 0; n0 < N; n0 += DOT_NB) { \
+            int64_t nb = N - n0 < DOT_NB ? N - n0 : DOT_NB; \
+            if (mb == DOT_MB && nb == DOT_NB) { \
+                float acc[DOT_MB][DOT_NB]; \
+                memset(acc, 0, sizeof acc); \
+                for (int64_t k = 0; k < K; k++) { \
+                    const float *br = B + k * N + n0; \
+                    for (int i = 0; i < DOT_MB; i++) { \
+                        float av = A[(m0 + i) * K + k]; \
+                        for (int j = 0; j < DOT_NB; j++) acc[i][j] = fmaf(av, br[j], acc[i][j]); \
+                    } \
+                } \
+                for (int i = 0; i < DOT_MB; i++) \
+                    memcpy(S + (m0 + i) * N + n0, acc[i], sizeof acc[i]); \
+            } else { \
+                for (int64_t i = 0; i < mb; i++) \
+                    for (int64_t j = 0; j < nb; j++) { \
+                        float sacc = 0; \
+                        for (int64_t k = 0; k < K; k++) \
+                            sacc = fmaf(A[(m0 + i) * K + k], B[k * N + n0 + j], sacc); \
+                        S[(m0 + i) * N + n0 + j] = sacc; \
+                    } \
+            } \
+        } \
+    }
+
+static void dot_chain_plain(const float *A, const float *B, float *S, int64_t M, int64_t N, int64_t K) {
+    DOT_CHAIN_BODY
+}
+#if defined(__x86_64__) && defined(__GNUC__)
+#define DOT_X86 1
+#include <immintrin.h>
+__attribute__((target("avx2,fma"))) static void dot_chain_avx2(const float *A, const float *B, float *S,
+                                                               int64_t M, int64_t N, int64_t K) {
+    DOT_CHAIN_BODY
+}
+__attribute__((target("avx512f"))) static void dot_chain_avx512(const float *A, const float *B, float *S,
+                                                                int64_t M, int64_t N, int64_t K) {
+    DOT_CHAIN_BODY
+}
+#endif
+
+/* fp16 -> fp32 of n elements (exact; F16C's vcvtph2ps where the CPU has it) */
+#ifdef DOT_X86
+__attribute__((target("avx,f16c"))) static void h2f_f16c(const uint16_t *h, float *f, int64_t n) {
+    int64_t i = 0;
+    for (; i + 8 <= n; i += 8) {
+        __m128i x;
+        memcpy(&x, h + i, sizeof x);
+        __m256 y = _mm256_cvtph_ps(x);
+        memcpy(f + i, &y, sizeof y);
+    }
+    for (; i < n; i++) f[i] = h2f(h[i]);
+}
+#endif
+
+static void h2f_n(const uint16_t *h, float *f, int64_t n) {
+#ifdef DOT_X86
+    if (__builtin_cpu_supports("f16c") && __builtin_cpu_supports("avx")) { h2f_f16c(h, f, n); return; }
+#endif
+    for (int64_t i = 0; i < n; i++) f[i] = h2f(h[i]);
+}
+
+static void dot_chain(const float *A, const float *B, float *S, int64_t M, int64_t N, int64_t K) {
+#ifdef DOT_X86
+    if (__builtin_cpu_supports("avx512f")) { dot_chain_avx512(A, B, S, M, N, K); return; }
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) {
+        dot_chain_avx2(A, B, S, M, N, K);
+        return;
+    }
+#endif
+    dot_chain_plain(A, B, S, M, N, K);
+}
+
+/* R = chain(A, B) + R: a dot of the split-product passes with its accumulator */
+static void dot_pass(const float *A, const float *B, float *R, float *S, int64_t M, int64_t N, int64_t K) {
+    dot_chain(A, B, S, M, N, K);
+    for (int64_t i = 0; i < M * N; i++) R[i] = S[i] + R[i];
+}
+
+static void nan_to_zero(float *R, int64_t n) {
+    for (int64_t i = 0; i < n; i++)
+        if (isnan(R[i])) R[i] = 0;
+}
+
+/* The split parts of x: hi = round(x), the rest from x - hi (fp32 subtractions); tf32: hi
+ * rounded to tf32, lo = tf32(x - hi) as the tf32 dot rounds it again; bf16: up to 3 parts. */
+static void dot_split(float *x, int64_t n, int kind, float *p1, float *p2) {
+    for (int64_t i = 0; i < n; i++) {
+        float v = x[i];
+        if (kind == DOT_TF32X3) {
+            float hi = tf32_round(v);
+            x[i] = hi;
+            p1[i] = tf32_round(v - hi);
+        } else {
+            float hi = bf16_round(v), r = v - hi, mid = bf16_round(r);
+            x[i] = hi;
+            p1[i] = mid;
+            if (p2) p2[i] = bf16_round(r - mid);
+        }
+    }
+}
+
+/* fp32 results R (M x N, without acc) of one batch of float inputs fa (M x K), fb (K x N)
+ * under input precision kind (Triton's F32DotTC: each pass a dot with the previous result as
+ * its accumulator, NaNs of the small passes zeroed before the big one). */
+static void dot_f32(int kind, float *fa, float *fb, float *R, float *a1, int64_t M, int64_t N, int64_t K) {
+    int64_t mn = M * N, mk = M * K, kn = K * N;
+    if (kind == DOT_IEEE || kind == DOT_TF32) {
+        if (kind == DOT_TF32) {
+            for (int64_t i = 0; i < mk; i++) fa[i] = tf32_round(fa[i]);
+            for (int64_t i = 0; i < kn; i++) fb[i] = tf32_round(fb[i]);
+        }
+        dot_chain(fa, fb, R, M, N, K);
+        return;
+    }
+    bool six = kind == DOT_BF16X6;
+    float *a2 = a1 + mk, *b1 = a2 + mk, *b2 = b1 + kn, *S = b2 + kn;
+    dot_split(fa, mk, kind, a1, six ? a2 : NULL);
+    dot_split(fb, kn, kind, b1, six ? b2 : NULL);
+    for (int64_t i = 0; i < mn; i++) R[i] = 0;
+    if (kind == DOT_TF32X3) {
+        dot_pass(a1, fb, R, S, M, N, K);   /* aSmall x bBig */
+        dot_pass(fa, b1, R, S, M, N, K);   /* aBig x bSmall */
+    } else {
+        if (six) {
+            dot_pass(a1, b1, R, S, M, N, K); /* mid x mid */
+            dot_pass(a2, fb, R, S, M, N, K); /* lo x hi */
+            dot_pass(fa, b2, R, S, M, N, K); /* hi x lo */
+        }
+        dot_pass(a1, fb, R, S, M, N, K);     /* mid x hi */
+        dot_pass(fa, b1, R, S, M, N, K);     /* hi x mid */
+    }
+    nan_to_zero(R, mn);
+    dot_pass(fa, fb, R, S, M, N, K);         /* hi x hi */
 }
 
 static void ex_dot(Ctx *c, const Inst *in) {
@@ -429,42 +600,50 @@ static void ex_dot(Ctx *c, const Inst *in) {
                 }
         return;
     }
-    if (dt_is_int(adt)) {
-        for (int64_t bb = 0; bb < B; bb++)
-            for (int64_t m = 0; m < M; m++)
-                for (int64_t nn = 0; nn < N; nn++) {
-                    uint32_t s = 0;
-                    for (int64_t k = 0; k < K; k++)
-                        s += (uint32_t)rdi(adt, A, (bb * M + m) * K + k) *
-                             (uint32_t)rdi(bdt, Bm, (bb * K + k) * N + nn);
-                    int64_t o = (bb * M + m) * N + nn;
-                    wri(rt.dt, R, o, (uint64_t)(s + (uint32_t)rdi(rt.dt, Acc, o)));
+    if (dt_is_int(adt)) { /* wrapping i32: the order of the sum does not matter */
+        int32_t *ia = scratch(c, sizeof(int32_t) * (size_t)(M * K + K * N + N));
+        int32_t *ib = ia + M * K, *row = ib + K * N;
+        for (int64_t bb = 0; bb < B; bb++) {
+            for (int64_t i = 0; i < M * K; i++) ia[i] = (int32_t)rdi(adt, A, bb * M * K + i);
+            for (int64_t i = 0; i < K * N; i++) ib[i] = (int32_t)rdi(bdt, Bm, bb * K * N + i);
+            for (int64_t m = 0; m < M; m++) {
+                for (int64_t nn = 0; nn < N; nn++) row[nn] = 0;
+                for (int64_t k = 0; k < K; k++) {
+                    uint32_t av = (uint32_t)ia[m * K + k];
+                    const int32_t *br = ib + k * N;
+                    for (int64_t nn = 0; nn < N; nn++) row[nn] = (int32_t)((uint32_t)row[nn] + av * (uint32_t)br[nn]);
                 }
+                for (int64_t nn = 0; nn < N; nn++) {
+                    int64_t o = (bb * M + m) * N + nn;
+                    wri(rt.dt, R, o, (uint64_t)((uint32_t)row[nn] + (uint32_t)rdi(rt.dt, Acc, o)));
+                }
+            }
+        }
         return;
     }
-    /* float inputs: convert a (M x K) and b transposed (N x K) to fp32 once per batch */
-    float *fa = scratch(c, sizeof(float) * (size_t)(M * K + N * K));
-    float *fb = fa + M * K;
-    bool tf32 = in->attr.kind == DOT_TF32 && adt == DT_FP32;
+    /* float inputs: a (M x K) and b (K x N) to fp32 once per batch */
+    int kind = adt == DT_FP32 ? in->attr.kind : DOT_IEEE;
+    bool split = kind != DOT_IEEE && kind != DOT_TF32; /* room for the parts of dot_f32 */
+    float *fa = scratch(c, sizeof(float) * (size_t)(M * K + K * N + M * N) * (split ? 3 : 1));
+    float *fb = fa + M * K, *S = fb + K * N, *parts = S + M * N;
     for (int64_t bb = 0; bb < B; bb++) {
-        for (int64_t i = 0; i < M * K; i++) {
-            float v = (float)rdf(adt, A, bb * M * K + i);
-            fa[i] = tf32 ? tf32_round(v) : v;
+        const int64_t oa = bb * M * K, ob = bb * K * N;
+        if (adt == DT_FP32) memcpy(fa, (const float *)A + oa, sizeof(float) * (size_t)(M * K));
+        else if (adt == DT_FP16) h2f_n((const uint16_t *)A + oa, fa, M * K);
+        else for (int64_t i = 0; i < M * K; i++) fa[i] = (float)rdf(adt, A, oa + i);
+        if (bdt == DT_FP32) memcpy(fb, (const float *)Bm + ob, sizeof(float) * (size_t)(K * N));
+        else if (bdt == DT_FP16) h2f_n((const uint16_t *)Bm + ob, fb, K * N);
+        else for (int64_t i = 0; i < K * N; i++) fb[i] = (float)rdf(bdt, Bm, ob + i);
+        dot_f32(kind, fa, fb, S, parts, M, N, K);
+        const int64_t o0 = bb * M * N;
+        if (rt.dt == DT_FP32) {
+            float *Rf = (float *)R + o0;
+            const float *Af = (const float *)Acc + o0;
+            for (int64_t i = 0; i < M * N; i++) Rf[i] = S[i] + Af[i];
+        } else {
+            for (int64_t i = 0; i < M * N; i++)
+                wrf(rt.dt, R, o0 + i, (double)(S[i] + (float)rdf(rt.dt, Acc, o0 + i)), 0);
         }
-        for (int64_t k = 0; k < K; k++)
-            for (int64_t nn = 0; nn < N; nn++) {
-                float v = (float)rdf(bdt, Bm, (bb * K + k) * N + nn);
-                fb[nn * K + k] = tf32 ? tf32_round(v) : v;
-            }
-        for (int64_t m = 0; m < M; m++)
-            for (int64_t nn = 0; nn < N; nn++) {
-                const float *pa = fa + m * K, *pb = fb + nn * K;
-                float s = 0;
-                for (int64_t k = 0; k < K; k++) s = fmaf(pa[k], pb[k], s);
-                int64_t o = (bb * M + m) * N + nn;
-                if (rt.dt == DT_FP32) ((float *)R)[o] = s + ((const float *)Acc)[o];
-                else wrf(rt.dt, R, o, (double)(s + (float)rdf(rt.dt, Acc, o)), 0);
-            }
     }
 }
 
@@ -524,6 +703,33 @@ static bool contiguous(const uint64_t *P, int64_t n, int es);
 /* Checks every active lane of an access (the one place every memory access goes through,
  * so check mode records it here; vals: a store's values). Fails naming the first bad lane.
  * Returns the number of active lanes. */
+/* The smallest and largest of n addresses, and their OR (for the alignment). Unsigned 64-bit
+ * min/max only vectorize with AVX-512 (vpminuq), hence a build for it chosen at run time. */
+#define ADDR_SPAN_BODY \
+    uint64_t l = UINT64_MAX, h = 0, o = 0; \
+    for (int64_t i = 0; i < n; i++) { \
+        uint64_t a = addr[i]; \
+        l = a < l ? a : l; \
+        h = a > h ? a : h; \
+        o |= a; \
+    } \
+    *lo = l; *hi = h; *orr = o;
+static void addr_span_plain(const uint64_t *addr, int64_t n, uint64_t *lo, uint64_t *hi, uint64_t *orr) {
+    ADDR_SPAN_BODY
+}
+#ifdef DOT_X86
+__attribute__((target("avx512f"))) static void addr_span_avx512(const uint64_t *addr, int64_t n, uint64_t *lo,
+                                                                uint64_t *hi, uint64_t *orr) {
+    ADDR_SPAN_BODY
+}
+#endif
+static void addr_span(const uint64_t *addr, int64_t n, uint64_t *lo, uint64_t *hi, uint64_t *orr) {
+#ifdef DOT_X86
+    if (__builtin_cpu_supports("avx512f")) { addr_span_avx512(addr, n, lo, hi, orr); return; }
+#endif
+    addr_span_plain(addr, n, lo, hi, orr);
+}
+
 static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uint8_t *mask,
                          int64_t n, int size, int kind, const void *vals, bool *contig) {
     uint64_t lo = UINT64_MAX, hi = 0, orr = 0;
@@ -545,12 +751,7 @@ static int64_t mem_check(Ctx *c, const Inst *in, const uint64_t *addr, const uin
             active += mask[i] != 0;
         }
     } else {
-        FOR_N {
-            uint64_t a = addr[i];
-            lo = a < lo ? a : lo;
-            hi = a > hi ? a : hi;
-            orr |= a;
-        }
+        addr_span(addr, n, &lo, &hi, &orr);
     }
     if (!active) return 0;
     const InterpLaunch *l = c->l;

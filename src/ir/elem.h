@@ -1,6 +1,6 @@
 /* elem.h — how the elements of IR values are stored, and converted one at a time: i1 as
  * uint8 0/1, fp16/bf16 as uint16 bit patterns (computed in float, rounded back to nearest
- * even), pointers as uint64 host addresses. Shared by the element-wise semantics (elementwise.c),
+ * even), fp8 as their byte (rounded back as Triton's .to() rounds: base/util.c), pointers as uint64 host addresses. Shared by the element-wise semantics (elementwise.c),
  * the folder (opt.c) and the interpreter, so that all three round the same way. */
 #ifndef IR_ELEM_H
 #define IR_ELEM_H
@@ -73,6 +73,7 @@ static inline double rdf(int dt, const void *p, int64_t i) {
     case DT_BF16: return bf2f(((const uint16_t *)p)[i]);
     case DT_FP32: return ((const float *)p)[i];
     case DT_FP64: return ((const double *)p)[i];
+    case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return fp8_to_double(dt, ((const uint8_t *)p)[i]);
     default: return 0;
     }
 }
@@ -109,6 +110,9 @@ static inline void wrf(int dt, void *p, int64_t i, double v, int rtz) {
     case DT_BF16: ((uint16_t *)p)[i] = f64_to_small(v, 7, 8, rtz); break;
     case DT_FP32: ((float *)p)[i] = rtz ? f64_to_f32_rtz(v) : (float)v; break;
     case DT_FP64: ((double *)p)[i] = v; break;
+    case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15:
+        ((uint8_t *)p)[i] = (uint8_t)fp8_from_double(dt, v, rtz);
+        break;
     default: break;
     }
 }

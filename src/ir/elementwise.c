@@ -454,20 +454,60 @@ static bool eval_cast(int sd, int dd, int rtz, int64_t n, void *d, const void *s
     return true;
 }
 
+/* 8-bit floats: computed in fp32 (exact for + - * and exact enough for one rounding: fp32
+ * has more than 2p+2 bits) and rounded back as .to() rounds, a chunk at a time. */
+enum { F8_CHUNK = 256 };
+
+static void f8_load(int dt, const void *p, int64_t o, int64_t m, float *x) {
+    for (int64_t i = 0; i < m; i++) x[i] = (float)fp8_to_double(dt, ((const uint8_t *)p)[o + i]);
+}
+
+static bool eval_fp8(const Inst *in, int dt, int adt, int64_t n, void *r, const void *const *a) {
+    float x[3][F8_CHUNK], z[F8_CHUNK];
+    int na = in->op == OP_FMA ? 3 : in->op == OP_CMP ? 2 : in->nargs;
+    if (na > 3) return false;
+    for (int64_t o = 0; o < n; o += F8_CHUNK) {
+        int64_t m = n - o < F8_CHUNK ? n - o : F8_CHUNK;
+        for (int k = 0; k < na; k++) f8_load(adt, a[k], o, m, x[k]);
+        bool ok;
+        switch (in->op) {
+        case OP_CMP: ok = eval_cmp(in->attr.kind, DT_FP32, m, (uint8_t *)r + o, x[0], x[1]); break;
+        case OP_FMA: ok = eval_fma(DT_FP32, m, z, x[0], x[1], x[2]); break;
+        case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG:
+        case OP_LOG2: case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR:
+        case OP_CEIL: case OP_ERF: case OP_TANH:
+            ok = in->op != OP_NOT && eval_unary(in->op, DT_FP32, m, z, x[0]);
+            break;
+        default: ok = eval_binary(in->op, in->attr.kind, DT_FP32, m, z, x[0], x[1]); break;
+        }
+        if (!ok) return false;
+        if (in->op != OP_CMP)
+            for (int64_t i = 0; i < m; i++) ((uint8_t *)r)[o + i] = (uint8_t)fp8_from_double(dt, z[i], 0);
+    }
+    return true;
+}
+
 bool ir_eval(const IrFunc *f, const Inst *in, int64_t n, void *r, const void *const *a) {
     int dt = f->types[in->res[0]].dt;
+    bool fp8 = in->nargs > 0 && dt_is_fp8(f->types[in->args[0]].dt);
     switch (in->op) {
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_DIV: case OP_REM: case OP_AND: case OP_OR:
     case OP_XOR: case OP_SHL: case OP_SHR: case OP_MAX: case OP_MIN: case OP_UMULHI:
+        if (fp8) return eval_fp8(in, dt, f->types[in->args[0]].dt, n, r, a);
         return eval_binary(in->op, in->attr.kind, dt, n, r, a[0], a[1]);
-    case OP_CMP: return eval_cmp(in->attr.kind, f->types[in->args[0]].dt, n, r, a[0], a[1]);
+    case OP_CMP:
+        if (fp8) return eval_fp8(in, dt, f->types[in->args[0]].dt, n, r, a);
+        return eval_cmp(in->attr.kind, f->types[in->args[0]].dt, n, r, a[0], a[1]);
     case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG: case OP_LOG2:
     case OP_SQRT: case OP_RSQRT: case OP_SIN: case OP_COS: case OP_FLOOR: case OP_CEIL:
     case OP_ERF: case OP_TANH:
+        if (fp8) return eval_fp8(in, dt, f->types[in->args[0]].dt, n, r, a);
         return eval_unary(in->op, dt, n, r, a[0]);
     case OP_MATH1: return eval_math(in->attr.kind, dt, n, r, a[0], NULL);
     case OP_MATH2: return eval_math(in->attr.kind, dt, n, r, a[0], a[1]);
-    case OP_FMA: return eval_fma(dt, n, r, a[0], a[1], a[2]);
+    case OP_FMA:
+        if (fp8) return eval_fp8(in, dt, f->types[in->args[0]].dt, n, r, a);
+        return eval_fma(dt, n, r, a[0], a[1], a[2]);
     case OP_WHERE: return eval_where(dt_size(dt), n, r, a[0], a[1], a[2]);
     case OP_CAST: return eval_cast(f->types[in->args[0]].dt, dt, in->attr.kind == 1, n, r, a[0]);
     default: return false;

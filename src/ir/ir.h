@@ -22,7 +22,9 @@ typedef enum RedKind { RED_SUM, RED_MAX, RED_MIN, RED_ARGMAX, RED_ARGMIN, RED_XO
                        RED_AND } RedKind;
 typedef enum AtomKind { ATOM_ADD, ATOM_MAX, ATOM_MIN, ATOM_AND, ATOM_OR, ATOM_XOR,
                         ATOM_XCHG } AtomKind;
-typedef enum DotPrec { DOT_IEEE, DOT_TF32, DOT_TF32X3 } DotPrec;
+/* fp32 dot input precision (Triton's input_precision): IEEE exact FMA; TF32 inputs rounded to
+ * tf32; TF32X3, BF16X3, BF16X6 the split products of Triton's F32DotTC pass. */
+typedef enum DotPrec { DOT_IEEE, DOT_TF32, DOT_TF32X3, DOT_BF16X3, DOT_BF16X6 } DotPrec;
 /* MATH1 / MATH2's functions (their names: math_fn_names); FAST_* are libdevice's __nv_fast_*
  * (the interpreter computes them exactly; the GPU with the .approx instructions). */
 #define MATH_FNS(X) \

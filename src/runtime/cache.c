@@ -221,7 +221,7 @@ int cache_entry_parse(const void *bytes, size_t n, CacheEntry *out, char *why, s
         p->index = (uint16_t)(q[0] | q[1] << 8);
         p->dtype = q[2];
         p->flags = q[3];
-        if (p->index >= 1024 || p->dtype < TC_I1 || p->dtype > TC_FP64 || (p->flags & ~3u))
+        if (p->index >= 1024 || p->dtype < TC_I1 || p->dtype > TC_FP8E4B15 || (p->flags & ~3u))
             return bad(why, whyn, "bad parameter %d", i);
     }
     if (plen < 2 || !exact_cstr(ptx, (size_t)plen)) return bad(why, whyn, "bad PTX text");

@@ -279,6 +279,10 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
         s->div16 = ka[i].div16;
     }
     spec_string(k, ka, n, e->spec, sizeof e->spec);
+    if (trace_f32_default()) { /* in the disk cache's key too */
+        size_t sl = strlen(e->spec);
+        snprintf(e->spec + sl, sizeof e->spec - sl, "; TRITON_F32_DEFAULT=%s", trace_f32_default());
+    }
 
     PipelineGpu gpu = {0}, *gp = NULL;
     tc_target t;
@@ -466,6 +470,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         arch = (int)(uint32_t)ac;
     }
 
+    arch += trace_f32_default_key() << 16; /* TRITON_F32_DEFAULT is part of the key */
     /* The cache is shared by the threads launching this kernel: one lock, held while a
      * missing specialization compiles, so that it compiles once. */
     uint64_t h = key_hash(k, ka, n, b, knw, kns, arch);

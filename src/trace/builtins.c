@@ -127,12 +127,13 @@ Type sem_arg_dtype(Call *c, const Val *v, const char *what) {
         if (d != DT_VOID) return type_scalar(d);
     }
     if (v && (v->kind == V_BUILTIN || v->kind == V_MODULE) && v->path && strstr(v->path, "float8"))
-        UNSUP("fp8 dtypes (%s) are not supported by tritonc", v->path);
+        UNSUP("%s is an AMD (gfx942) type that tritonc does not support; tritonc has "
+              "tl.float8e5, tl.float8e4nv and tl.float8e4b15", v->path);
     if (v && v->kind == V_BUILTIN && v->n == 0 && v->path && !strncmp(v->path, "triton.language.", 16) &&
         !strchr(v->path + 16, '.') && !tl_name_known(v->path + 16))   /* a misspelt dtype */
         FAIL("module 'triton.language' has no attribute '%s' (%s() argument '%s' must be a dtype: "
              "tl.int1, int8, int16, int32, int64, uint8 ... uint64, float16, bfloat16, float32, "
-             "float64)", v->path + 16, c->fname, what);
+             "float64, float8e5, float8e4nv, float8e4b15)", v->path + 16, c->fname, what);
     FAIL("%s() argument '%s' must be a dtype", c->fname, what);
 }
 
@@ -301,8 +302,10 @@ bool sem_dtype_pred(const char *name, int dt, bool *out) {
         {"is_uint8", dt == DT_U8}, {"is_uint16", dt == DT_U16}, {"is_uint32", dt == DT_U32},
         {"is_uint64", dt == DT_U64}, {"is_fp16", dt == DT_FP16}, {"is_bf16", dt == DT_BF16},
         {"is_fp32", dt == DT_FP32}, {"is_fp64", dt == DT_FP64}, {"is_ptr", isptr},
-        {"is_standard_floating", dt_is_float(dt)}, {"is_block", false}, {"is_void", dt == DT_VOID},
-        {"is_fp8", false},
+        {"is_standard_floating", dt_is_float(dt) && !dt_is_fp8(dt)}, {"is_block", false},
+        {"is_void", dt == DT_VOID}, {"is_fp8", dt_is_fp8(dt)}, {"is_fp8e5", dt == DT_FP8E5},
+        {"is_fp8e4nv", dt == DT_FP8E4NV}, {"is_fp8e4b15", dt == DT_FP8E4B15},
+        {"is_fp8e4b8", false}, {"is_fp8e5b16", false},
     };
     for (int i = 0; i < COUNT_OF(tab); i++)
         if (!strcmp(name, tab[i].n)) { *out = tab[i].v; return true; }

@@ -6,6 +6,7 @@
 
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 static Val expand_dims_v(Call *c, Val x, const Val *axisv) {
     Trace *t = c->t;
@@ -168,24 +169,29 @@ static Val h_flip(Call *c, Val **a) {
 
 /* ---- dot ------------------------------------------------------------------------------------- */
 
+/* Triton's input_precision names (lower case, as _str_to_dot_input_precision accepts them) */
+static int dot_prec(Trace *t, const char *p, SrcLoc loc) {
+    static const struct { const char *name; int kind; } names[] = {
+        {"tf32", DOT_TF32}, {"tf32x3", DOT_TF32X3}, {"ieee", DOT_IEEE},
+        {"bf16x3", DOT_BF16X3}, {"bf16x6", DOT_BF16X6},
+    };
+    for (int i = 0; i < COUNT_OF(names); i++)
+        if (strcasecmp(p, names[i].name) == 0) return names[i].kind;
+    FAIL("input_precision must be one of ('tf32', 'tf32x3', 'ieee', 'bf16x3', 'bf16x6'). Got %s", p);
+}
+
 static Val h_dot(Call *c, Val **a) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     if (!a[1]) FAIL("dot() missing 1 required positional argument: 'other'");
     Val x = sem_to_tensor(t, *a[0], loc), y = sem_to_tensor(t, *a[1], loc);
-    if (a[3] && a[4]) FAIL("Only one of input_precision and allow_tf32 can be specified");
-    int prec = DOT_TF32;
-    if (a[3]) {
-        const char *p = sem_arg_str(c, a[3], "", "input_precision");
-        if (strcmp(p, "tf32") == 0) prec = DOT_TF32;
-        else if (strcmp(p, "tf32x3") == 0) prec = DOT_TF32X3;
-        else if (strcmp(p, "ieee") == 0) prec = DOT_IEEE;
-        else if (strcmp(p, "bf16x3") == 0 || strcmp(p, "bf16x6") == 0 || strcmp(p, "hf32") == 0)
-            UNSUP("input_precision=\"%s\" is not supported by tritonc", p);
-        else FAIL("input_precision must be one of ('tf32', 'tf32x3', 'ieee'). Got %s", p);
-    } else if (a[4] && !sem_arg_bool(c, a[4], true, "allow_tf32")) {
-        prec = DOT_IEEE;
-    }
+    bool has_prec = a[3] && !(a[3]->kind == V_CONST && a[3]->c.kind == CV_NONE);
+    bool has_tf32 = a[4] && !(a[4]->kind == V_CONST && a[4]->c.kind == CV_NONE);
+    if (has_prec && has_tf32) FAIL("Only one of input_precision and allow_tf32 can be specified");
+    /* core.dot: TRITON_F32_DEFAULT, else tf32 unless allow_tf32=False */
+    const char *p = has_prec ? sem_arg_str(c, a[3], "", "input_precision") : trace_f32_default();
+    if (!p) p = has_tf32 && !sem_arg_bool(c, a[4], true, "allow_tf32") ? "ieee" : "tf32";
+    int prec = dot_prec(t, p, loc);
     int ra = x.type.rank, rb = y.type.rank;
     if (!((ra == 2 && rb == 2) || (ra == 3 && rb == 3)))
         FAIL("Both inputs must be either 2D or 3D; (lhs: %s vs rhs: %s)", sem_shape_s(t, ra, x.type.shape),
@@ -199,30 +205,47 @@ static Val h_dot(Call *c, Val **a) {
         FAIL("Batch dimensions of dot operands must match (lhs: %s vs rhs: %s)",
              sem_shape_s(t, ra, x.type.shape), sem_shape_s(t, rb, y.type.shape));
     int d = x.type.dt;
-    if (d != y.type.dt)
-        FAIL("Both operands must be same dtype. Got %s and %s", sem_tl_name(d), sem_tl_name(y.type.dt));
-    if (!(d == DT_I8 || d == DT_U8 || d == DT_FP16 || d == DT_BF16 || d == DT_FP32 || d == DT_FP64))
-        FAIL("Unsupported dtype for tl.dot: %s", sem_tl_name(d));
+    bool fp8 = dt_is_fp8(d) && dt_is_fp8(y.type.dt);
+    if (!fp8) {
+        if (!(d == DT_I8 || d == DT_U8 || d == DT_FP16 || d == DT_BF16 || d == DT_FP32 || d == DT_FP64))
+            FAIL("Unsupported lhs dtype %s", sem_tl_repr(t, type_scalar(d)));
+        int e = y.type.dt;
+        if (!(e == DT_I8 || e == DT_U8 || e == DT_FP16 || e == DT_BF16 || e == DT_FP32 || e == DT_FP64))
+            FAIL("Unsupported rhs dtype %s", sem_tl_repr(t, type_scalar(e)));
+        if (d != e)
+            FAIL("Both operands must be same dtype. Got %s and %s", sem_tl_name(d), sem_tl_name(e));
+    } else if (d == DT_FP8E4B15 || y.type.dt == DT_FP8E4B15) {
+        /* Triton upcasts: there is no fp8e4b15 type in MLIR */
+        x = sem_cast_impl(t, x, type_scalar(DT_FP16), 0, loc);
+        y = sem_cast_impl(t, y, type_scalar(DT_FP16), 0, loc);
+        d = DT_FP16;
+    }
     int minK = dt_bits(d) == 8 ? 32 : 16;
     if (K < minK) FAIL("Input shapes should have M >= 1, N >= 1 and K >= %d", minK);
     Type out = a[6] ? sem_arg_dtype(c, a[6], "out_dtype") : type_scalar(DT_FP32);
     int ret;
-    if (dt_is_int(d)) ret = DT_I32;
-    else if (out.dt == DT_BF16)
+    if (dt_is_int(d)) {
+        if (d != DT_I8) FAIL("only int8 supported!");
+        ret = DT_I32;
+    } else if (out.dt == DT_BF16)
         FAIL("out_dtype=bfloat16 is unsupported. Please use out_dtype=float32/float16 and cast with "
              "`.to(tl.bfloat16)`");
     else if (d == DT_FP32 || d == DT_BF16) ret = DT_FP32;
     else if (d == DT_FP64) ret = DT_FP64;
     else {
-        if (out.dt != DT_FP16 && out.dt != DT_FP32) FAIL("out_dtype must be float16 or float32 for fp16 dot");
+        if (out.dt != DT_FP16 && out.dt != DT_FP32) FAIL("out_dtype must be float16 or float32 for %s dot", sem_tl_name(d));
         ret = out.dt;
+    }
+    if (a[5] && !(a[5]->kind == V_CONST && a[5]->c.kind == CV_NONE)) {
+        int64_t mi = sem_arg_int(c, a[5], "max_num_imprecise_acc");
+        if (fp8 && mi > K) FAIL("max_num_imprecise_acc (%lld) must be <= K (%d)", (long long)mi, K);
     }
     int32_t s[3];
     if (ra == 3) { s[0] = x.type.shape[0]; s[1] = M; s[2] = N; }
     else { s[0] = M; s[1] = N; }
     Type rt = type_block(ret, ra, s);
     Val acc;
-    if (a[2]) {
+    if (a[2] && !(a[2]->kind == V_CONST && a[2]->c.kind == CV_NONE)) {
         acc = sem_to_tensor(t, *a[2], loc);
         if (!type_eq(acc.type, rt))
             FAIL("acc must have type %s to match the dot result, but got %s", sem_type_s(t, rt),
@@ -231,7 +254,7 @@ static Val h_dot(Call *c, Val **a) {
         acc = sem_const_num(t, rt, 0, loc);
     }
     Attr at = {0};
-    at.kind = prec;
+    at.kind = prec; /* it only matters for fp32 x fp32 */
     int args[3] = {x.id, y.id, acc.id};
     return sem_emit_v(t, OP_DOT, args, 3, rt, at, loc);
 }

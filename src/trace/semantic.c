@@ -64,7 +64,8 @@ const char *sem_tl_repr(Trace *t, Type e) {
         [DT_I1] = "int1", [DT_I8] = "int8", [DT_I16] = "int16", [DT_I32] = "int32",
         [DT_I64] = "int64", [DT_U8] = "uint8", [DT_U16] = "uint16", [DT_U32] = "uint32",
         [DT_U64] = "uint64", [DT_FP16] = "float16", [DT_BF16] = "bfloat16",
-        [DT_FP32] = "float32", [DT_FP64] = "float64", [DT_VOID] = "void"};
+        [DT_FP32] = "float32", [DT_FP64] = "float64", [DT_VOID] = "void",
+        [DT_FP8E5] = "float8e5", [DT_FP8E4NV] = "float8e4nv", [DT_FP8E4B15] = "float8e4b15"};
     if (e.dt == DT_PTR) return arena_printf(t->arena, "pointer<%s>", sem_tl_name(e.elem));
     return arena_printf(t->arena, "triton.language.%s", e.dt < DT_COUNT && cg[e.dt] ? cg[e.dt] : "?");
 }
@@ -146,6 +147,8 @@ static double round_to_dtype(double x, int dt) {
     case DT_FP32: return (double)(float)x;
     case DT_FP16: return round_float((double)(float)x, 10, -14, 65504.0);
     case DT_BF16: return round_float((double)(float)x, 7, -126, 3.3895313892515355e38);
+    case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: /* get_fp32, then truncated */
+        return fp8_to_double(dt, fp8_from_double(dt, (double)(float)x, 0));
     default: return x;
     }
 }
@@ -348,6 +351,24 @@ static Val ne_zero(Trace *t, Val v, SrcLoc loc) {
                  CMP_NE, loc);
 }
 
+/* Casts to and from the 8-bit floats: one CAST, with the conversions Triton's NVIDIA backend
+ * has (fp8 <-> fp16, bf16, fp32; fp8e4b15 only <-> fp16, fp32; rtz only to fp8e5 from fp16 or
+ * fp32); the rest is refused as Triton refuses it. */
+static Val sem_cast_fp8(Trace *t, Val v, Type rt, int rounding, SrcLoc loc) {
+    int s = v.type.dt, d = rt.dt;
+    int o = dt_is_fp8(s) ? d : s; /* the other side */
+    bool b15 = s == DT_FP8E4B15 || d == DT_FP8E4B15;
+    if (!(o == DT_FP16 || o == DT_FP32 || (o == DT_BF16 && !b15)))
+        FAIL("cannot cast %s to %s: %s converts only to and from %s", sem_tl_name(s),
+             sem_tl_name(d == DT_PTR ? DT_I64 : d), sem_tl_name(dt_is_fp8(s) ? s : d),
+             b15 ? "fp16 and fp32" : "fp16, bf16 and fp32");
+    if (rounding && !(d == DT_FP8E5 && s != DT_BF16) && !(d == DT_FP8E4B15))
+        FAIL("Unsupported rounding mode for conversion from %s to %s: rtz", sem_tl_name(s), sem_tl_name(d));
+    Attr at = {0};
+    at.kind = d == DT_FP8E4B15 ? 0 : rounding; /* Triton's fp8e4b15 conversion ignores it */
+    return sem_emit_v(t, OP_CAST, &v.id, 1, rt, at, loc);
+}
+
 /* Triton's semantic.cast; rounding 1 = rtz for truncating float casts. */
 Val sem_cast_impl(Trace *t, Val v, Type elem, int rounding, SrcLoc loc) {
     v = sem_to_tensor(t, v, loc);
@@ -355,6 +376,7 @@ Val sem_cast_impl(Trace *t, Val v, Type elem, int rounding, SrcLoc loc) {
     int s = src.dt, d = elem.dt;
     if (sem_same_elem(type_elem(src), elem)) return v;
     Type rt = type_with_shape(elem, src.rank, src.shape);
+    if (dt_is_fp8(s) || dt_is_fp8(d)) return sem_cast_fp8(t, v, rt, rounding, loc);
     if ((s == DT_FP16 || s == DT_BF16) && d != DT_FP32) {
         Val mid = sem_cast_impl(t, v, type_scalar(DT_FP32), 0, loc);
         return sem_cast_impl(t, mid, elem, rounding, loc);
@@ -635,7 +657,8 @@ bool sem_attr(Trace *t, Val v, const char *name, Val *out, SrcLoc loc) {
             return true;
         }
         if (strcmp(name, "fp_mantissa_width") == 0) {
-            int w = d == DT_FP16 ? 10 : d == DT_BF16 ? 7 : d == DT_FP32 ? 23 : d == DT_FP64 ? 52 : 0;
+            int w = d == DT_FP16 ? 10 : d == DT_BF16 ? 7 : d == DT_FP32 ? 23 : d == DT_FP64 ? 52
+                  : d == DT_FP8E5 ? 2 : dt_is_fp8(d) ? 3 : 0;
             *out = val_const(cv_int(w));
             return true;
         }

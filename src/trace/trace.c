@@ -1820,6 +1820,18 @@ static Val bind_kernel_default(Trace *t, const Param *p) {
     }
 }
 
+/* TRITON_F32_DEFAULT: tl.dot's input_precision when a call names none (NULL: unset). */
+const char *trace_f32_default(void) {
+    const char *v = getenv("TRITON_F32_DEFAULT");
+    return v && *v ? v : NULL;
+}
+
+/* It is part of the specialization key: 0 unset, else 1 + a hash of the text. */
+int trace_f32_default_key(void) {
+    const char *v = trace_f32_default();
+    return v ? 1 + (int)(hash_bytes(v, strlen(v), 0) & 0x7fff) : 0;
+}
+
 bool trace_debug(void) {
     const char *dbg = getenv("TRITON_DEBUG");
     return dbg && dbg[0] == '1';

@@ -27,6 +27,8 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
                      Buf *out);
 /* TRITON_DEBUG=1: assertions become device assertions (the disk cache keys on it). */
 bool trace_debug(void);
+const char *trace_f32_default(void);
+int trace_f32_default_key(void);
 
 /* ---- values while tracing -------------------------------------------------------------- */
 

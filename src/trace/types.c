@@ -47,6 +47,9 @@ static const char *tl_repr(int d) {
     case DT_BF16: return "triton.language.bfloat16";
     case DT_FP32: return "triton.language.float32";
     case DT_FP64: return "triton.language.float64";
+    case DT_FP8E5: return "triton.language.float8e5";
+    case DT_FP8E4NV: return "triton.language.float8e4nv";
+    case DT_FP8E4B15: return "triton.language.float8e4b15";
     default: return "triton.language.void";
     }
 }
@@ -72,6 +75,8 @@ int promote_dtypes(int a, int b, PyOp op, char *msg, size_t n) {
     else if (a == DT_FP16 || b == DT_FP16) r = div_or_mod ? DT_FP32 : DT_FP16;
     else if (a == DT_BF16 && b == DT_BF16) r = div_or_mod ? DT_FP32 : DT_BF16;
     else if (a == DT_BF16 || b == DT_BF16) r = DT_FP32;
+    else if (dt_is_fp8(a) && dt_is_fp8(b)) r = a == b ? a : DT_FP16;
+    else if (dt_is_fp8(a) || dt_is_fp8(b)) goto bad;
     else {
         /* both integers */
         if (div_or_mod && dt_is_unsigned(a) != dt_is_unsigned(b)) {
@@ -133,6 +138,8 @@ int dtype_from_tl_name(const char *name) {
         {"fp16", DT_FP16},    {"half", DT_FP16},    {"bfloat16", DT_BF16}, {"bf16", DT_BF16},
         {"float32", DT_FP32}, {"fp32", DT_FP32},    {"float", DT_FP32},  {"float64", DT_FP64},
         {"fp64", DT_FP64},    {"double", DT_FP64},
+        {"float8e5", DT_FP8E5}, {"fp8e5", DT_FP8E5}, {"float8e4nv", DT_FP8E4NV},
+        {"fp8e4nv", DT_FP8E4NV}, {"float8e4b15", DT_FP8E4B15}, {"fp8e4b15", DT_FP8E4B15},
     };
     if (!name) return DT_VOID;
     if (strncmp(name, "triton.language.", 16) == 0) name += 16;

@@ -30,6 +30,9 @@ const char *heval_torch_dtype(tc_dtype d) {
     case TC_BF16: return "torch.bfloat16";
     case TC_FP32: return "torch.float32";
     case TC_FP64: return "torch.float64";
+    case TC_FP8E5: return "torch.float8_e5m2";
+    case TC_FP8E4NV: return "torch.float8_e4m3fn";
+    case TC_FP8E4B15: return "torch.uint8";  /* torch has no e4m3 with bias 15 */
     }
     return "torch.unknown";
 }
