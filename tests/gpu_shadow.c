@@ -11,8 +11,8 @@
  *          4 and 8 with the same inputs, and compares every element of every tensor argument
  *          with the interpreter's result: bitwise for integers and bools; floats bitwise, or
  *          within |d| <= rtol*|ref| + atol (fp32/fp64 rtol 1e-5 atol 1e-6; fp16/bf16 rtol 1e-2
- *          atol 1e-3) where the op is not exact on the GPU (approximate exp/log/sqrt/div, and
- *          sums in a different order).
+ *          atol 1e-3; fp8: one unit in the last place) where the op is not exact on the GPU
+ *          (approximate exp/log/sqrt/div, and sums in a different order).
  * A summary goes to stderr at exit, and the exit status is 3 when anything failed.
  * Uses only the public API. */
 #include "tritonc.h"
@@ -243,6 +243,8 @@ static double rd(tc_dtype dt, const void *p, long i) {
         memcpy(&f, &u, 4);
         return f;
     }
+    case TC_FP8E5: case TC_FP8E4NV: case TC_FP8E4B15:
+        return tc_fp8_decode(dt, ((const uint8_t *)p)[i]);
     default: return 0;
     }
 }
@@ -250,8 +252,12 @@ static double rd(tc_dtype dt, const void *p, long i) {
 static long compare(tc_dtype dt, const void *ref, const void *got, long n, long *first, double *maxrel) {
     size_t es = tc_dtype_size(dt);
     long bad = 0;
-    bool fl = dt == TC_FP32 || dt == TC_FP64 || dt == TC_FP16 || dt == TC_BF16;
+    bool f8 = dt == TC_FP8E5 || dt == TC_FP8E4NV || dt == TC_FP8E4B15;
+    bool fl = dt == TC_FP32 || dt == TC_FP64 || dt == TC_FP16 || dt == TC_BF16 || f8;
     double rtol = dt == TC_FP16 || dt == TC_BF16 ? 1e-2 : 1e-5, atol = dt == TC_FP16 || dt == TC_BF16 ? 1e-3 : 1e-6;
+    /* fp8 sums are rounded at every step, so their order shows: one unit in the last place
+     * (2 mantissa bits for e5m2, 3 for the e4 types) */
+    if (f8) rtol = dt == TC_FP8E5 ? 0.25 : 0.125, atol = 0;
     for (long i = 0; i < n; i++) {
         if (memcmp((const char *)ref + i * es, (const char *)got + i * es, es) == 0) continue;
         if (fl) {
