@@ -2109,10 +2109,11 @@ static const char *param_ty(int dt) {
     }
 }
 
-tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages,
+tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
                       int max_shared, GpuKernel *out, Err *e) {
     memset(out, 0, sizeof *out);
-    if (num_warps <= 0) num_warps = 4;
+    /* not changed after the setjmp below (ERR_TRY) */
+    const int num_warps = num_warps_opt > 0 ? num_warps_opt : 4;
     if (num_warps & (num_warps - 1) || num_warps > 32) {
         err_set(e, TC_ERR_ARG, (SrcLoc){0}, "num_warps must be a power of two between 1 and 32, got %d",
                 num_warps);
