@@ -96,6 +96,25 @@ TEST(mma_fma_for_ieee_and_tf32_for_fp32) {
     CHECK_CONTAINS(out, "cvt.rna.tf32.f32");
 }
 
+/* fp8 on mma.sync where the target has it (sm_89 and newer), either fp8 type per operand;
+ * sm_80 keeps the FMA loop, as for every dtype without tensor-core support */
+TEST(mma_fp8_on_sm89) {
+    static char out[1 << 20];
+    char cmd[2048];
+    const char *sig = "a_ptr='*fp8e4nv:16' b_ptr='*fp8e5:16' c_ptr='*fp32:16' M=i32:16 N=i32:16 "
+                      "K=i32:16 stride_am=i32:16 stride_ak=1 stride_bk=i32:16 stride_bn=1 "
+                      "stride_cm=i32:16 stride_cn=1 BM=64 BN=64 BK=64 STAGES=3";
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py "
+             "dot_tile_kernel --target cuda:89 --num-stages 3 %s", test_build_dir(), test_build_dir(), sig);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k32.row.col.f32.e4m3.e5m2.f32");
+    CHECK_CONTAINS(out, "cp.async");
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py "
+             "dot_tile_kernel --target cuda:90a --num-stages 3 %s", test_build_dir(), test_build_dir(), sig);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "m16n8k32.row.col.f32.e4m3.e5m2.f32");
+}
+
 TEST(mma_shared_memory_limit) {
     static char out[1 << 16];
     /* 4 stages of 256x256x128 fp16 tiles: 3 slots of 128 KiB, past every target's limit */
@@ -111,6 +130,17 @@ TEST(mma_ptx_assembles) {
     char cmd[2048];
     const char *targets[] = {"cuda:80", "cuda:89", "cuda:90a"};
     for (int i = 0; i < 3; i++) {
+        /* fp8 e5m2 tiles too, on the targets that have fp8 tensor cores */
+        if (i) {
+            snprintf(cmd, sizeof cmd,
+                     "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py dot_tile_kernel "
+                     "--target %s --num-warps 4 --num-stages 3 --emit cubin -o %s/mma-test8.cubin a_ptr='*fp8e5:16' "
+                     "b_ptr='*fp8e5:16' c_ptr='*fp32:16' M=i32:16 N=i32:16 K=i32:16 stride_am=i32:16 stride_ak=1 "
+                     "stride_bk=i32:16 stride_bn=1 stride_cm=i32:16 stride_cn=1 BM=128 BN=128 BK=64 STAGES=3 && "
+                     "test -s %s/mma-test8.cubin",
+                     test_build_dir(), test_build_dir(), targets[i], test_build_dir(), test_build_dir());
+            CHECK_INT(0, test_run(cmd, out, sizeof out));
+        }
         snprintf(cmd, sizeof cmd,
                  "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py dot_tile_kernel "
                  "--target %s --num-warps 8 --num-stages 3 --emit cubin -o %s/mma-test.cubin %s BM=128 "

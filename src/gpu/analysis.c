@@ -271,13 +271,14 @@ int inner_dim(const Type *t) {
     return -1;
 }
 
-/* How many elements of a memory op's pointer may go in one access (before layout). */
-int mem_vec(G *g, int ptr, int mask) {
+/* How many elements of a memory op's pointer may go in one access (before layout); bytes:
+ * 1-byte elements too (cp.async copies bytes; loads into registers do not pack them). */
+static int vec_of(G *g, int ptr, int mask, bool bytes) {
     Type t = g->f->types[ptr];
     int d = inner_dim(&t);
     if (d < 0) return 1;
     int esz = dt_size(t.elem);
-    if (esz == 1 || t.elem == DT_I1) return 1;
+    if (!bytes && (esz == 1 || t.elem == DT_I1)) return 1;
     const AxInfo *a = &g->ax[ptr];
     int64_t v = 16 / esz;
     v = min64(v, a->contig[d]);
@@ -288,6 +289,9 @@ int mem_vec(G *g, int ptr, int mask) {
     if (esz == 2 && v < 2) v = 1;
     return (int)v;
 }
+
+int mem_vec(G *g, int ptr, int mask) { return vec_of(g, ptr, mask, false); }
+int mem_vec_bytes(G *g, int ptr, int mask) { return vec_of(g, ptr, mask, true); }
 
 static int shape_slot(G *g, const Type *t) {
     for (int i = 0; i < g->nshapes; i++) {

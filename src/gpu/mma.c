@@ -97,25 +97,30 @@ static const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
 
 /* ---- choosing the path and the accumulator layout ------------------------------------ */
 
-enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_S8 };
+enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_S8, MMA_F8 };
 
 static int mma_kind(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     if (!(g->ti->features & TF_MMA)) return -1;
     Type at = f->types[in->args[0]], bt = f->types[in->args[1]], rt = f->types[in->res[0]];
-    if (at.dt != bt.dt || rt.rank < 2 || rt.rank > 3) return -1;
+    if (rt.rank < 2 || rt.rank > 3) return -1;
+    /* fp8 (e5m2, e4m3; either for either operand) where the target has it; fp8e4b15 is
+     * not a hardware type (Triton widens it to fp16) */
+    bool f8 = (at.dt == DT_FP8E5 || at.dt == DT_FP8E4NV) && (bt.dt == DT_FP8E5 || bt.dt == DT_FP8E4NV);
+    if (at.dt != bt.dt && !f8) return -1;
     int M = rt.shape[rt.rank - 2], N = rt.shape[rt.rank - 1], K = at.shape[at.rank - 1];
     int kind, kstep;
     if (at.dt == DT_FP16 && (rt.dt == DT_FP32 || rt.dt == DT_FP16)) kind = MMA_F16, kstep = 16;
     else if (at.dt == DT_BF16 && rt.dt == DT_FP32) kind = MMA_BF16, kstep = 16;
     else if (at.dt == DT_FP32 && rt.dt == DT_FP32 && in->attr.kind == DOT_TF32) kind = MMA_TF32, kstep = 8;
     else if (at.dt == DT_I8 && rt.dt == DT_I32) kind = MMA_S8, kstep = 32;
+    else if (f8 && rt.dt == DT_FP32 && (g->ti->features & TF_MMA_FP8)) kind = MMA_F8, kstep = 32;
     else return -1;
     if (M < 16 || N < 8 || K < kstep) return -1;
     return kind;
 }
 
-static int kstep_of(int kind) { return kind == MMA_TF32 ? 8 : kind == MMA_S8 ? 32 : 16; }
+static int kstep_of(int kind) { return kind == MMA_TF32 ? 8 : kind == MMA_S8 || kind == MMA_F8 ? 32 : 16; }
 
 /* warps over M and N: each to the dim whose per-warp extent is larger (square warp tiles
  * need the fewest fragment loads) */
@@ -343,7 +348,7 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
         tbb[4] = (int8_t)(fr.nt >= 2 ? ntile_bit : -1);
     } else {
         /* scalar reads: lanes 0,1 (t) -> k = t (tf32) or 4t (s8), lanes 2-4 (g) -> n0..n2 */
-        int kt = kind == MMA_S8 ? 2 : 0;
+        int kt = kind == MMA_S8 || kind == MMA_F8 ? 2 : 0;
         tbb[0] = (int8_t)(ln + kt);
         tbb[1] = (int8_t)(ln + kt + 1);
         tbb[2] = 0; tbb[3] = 1; tbb[4] = 2;
@@ -356,9 +361,15 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     int *acc = alloc_regs(g, n);
     /* accumulate in f32 (s32 for int8); an fp16 accumulator is widened first */
     for (int r = 0; r < n; r++) acc[r] = rdt == DT_FP16 ? cast1(g, C[r], DT_FP16, DT_FP32, false) : C[r];
+    char f8ins[64];
+    int bdt = f->types[in->args[1]].dt;
+    snprintf(f8ins, sizeof f8ins, "m16n8k32.row.col.f32.%s.%s.f32", adt == DT_FP8E5 ? "e5m2" : "e4m3",
+             bdt == DT_FP8E5 ? "e5m2" : "e4m3");
+    if (kind == MMA_F8) need(g, TF_MMA_FP8);
     const char *ins = kind == MMA_F16 ? "m16n8k16.row.col.f32.f16.f16.f32"
                       : kind == MMA_BF16 ? "m16n8k16.row.col.f32.bf16.bf16.f32"
                       : kind == MMA_TF32 ? "m16n8k8.row.col.f32.tf32.tf32.f32"
+                      : kind == MMA_F8 ? f8ins
                                          : "m16n8k32.row.col.s32.s8.s8.s32";
     char b1[48], b2[48];
     for (int b = 0; b < fr.bt; b++)
@@ -404,7 +415,7 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
                         bf[ni][h] = r;
                     }
                 } else {
-                    /* s8: register h holds k = 16h + 4t .. +3 */
+                    /* s8, fp8: register h holds k = 16h + 4t .. +3 */
                     for (int h = 0; h < 2; h++) {
                         int by[4];
                         for (int e = 0; e < 4; e++) {
@@ -438,6 +449,17 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
         for (int r = 0; r < n; r++) out[r] = cast1(g, acc[r], DT_FP32, DT_FP16, false);
     }
     set_val(g, v, L, out);
+}
+
+/* elements per cp.async of a load in layout L: contiguous in memory and in the registers'
+ * order, 4, 8 or 16 bytes */
+static int cp_vec(G *g, int L, const Inst *ld) {
+    int v = mem_vec_bytes(g, ld->args[0], ld->args[1]);
+    int maxv = 1 << lay_vec_bits(&g->lays[L].L);
+    if (v > maxv) v = maxv;
+    int esz = dt_size(g->f->types[ld->res[0]].dt);
+    if (v * esz > 16) v = 16 / esz;
+    return v;
 }
 
 /* ---- num_stages: software pipelining of the loads that feed a dot ---------------------
@@ -556,7 +578,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
             int esz = dt_size(f->types[v].dt);
             int L = res_lay(g, v);
-            if (load_vec(g, L, ld->args[0], ld->args[1]) * esz < 4) continue;
+            if (cp_vec(g, L, ld) * esz < 4) continue;
             /* the address computation must be redoable ahead of time */
             bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
             memcpy(save, inP, (size_t)b->ninsts + 1);
@@ -610,8 +632,7 @@ static void issue(G *g, Pipe *p, int base, int ok) {
         int *P = get(g, ld->args[0], L);
         int *M = ld->args[1] >= 0 ? get(g, ld->args[1], L) : NULL;
         int esz = dt_size(f->types[v].dt);
-        int vec = load_vec(g, L, ld->args[0], ld->args[1]);
-        if (vec * esz > 16) vec = 16 / esz;
+        int vec = cp_vec(g, L, ld);
         int bytes = vec * esz;
         p->addr[j].base = base;
         for (int r = 0; r < n; r += vec) {
