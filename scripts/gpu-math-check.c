@@ -170,12 +170,21 @@ int main(void) {
         tc_args_set(a, "out_ptr", tc_tens(to));
         tc_args_set(a, "BLOCK", tc_int(256));
         tc_launch_opts lo = tc_launch_defaults();
-        int fail = tc_launch(k, a, &lo) || tc_tensor_to_host(tp, rp, sizeof rp) || tc_tensor_to_host(to, ro, sizeof ro);
+        int launch_bad = tc_launch(k, a, &lo) || tc_tensor_to_host(tp, rp, sizeof rp) || tc_tensor_to_host(to, ro, sizeof ro);
+        int fail = launch_bad;
         for (int i = 0; i < 256 && !fail; i++) {
             int16_t ep = i % 2 ? (int16_t)(p[i] + 7) : p[i];
             fail |= rp[i] != ep || ro[i] != p[i];
         }
-        printf("atomic_cas   %s: %s\n", t ? "u16" : "i16", fail ? "FAILED" : "ok");
+        printf("atomic_cas   %s: %s", t ? "u16" : "i16", fail ? "FAILED" : "ok");
+        for (int i = 0; i < 256 && fail && !launch_bad; i++)
+            if (rp[i] != (int16_t)(i % 2 ? p[i] + 7 : p[i]) || ro[i] != p[i]) {
+                printf(": first at %d: p %d (want %d), old %d (want %d)", i, rp[i],
+                       (int16_t)(i % 2 ? p[i] + 7 : p[i]), ro[i], p[i]);
+                break;
+            }
+        if (launch_bad) printf(": %s", tc_errmsg(gpu));
+        printf("\n");
         nf++;
         bad += fail;
         tc_args_free(a);

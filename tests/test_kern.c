@@ -606,3 +606,23 @@ TEST(i15_gpu_math_check_builds) {
              "scripts/gpu-math-check.c");
     CHECK_INT(0, test_run(cmd, out, sizeof out));
 }
+
+/* ---- issue 15 item 5, GPU results: fixes of what scripts/gpu-math-check.sh found ------- */
+
+/* 16-bit integers loaded or stored two to a word (BLOCK 256 on 4 warps: 2 contiguous per
+ * thread) are unpacked into and packed from their b32 registers through cvt; the vector path
+ * used to give the b16 halves straight to 32-bit instructions, which ptxas refused. */
+TEST(mathfix_i16_vector_load_store_ptx) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "kern.py");
+    const char *types[] = {"*i16:16", "*u16:16"};
+    for (int i = 0; i < 2; i++) {
+        const char *sig[] = {types[i], types[i]};
+        char *ptx = kern_ptx_(ctx, m, "cas16", sig, 2, KT_ARGS({"BLOCK", tc_int(256)}), __FILE__, __LINE__);
+        CHECK(ptx && strstr(ptx, "ld.global.b32 ") && strstr(ptx, ".cas.b16 "));
+        CHECK(ptx && strstr(ptx, i ? "cvt.u32.u16 " : "cvt.s32.s16 "));
+        free(ptx);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}

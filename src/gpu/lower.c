@@ -1083,6 +1083,32 @@ static const char *mem_ty(int dt, bool ld) {
     }
 }
 
+/* Two 16-bit values packed into a b32 word and back. fp16/bf16 live in b16 registers;
+ * i16/u16 live sign/zero-extended in b32 registers, so they go through cvt. */
+static int pack16(G *g, int dt, int a, int b) {
+    int w = nr(g, CR);
+    if (dt_is_float(dt)) {
+        E(g, "mov.b32 %s, {%s, %s};", rn(g, w), rn(g, a), rn(g, b));
+        return w;
+    }
+    int ha = nr(g, CH), hb = nr(g, CH);
+    E(g, "cvt.u16.u32 %s, %s;", rn(g, ha), rn(g, a));
+    E(g, "cvt.u16.u32 %s, %s;", rn(g, hb), rn(g, b));
+    E(g, "mov.b32 %s, {%s, %s};", rn(g, w), rn(g, ha), rn(g, hb));
+    return w;
+}
+
+static void unpack16(G *g, int dt, int w, int *a, int *b) {
+    int ha = nr(g, CH), hb = nr(g, CH);
+    E(g, "mov.b32 {%s, %s}, %s;", rn(g, ha), rn(g, hb), rn(g, w));
+    if (dt_is_float(dt)) { *a = ha; *b = hb; return; }
+    const char *c = dt == DT_I16 ? "cvt.s32.s16" : "cvt.u32.u16";
+    *a = nr(g, CR);
+    *b = nr(g, CR);
+    E(g, "%s %s, %s;", c, rn(g, *a), rn(g, ha));
+    E(g, "%s %s, %s;", c, rn(g, *b), rn(g, hb));
+}
+
 static void lower_load(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0], dt = f->types[v].dt;
@@ -1123,7 +1149,7 @@ static void lower_load(G *g, const Inst *in) {
             w[j] = esz == 2 ? nr(g, wcls) : nr(g, dcls(dt));
             if (M) {
                 if (esz == 2) {
-                    if (O) E(g, "mov.b32 %s, {%s, %s};", rn(g, w[j]), rn(g, O[r + 2 * j]), rn(g, O[r + 2 * j + 1]));
+                    if (O) mov(g, w[j], pack16(g, dt, O[r + 2 * j], O[r + 2 * j + 1]));
                     else E(g, "mov.b32 %s, 0;", rn(g, w[j]));
                 } else if (O) mov(g, w[j], O[r + j]);
                 else E(g, "mov.%s %s, 0;", bty(wcls), rn(g, w[j]));
@@ -1140,9 +1166,7 @@ static void lower_load(G *g, const Inst *in) {
               rn(g, P[r]));
         for (int j = 0; j < nwords; j++) {
             if (esz == 2) {
-                out[r + 2 * j] = nr(g, CH);
-                out[r + 2 * j + 1] = nr(g, CH);
-                E(g, "mov.b32 {%s, %s}, %s;", rn(g, out[r + 2 * j]), rn(g, out[r + 2 * j + 1]), rn(g, w[j]));
+                unpack16(g, dt, w[j], &out[r + 2 * j], &out[r + 2 * j + 1]);
             } else {
                 out[r + j] = w[j];
             }
@@ -1185,10 +1209,8 @@ static void lower_store(G *g, const Inst *in) {
         int nwords = esz == 2 ? vec / 2 : vec;
         int w[8];
         for (int j = 0; j < nwords; j++) {
-            if (esz == 2) {
-                w[j] = nr(g, CR);
-                E(g, "mov.b32 %s, {%s, %s};", rn(g, w[j]), rn(g, V[r + 2 * j]), rn(g, V[r + 2 * j + 1]));
-            } else w[j] = V[r + j];
+            if (esz == 2) w[j] = pack16(g, dt, V[r + 2 * j], V[r + 2 * j + 1]);
+            else w[j] = V[r + j];
         }
         char list[256];
         size_t o = 0;
