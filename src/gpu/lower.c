@@ -402,6 +402,65 @@ void scope_leave(G *g) {
 /* ---- element-wise ------------------------------------------------------------------- */
 
 
+/* fmod (rem false) or IEEE remainder (rem true) of a and b, exactly, in their own precision:
+ * binary long division. t = |b|*2^k is doubled up to the largest with t <= |a|, then for each
+ * k down to 0, r -= t when r >= t, and t halves. Every step is exact (r < 2t, so r - t by
+ * Sterbenz; t*2 and t/2 are powers-of-two scalings of |b|). The last step's subtraction is the
+ * quotient's parity, which remainder needs for its ties. NaN when either is NaN, b is 0 or a
+ * infinite; the result carries a's sign (as a's zero when it is zero). */
+static int fmod_exact(G *g, bool f64, int a, int b, bool rem) {
+    const char *ft = f64 ? "f64" : "f32";
+    int cls = f64 ? CD : CR;
+    const char *zero = f64 ? "0d0000000000000000" : "0f00000000";
+    const char *inf = f64 ? "0d7FF0000000000000" : "0f7F800000";
+    const char *one = f64 ? "0d3FF0000000000000" : "0f3F800000";
+    const char *two = f64 ? "0d4000000000000000" : "0f40000000";
+    const char *half = f64 ? "0d3FE0000000000000" : "0f3F000000";
+    int ax = nr(g, cls), ay = nr(g, cls), r = nr(g, cls), t = nr(g, cls), t2 = nr(g, cls),
+        sg = nr(g, cls), d = nr(g, cls);
+    int pbad = nr(g, CP), p = nr(g, CP), odd = nr(g, CP);
+    int ldbl = ++g->labels, ldown = ++g->labels, lend = ++g->labels;
+    E(g, "abs.%s %s, %s;", ft, rn(g, ax), rn(g, a));
+    E(g, "abs.%s %s, %s;", ft, rn(g, ay), rn(g, b));
+    E(g, "copysign.%s %s, %s, %s;", ft, rn(g, sg), rn(g, a), one);
+    E(g, "mov.%s %s, %s;", ft, rn(g, r), rn(g, ax));
+    E(g, "mov.%s %s, %s;", ft, rn(g, t), rn(g, ay));
+    int z = nr(g, CR);
+    E(g, "mov.u32 %s, 0;", rn(g, z));
+    E(g, "setp.ne.u32 %s, %s, 0;", rn(g, odd), rn(g, z));   /* false: quotient 0 is even */
+    /* bad: b == 0 or NaN, a infinite or NaN */
+    E(g, "setp.equ.%s %s, %s, %s;", ft, rn(g, pbad), rn(g, ay), zero);
+    E(g, "setp.eq.or.%s %s, %s, %s, %s;", ft, rn(g, pbad), rn(g, ax), inf, rn(g, pbad));
+    E(g, "setp.nan.or.%s %s, %s, %s, %s;", ft, rn(g, pbad), rn(g, ax), rn(g, ax), rn(g, pbad));
+    E(g, "@%s bra $L%d;", rn(g, pbad), lend);
+    E(g, "setp.lt.%s %s, %s, %s;", ft, rn(g, p), rn(g, ax), rn(g, ay));
+    E(g, "@%s bra $L%d;", rn(g, p), lend);
+    E(g, "$L%d:", ldbl);   /* t <= r: double while 2t <= r (2t = inf stops it) */
+    E(g, "mul.rn.%s %s, %s, %s;", ft, rn(g, t2), rn(g, t), two);
+    E(g, "setp.le.%s %s, %s, %s;", ft, rn(g, p), rn(g, t2), rn(g, r));
+    E(g, "@%s mov.%s %s, %s;", rn(g, p), ft, rn(g, t), rn(g, t2));
+    E(g, "@%s bra $L%d;", rn(g, p), ldbl);
+    E(g, "$L%d:", ldown);  /* r < 2t */
+    E(g, "setp.ge.%s %s, %s, %s;", ft, rn(g, odd), rn(g, r), rn(g, t));
+    E(g, "@%s sub.rn.%s %s, %s, %s;", rn(g, odd), ft, rn(g, r), rn(g, r), rn(g, t));
+    E(g, "setp.gt.%s %s, %s, %s;", ft, rn(g, p), rn(g, t), rn(g, ay));
+    E(g, "@%s mul.rn.%s %s, %s, %s;", rn(g, p), ft, rn(g, t), rn(g, t), half);
+    E(g, "@%s bra $L%d;", rn(g, p), ldown);
+    E(g, "$L%d:", lend);
+    if (rem) {
+        /* r in [0, |b|): r - |b| when 2r > |b|, or 2r == |b| and the quotient is odd */
+        int pt = nr(g, CP);
+        E(g, "mul.rn.%s %s, %s, %s;", ft, rn(g, t2), rn(g, r), two);
+        E(g, "setp.eq.%s %s, %s, %s;", ft, rn(g, pt), rn(g, t2), rn(g, ay));
+        E(g, "and.pred %s, %s, %s;", rn(g, pt), rn(g, pt), rn(g, odd));
+        E(g, "setp.gt.or.%s %s, %s, %s, %s;", ft, rn(g, pt), rn(g, t2), rn(g, ay), rn(g, pt));
+        E(g, "@%s sub.rn.%s %s, %s, %s;", rn(g, pt), ft, rn(g, r), rn(g, r), rn(g, ay));
+    }
+    E(g, "mul.rn.%s %s, %s, %s;", ft, rn(g, d), rn(g, r), rn(g, sg));
+    E(g, "@%s mov.%s %s, %s;", rn(g, pbad), ft, rn(g, d), f64 ? "0d7FFFFFFFFFFFFFFF" : "0f7FFFFFFF");
+    return d;
+}
+
 static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
     int d = nr(g, ft[1] == '6' ? CD : CR);
     const char *D = rn(g, d), *A = rn(g, a), *B = rn(g, b);
@@ -424,26 +483,7 @@ static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
         } else E(g, "%s.%s %s, %s, %s;", m, ft, D, A, B);
         break;
     }
-    case OP_REM: {
-        /* fmod: a - trunc(a/b)*b evaluated in f64 (exact while |a/b| < 2^29) */
-        if (ft[1] == '6') {
-            int q = nr(g, CD);
-            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), A, B);
-            E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, q), rn(g, q));
-            E(g, "neg.f64 %s, %s;", rn(g, q), rn(g, q));
-            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, q), B, A);
-        } else {
-            int a6 = nr(g, CD), b6 = nr(g, CD), q = nr(g, CD);
-            E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), A);
-            E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), B);
-            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, b6));
-            E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, q), rn(g, q));
-            E(g, "neg.f64 %s, %s;", rn(g, q), rn(g, q));
-            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, q), rn(g, b6), rn(g, a6));
-            E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, q));
-        }
-        break;
-    }
+    case OP_REM: return fmod_exact(g, ft[1] == '6', a, b, false);
     default: unsupported(g, op_names[op]);
     }
     return d;
@@ -727,7 +767,8 @@ static int unop(G *g, int op, int dt, int a) {
 
 /* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ *
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
- * logb (so ilogb), saturatef, rcp), hypot/rhypot and remainder of fp32 through fp64, and the fast_* forms as
+ * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
+ * through fp64, and the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
 
@@ -859,18 +900,14 @@ static int math2(G *g, int fn, int dt, int a, int b) {
         E(g, "ex2.approx.ftz.f32 %s, %s;", rn(g, d), rn(g, t));
         break;
     }
-    case MF_HYPOT: case MF_RHYPOT: case MF_REMAINDER: {
+    case MF_REMAINDER: return fmod_exact(g, f64, a, b, true);
+    case MF_HYPOT: case MF_RHYPOT: {
         /* fp32 through fp64: hypot's sum of squares is exact there, so one more rounding */
         if (f64) math_unsupported(g, fn, dt);
         int a6 = nr(g, CD), b6 = nr(g, CD), q = nr(g, CD);
         E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, a));
         E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), rn(g, b));
-        if (fn == MF_REMAINDER) {   /* a - rint(a/b)*b (exact while |a/b| < 2^29) */
-            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, b6));
-            E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, q), rn(g, q));
-            E(g, "neg.f64 %s, %s;", rn(g, q), rn(g, q));
-            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, q), rn(g, b6), rn(g, a6));
-        } else {
+        {
             int p = nr(g, CP);
             E(g, "mul.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, a6));
             E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, b6), rn(g, b6), rn(g, q));
