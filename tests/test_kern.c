@@ -649,3 +649,24 @@ TEST(mathfix_fmod_remainder_exact_ptx) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+/* llrint/llround of NaN give INT64_MIN, as libdevice's __nv_llrint does on the GPU (PTX ISA:
+ * a NaN converted to a 64-bit integer is 1 << 63); infinities saturate. */
+TEST(mathfix_llrint_nan) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "kern.py");
+    double x[4] = {NAN, INFINITY, -INFINITY, -2.5}, got[4];
+    for (int dti = 0; dti < 2; dti++) {
+        tc_dtype dt = dti ? TC_FP64 : TC_FP32;
+        if (run_math(ctx, m, "llrint", dt, x, NULL, 0, TC_I64, 4, got)) {
+            double ex[4] = {-0x1p63, 0x1p63, -0x1p63, -2};
+            KT_CHECK_ARR(ex, got, 4, 0, 0);
+        }
+        if (run_math(ctx, m, "llround", dt, x, NULL, 0, TC_I64, 4, got)) {
+            double ex[4] = {-0x1p63, 0x1p63, -0x1p63, -3};
+            KT_CHECK_ARR(ex, got, 4, 0, 0);
+        }
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
