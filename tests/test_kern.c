@@ -670,3 +670,40 @@ TEST(mathfix_llrint_nan) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+/* The interpreter's fast_* forms follow libdevice's formulas, as the GPU's .approx.ftz
+ * instructions do: subnormal inputs and results flush to zero, __logf(x) = lg2(x) * ln 2,
+ * __powf(x, y) = ex2(y * lg2 x) (NaN for any negative x, where pow gives a value). */
+TEST(mathfix_fast_forms_ftz) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "kern.py");
+    double x[4] = {0x1p-149, -0x1p-130, 8, -100}, got[4];
+    if (run_math(ctx, m, "fast_log2f", TC_FP32, x, NULL, 0, TC_FP32, 3, got)) {
+        double ex[3] = {-INFINITY, -INFINITY, 3};
+        KT_CHECK_ARR(ex, got, 3, 0, 0);
+    }
+    if (run_math(ctx, m, "fast_logf", TC_FP32, x, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {-INFINITY, -INFINITY};
+        KT_CHECK_ARR(ex, got, 2, 0, 0);
+    }
+    if (run_math(ctx, m, "fast_log10f", TC_FP32, x, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {-INFINITY, -INFINITY};
+        KT_CHECK_ARR(ex, got, 2, 0, 0);
+    }
+    if (run_math(ctx, m, "fast_expf", TC_FP32, x, NULL, 0, TC_FP32, 4, got)) {
+        double ex[4] = {1, 1, 2980.957987, 0};   /* exp(-100) is subnormal: flushed */
+        KT_CHECK_ARR(ex, got, 4, 2e-6, 0);
+    }
+    if (run_math(ctx, m, "fast_sinf", TC_FP32, x, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {0, -0.0};
+        KT_CHECK_ARR(ex, got, 2, 0, 0);
+        CHECK(!signbit(got[0]) && signbit(got[1]));
+    }
+    double px[4] = {-INFINITY, -2, 2, 0}, py[4] = {-5.4414157867431641, 2, 10, 0};
+    if (run_math(ctx, m, "fast_powf", TC_FP32, px, py, TC_FP32, TC_FP32, 4, got)) {
+        CHECK(isnan(got[0]) && isnan(got[1]) && isnan(got[3]));   /* 0 * lg2(0) = 0 * -inf */
+        CHECK_NEAR(1024.0, got[2], 0, 0);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}

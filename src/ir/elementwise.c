@@ -330,11 +330,11 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_RINT: return rint##S(x); \
     case MF_CBRT: return cbrt##S(x); \
     case MF_RCBRT: return (T)1 / cbrt##S(x); \
-    case MF_EXP10: case MF_FAST_EXP10: return (T)pow((double)10, (double)x); \
+    case MF_EXP10: return (T)pow((double)10, (double)x); \
     case MF_EXPM1: return expm1##S(x); \
-    case MF_LOG10: case MF_FAST_LOG10: return log10##S(x); \
+    case MF_LOG10: return log10##S(x); \
     case MF_LOG1P: return log1p##S(x); \
-    case MF_TAN: case MF_FAST_TAN: return tan##S(x); \
+    case MF_TAN: return tan##S(x); \
     case MF_ASIN: return asin##S(x); \
     case MF_ACOS: return acos##S(x); \
     case MF_ATAN: return atan##S(x); \
@@ -350,12 +350,7 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_COSPI: return (T)cospi_d(x); \
     case MF_SATURATE: return isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x; \
     case MF_RCP: return (T)1 / x; \
-    case MF_FAST_EXP: return exp##S(x); \
-    case MF_FAST_LOG: return log##S(x); \
-    case MF_FAST_LOG2: return log2##S(x); \
-    case MF_FAST_SIN: return sin##S(x); \
-    case MF_FAST_COS: return cos##S(x); \
-    case MF_POW: case MF_FAST_POW: return pow##S(x, y); \
+    case MF_POW: return pow##S(x, y); \
     case MF_ATAN2: return atan2##S(x, y); \
     case MF_HYPOT: return hypot##S(x, y); \
     case MF_RHYPOT: return (T)1 / hypot##S(x, y); \
@@ -366,7 +361,36 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_LDEXP: return ldexp##S(x, (int)ldexp_arg(y)); \
     default: return NAN;
 
+static float ftz_f(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+
+static float bits_f(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+
+/* CUDA's fast intrinsics (fp32 only) with libdevice's formulas: its constants, the .ftz
+ * instructions flushing their subnormal inputs and results to zero, correctly rounded
+ * stand-ins for ex2/lg2/sin/cos.approx (whose error CUDA documents). __expf(x) =
+ * ex2(x * log2 e), __logf(x) = lg2(x) * ln 2, __powf(x, y) = ex2(y * lg2 x) (so NaN for a
+ * negative x), __tanf = sin/cos. */
+static bool fast_f(int fn, float x, float y, float *r) {
+    float v;
+    switch (fn) {
+    case MF_FAST_EXP: v = exp2f(ftz_f(x * bits_f(0x3FB8AA3B))); break;
+    case MF_FAST_EXP10: v = exp2f(ftz_f(x * bits_f(0x40549A78))); break;
+    case MF_FAST_LOG2: v = log2f(ftz_f(x)); break;
+    case MF_FAST_LOG: v = log2f(ftz_f(x)) * bits_f(0x3F317218); break;
+    case MF_FAST_LOG10: v = log2f(ftz_f(x)) * bits_f(0x3E9A209B); break;
+    case MF_FAST_SIN: v = sinf(ftz_f(x)); break;
+    case MF_FAST_COS: v = cosf(ftz_f(x)); break;
+    case MF_FAST_TAN: v = ftz_f(ftz_f(sinf(ftz_f(x))) / ftz_f(cosf(ftz_f(x)))); break;
+    case MF_FAST_POW: v = exp2f(ftz_f(y * log2f(ftz_f(x)))); break;
+    default: return false;
+    }
+    *r = ftz_f(v);
+    return true;
+}
+
 static float math_f(int fn, float x, float y) {
+    float r;
+    if (fast_f(fn, x, y, &r)) return r;
     switch (fn) { MATH_CASES(float, f) }
 }
 
