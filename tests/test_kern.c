@@ -707,3 +707,42 @@ TEST(mathfix_fast_forms_ftz) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+/* fp32 cbrt and rcbrt on the GPU (an .approx estimate refined by Newton steps in fp64):
+ * PTX that ptxas takes; fp64 still refused naming the function. The interpreter's values
+ * (through double, so correctly rounded nearly always) at exact cases. */
+TEST(mathfix_cbrt_gpu) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "kern.py");
+    const char *fns[] = {"cbrt", "rcbrt"};
+    for (int i = 0; i < 2; i++) {
+        const char *sig[] = {"*fp32:16", "*fp32:16"};
+        char *ptx = kern_ptx_(ctx, m, "math1", sig, 2, KT_ARGS({"FN", tc_str(fns[i])}, {"BLOCK", tc_int(128)}),
+                              __FILE__, __LINE__);
+        CHECK(ptx && strstr(ptx, "ex2.approx.f32") && strstr(ptx, "fma.rn.f64"));
+        free(ptx);
+        tc_kernel *k = KT_KERNEL(ctx, m, "math1");
+        tc_target tg = {"cuda", 90, 32, 1};
+        const char *sig64[] = {"*fp64:16", "*fp64:16"};
+        tc_args *a = NULL;
+        tc_args_new(k, &a);
+        tc_args_set(a, "FN", tc_str(fns[i]));
+        tc_args_set(a, "BLOCK", tc_int(128));
+        char *p64 = NULL;
+        CHECK_INT(TC_ERR_UNSUPPORTED, tc_compile_ptx(k, &tg, sig64, 2, a, 4, &p64));
+        CHECK_CONTAINS(tc_errmsg(ctx), fns[i]);
+        free(p64);
+        tc_args_free(a);
+    }
+    double x[4] = {-27, 0x1p-147, -0.0, INFINITY}, got[4];
+    if (run_math(ctx, m, "cbrt", TC_FP32, x, NULL, 0, TC_FP32, 4, got)) {
+        double ex[4] = {-3, 0x1p-49, -0.0, INFINITY};
+        KT_CHECK_ARR(ex, got, 4, 0, 0);
+    }
+    if (run_math(ctx, m, "rcbrt", TC_FP32, x, NULL, 0, TC_FP32, 4, got)) {
+        double ex[4] = {-1.0 / 3, 0x1p49, -INFINITY, 0};
+        KT_CHECK_ARR(ex, got, 4, 0x1p-24, 0);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}

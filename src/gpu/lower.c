@@ -768,7 +768,7 @@ static int unop(G *g, int op, int dt, int a) {
 /* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ *
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
- * through fp64, and the fast_* forms as
+ * through fp64, fp32 cbrt/rcbrt, and the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
 
@@ -824,6 +824,36 @@ static int math1(G *g, int fn, int dt, int a) {
         E(g, "@%s mov.%s %s, 0%c%s;", rn(g, p), bt, rn(g, d), f64 ? 'd' : 'f', f64 ? "FFF0000000000000" : "FF800000");
         E(g, "setp.gtu.%s %s, %s, %s;", ft, rn(g, p), rn(g, ax), f64 ? "0d7FEFFFFFFFFFFFFF" : "0f7F7FFFFF");
         E(g, "@%s mov.%s %s, %s;", rn(g, p), bt, rn(g, d), rn(g, ax));
+        break;
+    }
+    case MF_CBRT: case MF_RCBRT: {
+        /* fp32: y0 = ex2(lg2|x| / 3) (the .approx instructions, ~2^-21 relative), two Newton
+         * steps y -= (y^3 - |x|) / (3 y^2) in fp64 (~2^-42), x's sign, one rounding to fp32
+         * (rcbrt: the reciprocal in fp64 first). 0, inf and NaN: x itself (rcbrt: 1/x). */
+        if (f64) math_unsupported(g, fn, dt);
+        int ax = nr(g, CR), y0 = nr(g, CR), a6 = nr(g, CD), y = nr(g, CD), y2 = nr(g, CD),
+            r = nr(g, CD), dd = nr(g, CD), p = nr(g, CP);
+        E(g, "abs.f32 %s, %s;", rn(g, ax), rn(g, a));
+        E(g, "lg2.approx.f32 %s, %s;", rn(g, y0), rn(g, ax));
+        E(g, "mul.rn.f32 %s, %s, 0f3EAAAAAB;", rn(g, y0), rn(g, y0));
+        E(g, "ex2.approx.f32 %s, %s;", rn(g, y0), rn(g, y0));
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, ax));
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, y), rn(g, y0));
+        for (int it = 0; it < 2; it++) {
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, y2), rn(g, y), rn(g, y));
+            E(g, "neg.f64 %s, %s;", rn(g, r), rn(g, a6));
+            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, r), rn(g, y2), rn(g, y), rn(g, r));
+            E(g, "mul.rn.f64 %s, %s, 0d4008000000000000;", rn(g, dd), rn(g, y2));
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, dd));
+            E(g, "sub.rn.f64 %s, %s, %s;", rn(g, y), rn(g, y), rn(g, r));
+        }
+        if (fn == MF_RCBRT) E(g, "rcp.rn.f64 %s, %s;", rn(g, y), rn(g, y));
+        E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, y));
+        E(g, "copysign.f32 %s, %s, %s;", rn(g, d), rn(g, a), rn(g, d));
+        E(g, "setp.equ.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, ax));
+        E(g, "setp.eq.or.f32 %s, %s, 0f7F800000, %s;", rn(g, p), rn(g, ax), rn(g, p));
+        if (fn == MF_RCBRT) E(g, "@%s rcp.rn.f32 %s, %s;", rn(g, p), rn(g, d), rn(g, a));
+        else E(g, "@%s mov.f32 %s, %s;", rn(g, p), rn(g, d), rn(g, a));
         break;
     }
     case MF_SATURATE: E(g, "cvt.sat.f32.f32 %s, %s;", rn(g, d), rn(g, a)); break;

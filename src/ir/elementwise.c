@@ -328,8 +328,8 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_TRUNC: return trunc##S(x); \
     case MF_ROUND: return round##S(x); \
     case MF_RINT: return rint##S(x); \
-    case MF_CBRT: return cbrt##S(x); \
-    case MF_RCBRT: return (T)1 / cbrt##S(x); \
+    case MF_CBRT: return (T)cbrt((double)x); \
+    case MF_RCBRT: return (T)(1 / cbrt((double)x)); \
     case MF_EXP10: return (T)pow((double)10, (double)x); \
     case MF_EXPM1: return expm1##S(x); \
     case MF_LOG10: return log10##S(x); \
