@@ -227,6 +227,40 @@ int main(void) {
         tc_args_free(a);
         tc_tensor_free(tp); tc_tensor_free(to);
     }
+    /* 16-bit integers loaded/stored as packed words, masked (n = 1000 of 1024), with other:
+     * out = x * 2 + 1 (wrapping at 16 bits) where i < n, the rest untouched */
+    for (int t = 0; t < 2; t++) {
+        tc_kernel *k;
+        tc_module_kernel(mg, "copy16", &k);
+        int16_t xs[1024], os[1024], ro[1024];
+        for (int i = 0; i < 1024; i++) { xs[i] = (int16_t)(i * 37 - 5000); os[i] = 77; }
+        int64_t n = 1024;
+        tc_tensor *tx, *to;
+        tc_tensor_from_host(gpu, d16[t], 1, &n, xs, &tx);
+        tc_tensor_from_host(gpu, d16[t], 1, &n, os, &to);
+        tc_args *a;
+        tc_args_new(k, &a);
+        tc_args_set(a, "x_ptr", tc_tens(tx));
+        tc_args_set(a, "out_ptr", tc_tens(to));
+        tc_args_set(a, "n", tc_int(1000));
+        tc_args_set(a, "BLOCK", tc_int(1024));
+        tc_launch_opts lo = tc_launch_defaults();
+        int fail = tc_launch(k, a, &lo) || tc_tensor_to_host(to, ro, sizeof ro);
+        if (fail) printf("copy16       %s: FAILED: %s\n", t ? "u16" : "i16", tc_errmsg(gpu));
+        for (int i = 0; i < 1024 && !fail; i++) {
+            int16_t e = i < 1000 ? (int16_t)(uint16_t)((uint16_t)xs[i] * 2u + 1u) : 77;
+            if (ro[i] != e) {
+                fail = 1;
+                printf("copy16       %s: FAILED at %d: %d, want %d\n", t ? "u16" : "i16", i, ro[i], e);
+                break;
+            }
+        }
+        if (!fail) printf("copy16       %s: ok\n", t ? "u16" : "i16");
+        nf++;
+        bad += fail;
+        tc_args_free(a);
+        tc_tensor_free(tx); tc_tensor_free(to);
+    }
     printf("gpu-math-check: %d functions, %d failed\n", nf, bad);
     tc_module_free(mg); tc_module_free(mc);
     tc_context_free(gpu); tc_context_free(cpu);
