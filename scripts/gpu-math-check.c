@@ -227,7 +227,7 @@ int main(void) {
         tc_args_free(a);
         tc_tensor_free(tp); tc_tensor_free(to);
     }
-    /* 16-bit integers loaded/stored as packed words, masked (n = 1000 of 1024), with other:
+    /* 16-bit integers loaded/stored as packed words, masked (n = 1008 of 1024), with other:
      * out = x * 2 + 1 (wrapping at 16 bits) where i < n, the rest untouched */
     for (int t = 0; t < 2; t++) {
         tc_kernel *k;
@@ -242,13 +242,13 @@ int main(void) {
         tc_args_new(k, &a);
         tc_args_set(a, "x_ptr", tc_tens(tx));
         tc_args_set(a, "out_ptr", tc_tens(to));
-        tc_args_set(a, "n", tc_int(1000));
+        tc_args_set(a, "n", tc_int(1008));   /* a multiple of 16: packed words */
         tc_args_set(a, "BLOCK", tc_int(1024));
         tc_launch_opts lo = tc_launch_defaults();
         int fail = tc_launch(k, a, &lo) || tc_tensor_to_host(to, ro, sizeof ro);
         if (fail) printf("copy16       %s: FAILED: %s\n", t ? "u16" : "i16", tc_errmsg(gpu));
         for (int i = 0; i < 1024 && !fail; i++) {
-            int16_t e = i < 1000 ? (int16_t)(uint16_t)((uint16_t)xs[i] * 2u + 1u) : 77;
+            int16_t e = i < 1008 ? (int16_t)(uint16_t)((uint16_t)xs[i] * 2u + 1u) : 77;
             if (ro[i] != e) {
                 fail = 1;
                 printf("copy16       %s: FAILED at %d: %d, want %d\n", t ? "u16" : "i16", i, ro[i], e);

@@ -622,7 +622,7 @@ TEST(mathfix_i16_vector_load_store_ptx) {
         CHECK(ptx && strstr(ptx, "ld.global.b32 ") && strstr(ptx, ".cas.b16 "));
         CHECK(ptx && strstr(ptx, i ? "cvt.u32.u16 " : "cvt.s32.s16 "));
         free(ptx);
-        const char *sig3[] = {types[i], types[i], "i32"};   /* masked, with other */
+        const char *sig3[] = {types[i], types[i], "i32:16"};   /* masked, with other */
         ptx = kern_ptx_(ctx, m, "copy16", sig3, 3, KT_ARGS({"BLOCK", tc_int(1024)}), __FILE__, __LINE__);
         CHECK(ptx && strstr(ptx, "ld.global.v4.b32 ") && strstr(ptx, "st.global.v4.b32 "));
         free(ptx);
