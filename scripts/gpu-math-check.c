@@ -4,7 +4,8 @@
  * largest finite, halves, integers, large arguments, and log-uniform random values of both
  * signs), on the GPU and on the interpreter; the two must agree within the function's
  * tolerance in ulps (NaN with NaN), or, for the fast_* forms, within CUDA's documented
- * absolute/relative bounds. Also 16-bit atomic_cas (kern.py's cas16). Prints one line per
+ * absolute/relative bounds. Also 16-bit atomic_cas (kern.py's cas16) and packed 16-bit
+ * integer loads/stores (copy16). Prints one line per
  * function and "gpu-math-check: N functions, M failed"; exit status 1 if any failed. */
 #include "tritonc.h"
 
