@@ -712,18 +712,19 @@ TEST(mathfix_fast_forms_ftz) {
     tc_context_free(ctx);
 }
 
-/* fp32 cbrt and rcbrt on the GPU (an .approx estimate refined by Newton steps in fp64):
- * PTX that ptxas takes; fp64 still refused naming the function. The interpreter's values
- * (through double, so correctly rounded nearly always) at exact cases. */
+/* fp32 cbrt and rcbrt (an .approx estimate refined by Newton steps in fp64), exp10, expm1,
+ * log10, log1p (series in fp64) on the GPU: PTX that ptxas takes; fp64 still refused naming
+ * the function. The interpreter's values (through double, so correctly rounded nearly
+ * always) at exact cases. */
 TEST(mathfix_cbrt_gpu) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "kern.py");
-    const char *fns[] = {"cbrt", "rcbrt"};
-    for (int i = 0; i < 2; i++) {
+    const char *fns[] = {"cbrt", "rcbrt", "exp10", "expm1", "log10", "log1p"};
+    for (int i = 0; i < 6; i++) {
         const char *sig[] = {"*fp32:16", "*fp32:16"};
         char *ptx = kern_ptx_(ctx, m, "math1", sig, 2, KT_ARGS({"FN", tc_str(fns[i])}, {"BLOCK", tc_int(128)}),
                               __FILE__, __LINE__);
-        CHECK(ptx && strstr(ptx, "ex2.approx.f32") && strstr(ptx, "fma.rn.f64"));
+        CHECK(ptx && strstr(ptx, "cvt.rn.f32.f64") && strstr(ptx, "fma.rn.f64"));
         free(ptx);
         tc_kernel *k = KT_KERNEL(ctx, m, "math1");
         tc_target tg = {"cuda", 90, 32, 1};
@@ -747,6 +748,22 @@ TEST(mathfix_cbrt_gpu) {
         double ex[4] = {-1.0 / 3, 0x1p49, -INFINITY, 0};
         KT_CHECK_ARR(ex, got, 4, 0x1p-24, 0);
     }
+    double xe[4] = {-3, 0, 38, -INFINITY};
+    if (run_math(ctx, m, "exp10", TC_FP32, xe, NULL, 0, TC_FP32, 4, got)) {
+        double ex[4] = {0.001, 1, 1e38, 0};
+        KT_CHECK_ARR(ex, got, 4, 0x1p-24, 0);
+    }
+    double xl[4] = {1000, 0x1p-149, -1, 1e-30};
+    if (run_math(ctx, m, "log10", TC_FP32, xl, NULL, 0, TC_FP32, 3, got)) {
+        double ex[3] = {3, -149 * 0.30102999566398120, NAN};
+        KT_CHECK_ARR(ex, got, 2, 0x1p-24, 0);
+        CHECK(isnan(got[2]));
+    }
+    if (run_math(ctx, m, "log1p", TC_FP32, xl + 2, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {-INFINITY, 1e-30};   /* log1p(x) = x - x^2/2 ...: x itself in fp32 */
+        KT_CHECK_ARR(ex, got, 2, 0x1p-24, 0);
+    }
+    if (run_math(ctx, m, "expm1", TC_FP32, xl + 3, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(1e-30, got[0], 0x1p-24, 0);
     tc_module_free(m);
     tc_context_free(ctx);
 }

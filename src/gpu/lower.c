@@ -768,7 +768,7 @@ static int unop(G *g, int op, int dt, int a) {
 /* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ *
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
- * through fp64, fp32 cbrt/rcbrt, and the fast_* forms as
+ * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p, and the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
 
@@ -776,6 +776,134 @@ TC_NORETURN static void math_unsupported(G *g, int fn, int dt) {
     err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
              "the GPU backend does not support libdevice.%s on %s yet (the interpreter runs it)",
              fn >= 0 && fn < MF_COUNT ? math_fn_names[fn] : "?", dt == DT_FP64 ? "fp64" : "fp32");
+}
+
+/* ---- fp32 exp/log families through fp64 ---------------------------------------------- *
+ * Evaluated in fp64 with series far more accurate than fp32 (~2^-40), then rounded once:
+ * correctly rounded nearly always (libdevice promises 1-2 ulp). */
+
+#define D64(v) (unsigned long long)f64_bits(v)
+
+/* e^y - 1 for |y| <= 0.35: y (1 + y/2 (1 + y/3 (1 + ...))) to the 13th term */
+static int em1_poly(G *g, int y) {
+    int r = nr(g, CD), c = nr(g, CD);
+    E(g, "mov.f64 %s, 0d3FF0000000000000;", rn(g, r));
+    for (int k = 13; k >= 2; k--) {
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, c), rn(g, y), D64(1.0 / k));
+        E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, r), rn(g, c), rn(g, r));
+    }
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, r), rn(g, y), rn(g, r));
+    return r;
+}
+
+/* 2^t for t clamped to [-200, 200] (beyond fp32 either way): 2^n e^((t-n) ln 2) */
+static int exp2_f64(G *g, int t) {
+    int tc = nr(g, CD), n = nr(g, CD), y = nr(g, CD), ni = nr(g, CD), d = nr(g, CD);
+    E(g, "max.f64 %s, %s, 0dC069000000000000;", rn(g, tc), rn(g, t));
+    E(g, "min.f64 %s, %s, 0d4069000000000000;", rn(g, tc), rn(g, tc));
+    E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, n), rn(g, tc));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, y), rn(g, tc), rn(g, n));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, y), rn(g, y), D64(0x1.62e42fefa39efp-1));
+    int p = em1_poly(g, y);
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, p));
+    E(g, "cvt.rni.s64.f64 %s, %s;", rn(g, ni), rn(g, n));
+    E(g, "add.s64 %s, %s, 1023;", rn(g, ni), rn(g, ni));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, ni), rn(g, ni));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, p), rn(g, ni));
+    return d;
+}
+
+/* 2 atanh(s) = 2 s (1 + s^2/3 + s^4/5 + ...) for |s| <= 0.25 */
+static int atanh2_series(G *g, int sv) {
+    int z = nr(g, CD), r = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, z), rn(g, sv), rn(g, sv));
+    E(g, "mov.f64 %s, 0d%016llX;", rn(g, r), D64(1.0 / 21));
+    for (int k = 9; k >= 0; k--)
+        E(g, "fma.rn.f64 %s, %s, %s, 0d%016llX;", rn(g, r), rn(g, r), rn(g, z), D64(1.0 / (2 * k + 1)));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, sv));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, r));
+    return r;
+}
+
+/* ln u for a positive finite normal fp64 u: u = 2^e m, m in [sqrt(1/2), sqrt(2)),
+ * e ln 2 + 2 atanh((m-1)/(m+1)) */
+static int log_f64(G *g, int u) {
+    int b = nr(g, CD), eb = nr(g, CD), e = nr(g, CR), m = nr(g, CD), t = nr(g, CD), sv = nr(g, CD),
+        ef = nr(g, CD), p = nr(g, CP);
+    E(g, "mov.b64 %s, %s;", rn(g, b), rn(g, u));
+    E(g, "shr.u64 %s, %s, 52;", rn(g, eb), rn(g, b));
+    E(g, "cvt.u32.u64 %s, %s;", rn(g, e), rn(g, eb));
+    E(g, "sub.s32 %s, %s, 1023;", rn(g, e), rn(g, e));
+    E(g, "and.b64 %s, %s, 0x000FFFFFFFFFFFFF;", rn(g, b), rn(g, b));
+    E(g, "or.b64 %s, %s, 0x3FF0000000000000;", rn(g, b), rn(g, b));
+    E(g, "mov.b64 %s, %s;", rn(g, m), rn(g, b));
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, m), D64(1.4142135623730951));
+    E(g, "@%s mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, p), rn(g, m), rn(g, m));
+    E(g, "@%s add.s32 %s, %s, 1;", rn(g, p), rn(g, e), rn(g, e));
+    E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, sv), rn(g, m));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, t), rn(g, m));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, sv), rn(g, sv), rn(g, t));
+    int r = atanh2_series(g, sv);
+    E(g, "cvt.rn.f64.s32 %s, %s;", rn(g, ef), rn(g, e));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, r), rn(g, ef), D64(0x1.62e42fefa39efp-1), rn(g, r));
+    return r;
+}
+
+/* fp32 exp10, expm1, log10, log1p; NaN in, NaN out */
+static int explog_f32(G *g, int fn, int a) {
+    int x = nr(g, CD), r = nr(g, CD), d = nr(g, CR), p = nr(g, CP);
+    E(g, "cvt.f64.f32 %s, %s;", rn(g, x), rn(g, a));
+    switch (fn) {
+    case MF_EXP10: {
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, r), rn(g, x), D64(0x1.a934f0979a371p+1));
+        r = exp2_f64(g, r);
+        break;
+    }
+    case MF_EXPM1: {   /* |x| < 0.34: the series; else 2^(x log2 e) - 1 (no cancellation) */
+        int t = nr(g, CD), ax = nr(g, CD);
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, x), D64(0x1.71547652b82fep+0));
+        int big = exp2_f64(g, t);
+        E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, big), rn(g, big));
+        int small = em1_poly(g, x);
+        E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+        E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.34));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, small), rn(g, big), rn(g, p));
+        break;
+    }
+    case MF_LOG10: {
+        int l = log_f64(g, x);
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, r), rn(g, l), D64(0x1.bcb7b1526e50ep-2));
+        break;
+    }
+    case MF_LOG1P: {   /* |x| < 0.4: 2 atanh(x / (2 + x)); else ln(1 + x) */
+        int t = nr(g, CD), ax = nr(g, CD), u = nr(g, CD);
+        E(g, "add.rn.f64 %s, %s, 0d4000000000000000;", rn(g, t), rn(g, x));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, t), rn(g, x), rn(g, t));
+        int small = atanh2_series(g, t);
+        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, x));
+        E(g, "abs.f64 %s, %s;", rn(g, u), rn(g, u));   /* garbage-free for u <= 0 (fixed below) */
+        int big = log_f64(g, u);
+        E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+        E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.4));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, small), rn(g, big), rn(g, p));
+        break;
+    }
+    default: math_unsupported(g, fn, DT_FP32);
+    }
+    E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
+    if (fn == MF_LOG10 || fn == MF_LOG1P) {
+        /* the pole (0; -1 for log1p) -> -inf, below it NaN, +inf -> +inf */
+        const char *pole = fn == MF_LOG10 ? "0f00000000" : "0fBF800000";
+        E(g, "setp.eq.f32 %s, %s, %s;", rn(g, p), rn(g, a), pole);
+        E(g, "@%s mov.f32 %s, 0fFF800000;", rn(g, p), rn(g, d));
+        E(g, "setp.lt.f32 %s, %s, %s;", rn(g, p), rn(g, a), pole);
+        E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
+        E(g, "setp.eq.f32 %s, %s, 0f7F800000;", rn(g, p), rn(g, a));
+        E(g, "@%s mov.f32 %s, 0f7F800000;", rn(g, p), rn(g, d));
+    }
+    E(g, "setp.nan.f32 %s, %s, %s;", rn(g, p), rn(g, a), rn(g, a));
+    E(g, "@%s mov.f32 %s, %s;", rn(g, p), rn(g, d), rn(g, a));
+    return d;
 }
 
 static int math1(G *g, int fn, int dt, int a) {
@@ -826,6 +954,9 @@ static int math1(G *g, int fn, int dt, int a) {
         E(g, "@%s mov.%s %s, %s;", rn(g, p), bt, rn(g, d), rn(g, ax));
         break;
     }
+    case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P:
+        if (f64) math_unsupported(g, fn, dt);
+        return explog_f32(g, fn, a);
     case MF_CBRT: case MF_RCBRT: {
         /* fp32: y0 = ex2(lg2|x| / 3) (the .approx instructions, ~2^-21 relative), two Newton
          * steps y -= (y^3 - |x|) / (3 y^2) in fp64 (~2^-42), x's sign, one rounding to fp32

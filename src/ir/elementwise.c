@@ -331,9 +331,9 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_CBRT: return (T)cbrt((double)x); \
     case MF_RCBRT: return (T)(1 / cbrt((double)x)); \
     case MF_EXP10: return (T)pow((double)10, (double)x); \
-    case MF_EXPM1: return expm1##S(x); \
-    case MF_LOG10: return log10##S(x); \
-    case MF_LOG1P: return log1p##S(x); \
+    case MF_EXPM1: return (T)expm1((double)x); \
+    case MF_LOG10: return (T)log10((double)x); \
+    case MF_LOG1P: return (T)log1p((double)x); \
     case MF_TAN: return tan##S(x); \
     case MF_ASIN: return asin##S(x); \
     case MF_ACOS: return acos##S(x); \
