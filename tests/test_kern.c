@@ -719,8 +719,9 @@ TEST(mathfix_fast_forms_ftz) {
 TEST(mathfix_cbrt_gpu) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "kern.py");
-    const char *fns[] = {"cbrt", "rcbrt", "exp10", "expm1", "log10", "log1p"};
-    for (int i = 0; i < 6; i++) {
+    const char *fns[] = {"cbrt", "rcbrt", "exp10", "expm1", "log10", "log1p", "asinh", "acosh",
+                         "atanh", "sinh", "cosh"};
+    for (int i = 0; i < COUNT_OF_CASES(fns); i++) {
         const char *sig[] = {"*fp32:16", "*fp32:16"};
         char *ptx = kern_ptx_(ctx, m, "math1", sig, 2, KT_ARGS({"FN", tc_str(fns[i])}, {"BLOCK", tc_int(128)}),
                               __FILE__, __LINE__);
@@ -764,6 +765,23 @@ TEST(mathfix_cbrt_gpu) {
         KT_CHECK_ARR(ex, got, 2, 0x1p-24, 0);
     }
     if (run_math(ctx, m, "expm1", TC_FP32, xl + 3, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(1e-30, got[0], 0x1p-24, 0);
+    double xh[4] = {-0.75, 1, 0.6, 2};   /* atanh(-3/4) = -ln(7)/2, acosh(1) = 0, asinh(3/4) = ln 2 */
+    if (run_math(ctx, m, "atanh", TC_FP32, xh, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {-0.97295507452765665, INFINITY};
+        KT_CHECK_ARR(ex, got, 2, 0x1p-24, 0);
+    }
+    double xa[2] = {0.75, 1};
+    if (run_math(ctx, m, "asinh", TC_FP32, xa, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(0.69314718055994531, got[0], 0x1p-24, 0);
+    if (run_math(ctx, m, "acosh", TC_FP32, xa, NULL, 0, TC_FP32, 2, got)) CHECK(isnan(got[0]) && got[1] == 0);
+    double xs[2] = {0.69314718055994531, -0.69314718055994531};   /* sinh(ln 2) = 3/4, cosh = 5/4 */
+    if (run_math(ctx, m, "sinh", TC_FP32, xs, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {0.75, -0.75};
+        KT_CHECK_ARR(ex, got, 2, 0x1p-23, 0);
+    }
+    if (run_math(ctx, m, "cosh", TC_FP32, xs, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {1.25, 1.25};
+        KT_CHECK_ARR(ex, got, 2, 0x1p-23, 0);
+    }
     tc_module_free(m);
     tc_context_free(ctx);
 }

@@ -768,7 +768,8 @@ static int unop(G *g, int op, int dt, int a) {
 /* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ *
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
- * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p, and the fast_* forms as
+ * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh, and
+ * the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
 
@@ -849,7 +850,35 @@ static int log_f64(G *g, int u) {
     return r;
 }
 
-/* fp32 exp10, expm1, log10, log1p; NaN in, NaN out */
+/* e^x - 1: |x| < 0.34: the series; else 2^(x log2 e) - 1 (no cancellation) */
+static int expm1_f64(G *g, int x) {
+    int t = nr(g, CD), ax = nr(g, CD), r = nr(g, CD), p = nr(g, CP);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, x), D64(0x1.71547652b82fep+0));
+    int big = exp2_f64(g, t);
+    E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, big), rn(g, big));
+    int small = em1_poly(g, x);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.34));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, small), rn(g, big), rn(g, p));
+    return r;
+}
+
+/* ln(1 + x) for x > -1 finite: |x| < 0.4: 2 atanh(x / (2 + x)); else ln(1 + x) */
+static int log1p_f64(G *g, int x) {
+    int t = nr(g, CD), ax = nr(g, CD), u = nr(g, CD), r = nr(g, CD), p = nr(g, CP);
+    E(g, "add.rn.f64 %s, %s, 0d4000000000000000;", rn(g, t), rn(g, x));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, t), rn(g, x), rn(g, t));
+    int small = atanh2_series(g, t);
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, x));
+    E(g, "abs.f64 %s, %s;", rn(g, u), rn(g, u));   /* no trap for u <= 0 (the caller fixes it) */
+    int big = log_f64(g, u);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.4));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, small), rn(g, big), rn(g, p));
+    return r;
+}
+
+/* fp32 exp10, expm1, log10, log1p, asinh, acosh, atanh, sinh, cosh; NaN in, NaN out */
 static int explog_f32(G *g, int fn, int a) {
     int x = nr(g, CD), r = nr(g, CD), d = nr(g, CR), p = nr(g, CP);
     E(g, "cvt.f64.f32 %s, %s;", rn(g, x), rn(g, a));
@@ -859,38 +888,87 @@ static int explog_f32(G *g, int fn, int a) {
         r = exp2_f64(g, r);
         break;
     }
-    case MF_EXPM1: {   /* |x| < 0.34: the series; else 2^(x log2 e) - 1 (no cancellation) */
-        int t = nr(g, CD), ax = nr(g, CD);
-        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, x), D64(0x1.71547652b82fep+0));
-        int big = exp2_f64(g, t);
-        E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, big), rn(g, big));
-        int small = em1_poly(g, x);
-        E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
-        E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.34));
-        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, small), rn(g, big), rn(g, p));
-        break;
-    }
+    case MF_EXPM1: r = expm1_f64(g, x); break;
     case MF_LOG10: {
         int l = log_f64(g, x);
         E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, r), rn(g, l), D64(0x1.bcb7b1526e50ep-2));
         break;
     }
-    case MF_LOG1P: {   /* |x| < 0.4: 2 atanh(x / (2 + x)); else ln(1 + x) */
-        int t = nr(g, CD), ax = nr(g, CD), u = nr(g, CD);
-        E(g, "add.rn.f64 %s, %s, 0d4000000000000000;", rn(g, t), rn(g, x));
-        E(g, "div.rn.f64 %s, %s, %s;", rn(g, t), rn(g, x), rn(g, t));
-        int small = atanh2_series(g, t);
-        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, x));
-        E(g, "abs.f64 %s, %s;", rn(g, u), rn(g, u));   /* garbage-free for u <= 0 (fixed below) */
-        int big = log_f64(g, u);
+    case MF_LOG1P: r = log1p_f64(g, x); break;
+    case MF_ASINH: {   /* log1p(|x| + x^2 / (1 + sqrt(x^2 + 1))), x's sign */
+        int ax = nr(g, CD), x2 = nr(g, CD), q = nr(g, CD);
         E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
-        E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.4));
-        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, small), rn(g, big), rn(g, p));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, x2), rn(g, ax), rn(g, ax));
+        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, x2));
+        E(g, "sqrt.rn.f64 %s, %s;", rn(g, q), rn(g, q));
+        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, q));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, x2), rn(g, q));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, ax));
+        r = log1p_f64(g, q);
+        E(g, "copysign.f64 %s, %s, %s;", rn(g, r), rn(g, x), rn(g, r));
+        break;
+    }
+    case MF_ACOSH: {   /* x >= 1: log1p((x - 1) + sqrt((x - 1)(x + 1))) */
+        int t = nr(g, CD), q = nr(g, CD);
+        E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, t), rn(g, x));
+        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, x));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, t));
+        E(g, "sqrt.rn.f64 %s, %s;", rn(g, q), rn(g, q));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, t));
+        r = log1p_f64(g, q);
+        break;
+    }
+    case MF_ATANH: {   /* |x| < 1: log1p(2|x| / (1 - |x|)) / 2, x's sign */
+        int ax = nr(g, CD), q = nr(g, CD);
+        E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+        E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, q), rn(g, ax));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, ax), rn(g, q));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, q));
+        r = log1p_f64(g, q);
+        E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, r), rn(g, r));
+        E(g, "copysign.f64 %s, %s, %s;", rn(g, r), rn(g, x), rn(g, r));
+        break;
+    }
+    case MF_SINH: case MF_COSH: {
+        /* sinh: (e + e / (e + 1)) / 2 with e = expm1|x|, x's sign; cosh: (E + 1/E) / 2 */
+        int ax = nr(g, CD), q = nr(g, CD);
+        E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+        if (fn == MF_SINH) {
+            int e = expm1_f64(g, ax);
+            E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, e));
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, e), rn(g, q));
+            E(g, "add.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, e));
+            E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, r), rn(g, q));
+            E(g, "copysign.f64 %s, %s, %s;", rn(g, r), rn(g, x), rn(g, r));
+        } else {
+            E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, q), rn(g, ax), D64(0x1.71547652b82fep+0));
+            int e = exp2_f64(g, q);
+            E(g, "rcp.rn.f64 %s, %s;", rn(g, q), rn(g, e));
+            E(g, "add.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, e));
+            E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, r), rn(g, q));
+        }
         break;
     }
     default: math_unsupported(g, fn, DT_FP32);
     }
     E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
+    if (fn == MF_ASINH || fn == MF_ACOSH || fn == MF_ATANH) {
+        int aa = nr(g, CR);
+        E(g, "abs.f32 %s, %s;", rn(g, aa), rn(g, a));
+        if (fn == MF_ATANH) {   /* +-1 -> +-inf, beyond NaN */
+            E(g, "setp.eq.f32 %s, %s, 0f3F800000;", rn(g, p), rn(g, aa));
+            E(g, "@%s copysign.f32 %s, %s, 0f7F800000;", rn(g, p), rn(g, d), rn(g, a));
+            E(g, "setp.gt.f32 %s, %s, 0f3F800000;", rn(g, p), rn(g, aa));
+            E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
+        } else {   /* +-inf: itself; acosh below 1: NaN */
+            E(g, "setp.eq.f32 %s, %s, 0f7F800000;", rn(g, p), rn(g, aa));
+            E(g, "@%s mov.f32 %s, %s;", rn(g, p), rn(g, d), rn(g, a));
+            if (fn == MF_ACOSH) {
+                E(g, "setp.lt.f32 %s, %s, 0f3F800000;", rn(g, p), rn(g, a));
+                E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
+            }
+        }
+    }
     if (fn == MF_LOG10 || fn == MF_LOG1P) {
         /* the pole (0; -1 for log1p) -> -inf, below it NaN, +inf -> +inf */
         const char *pole = fn == MF_LOG10 ? "0f00000000" : "0fBF800000";
@@ -954,7 +1032,8 @@ static int math1(G *g, int fn, int dt, int a) {
         E(g, "@%s mov.%s %s, %s;", rn(g, p), bt, rn(g, d), rn(g, ax));
         break;
     }
-    case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P:
+    case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P: case MF_ASINH: case MF_ACOSH:
+    case MF_ATANH: case MF_SINH: case MF_COSH:
         if (f64) math_unsupported(g, fn, dt);
         return explog_f32(g, fn, a);
     case MF_CBRT: case MF_RCBRT: {

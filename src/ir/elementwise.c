@@ -5,7 +5,9 @@
  * integer division (and remainder) by zero gives 0 (unspecified on GPUs); fp16/bf16 are
  * computed in float (fma in double) and rounded back per op; float -> int truncates and
  * saturates, NaN -> 0; UMULHI is the high half of the unsigned product of the bit patterns;
- * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). */
+ * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). fp32 cbrt, exp10, expm1,
+ * log10, log1p and the hyperbolic functions go through double, rounded once (so do their GPU
+ * forms). */
 #include "ir/ir.h"
 
 /* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its
@@ -338,11 +340,11 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_ASIN: return asin##S(x); \
     case MF_ACOS: return acos##S(x); \
     case MF_ATAN: return atan##S(x); \
-    case MF_SINH: return sinh##S(x); \
-    case MF_COSH: return cosh##S(x); \
-    case MF_ASINH: return asinh##S(x); \
-    case MF_ACOSH: return acosh##S(x); \
-    case MF_ATANH: return atanh##S(x); \
+    case MF_SINH: return (T)sinh((double)x); \
+    case MF_COSH: return (T)cosh((double)x); \
+    case MF_ASINH: return (T)asinh((double)x); \
+    case MF_ACOSH: return (T)acosh((double)x); \
+    case MF_ATANH: return (T)atanh((double)x); \
     case MF_ERFC: return erfc##S(x); \
     case MF_ERFINV: return (T)erfinv_d(x); \
     case MF_LOGB: return logb##S(x); \
