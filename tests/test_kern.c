@@ -720,7 +720,7 @@ TEST(mathfix_cbrt_gpu) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "kern.py");
     const char *fns[] = {"cbrt", "rcbrt", "exp10", "expm1", "log10", "log1p", "asinh", "acosh",
-                         "atanh", "sinh", "cosh"};
+                         "atanh", "sinh", "cosh", "atan", "asin", "acos"};
     for (int i = 0; i < COUNT_OF_CASES(fns); i++) {
         const char *sig[] = {"*fp32:16", "*fp32:16"};
         char *ptx = kern_ptx_(ctx, m, "math1", sig, 2, KT_ARGS({"FN", tc_str(fns[i])}, {"BLOCK", tc_int(128)}),
@@ -773,6 +773,13 @@ TEST(mathfix_cbrt_gpu) {
     double xa[2] = {0.75, 1};
     if (run_math(ctx, m, "asinh", TC_FP32, xa, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(0.69314718055994531, got[0], 0x1p-24, 0);
     if (run_math(ctx, m, "acosh", TC_FP32, xa, NULL, 0, TC_FP32, 2, got)) CHECK(isnan(got[0]) && got[1] == 0);
+    double xt[4] = {1, -INFINITY, 0.5, -1};   /* atan(1) = pi/4, asin(1/2) = pi/6, acos(-1) = pi */
+    if (run_math(ctx, m, "atan", TC_FP32, xt, NULL, 0, TC_FP32, 2, got)) {
+        double ex[2] = {0.78539816339744831, -1.5707963267948966};
+        KT_CHECK_ARR(ex, got, 2, 0x1p-24, 0);
+    }
+    if (run_math(ctx, m, "asin", TC_FP32, xt + 2, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(0.52359877559829887, got[0], 0x1p-24, 0);
+    if (run_math(ctx, m, "acos", TC_FP32, xt + 3, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(3.1415926535897932, got[0], 0x1p-24, 0);
     double xs[2] = {0.69314718055994531, -0.69314718055994531};   /* sinh(ln 2) = 3/4, cosh = 5/4 */
     if (run_math(ctx, m, "sinh", TC_FP32, xs, NULL, 0, TC_FP32, 2, got)) {
         double ex[2] = {0.75, -0.75};

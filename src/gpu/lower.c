@@ -768,7 +768,8 @@ static int unop(G *g, int op, int dt, int a) {
 /* ---- libdevice's elementary functions (MATH1, MATH2) ------------------------------------ *
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
- * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh, and
+ * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh/asin/
+ * acos/atan, and
  * the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
@@ -878,7 +879,33 @@ static int log1p_f64(G *g, int x) {
     return r;
 }
 
-/* fp32 exp10, expm1, log10, log1p, asinh, acosh, atanh, sinh, cosh; NaN in, NaN out */
+/* atan x: |x| > 1 through pi/2 - atan(1/|x|); two halvings t / (1 + sqrt(1 + t^2)) to
+ * |t| <= tan(pi/16), the alternating series, times 4; x's sign */
+static int atan_f64(G *g, int x) {
+    int ax = nr(g, CD), t = nr(g, CD), q = nr(g, CD), z = nr(g, CD), r = nr(g, CD), p = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.gt.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, ax));
+    E(g, "rcp.rn.f64 %s, %s;", rn(g, t), rn(g, ax));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, t), rn(g, t), rn(g, ax), rn(g, p));
+    for (int i = 0; i < 2; i++) {
+        E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, t), rn(g, t));
+        E(g, "sqrt.rn.f64 %s, %s;", rn(g, q), rn(g, q));
+        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, q));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, q));
+    }
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, z), rn(g, t), rn(g, t));
+    E(g, "mov.f64 %s, 0d%016llX;", rn(g, r), D64(1.0 / 21));
+    for (int k = 9; k >= 0; k--)
+        E(g, "fma.rn.f64 %s, %s, %s, 0d%016llX;", rn(g, r), rn(g, r), rn(g, z), D64((k % 2 ? -1.0 : 1.0) / (2 * k + 1)));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, t));
+    E(g, "mul.rn.f64 %s, %s, 0d4010000000000000;", rn(g, r), rn(g, r));
+    E(g, "@%s sub.rn.f64 %s, 0d%016llX, %s;", rn(g, p), rn(g, r), D64(0x1.921fb54442d18p+0), rn(g, r));
+    E(g, "copysign.f64 %s, %s, %s;", rn(g, r), rn(g, x), rn(g, r));
+    return r;
+}
+
+/* fp32 exp10, expm1, log10, log1p, asinh, acosh, atanh, sinh, cosh, atan, asin, acos; NaN
+ * in, NaN out */
 static int explog_f32(G *g, int fn, int a) {
     int x = nr(g, CD), r = nr(g, CD), d = nr(g, CR), p = nr(g, CP);
     E(g, "cvt.f64.f32 %s, %s;", rn(g, x), rn(g, a));
@@ -929,6 +956,25 @@ static int explog_f32(G *g, int fn, int a) {
         E(g, "copysign.f64 %s, %s, %s;", rn(g, r), rn(g, x), rn(g, r));
         break;
     }
+    case MF_ATAN: r = atan_f64(g, x); break;
+    case MF_ASIN: case MF_ACOS: {
+        /* asin: atan(x / sqrt((1 - x)(1 + x))); acos: 2 atan(sqrt((1 - x) / (1 + x))) */
+        int u = nr(g, CD), v = nr(g, CD);
+        E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, u), rn(g, x));
+        E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, v), rn(g, x));
+        if (fn == MF_ASIN) {
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, v));
+            E(g, "sqrt.rn.f64 %s, %s;", rn(g, u), rn(g, u));
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, u), rn(g, x), rn(g, u));
+            r = atan_f64(g, u);
+        } else {
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, v));
+            E(g, "sqrt.rn.f64 %s, %s;", rn(g, u), rn(g, u));
+            r = atan_f64(g, u);
+            E(g, "add.rn.f64 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, r));
+        }
+        break;
+    }
     case MF_SINH: case MF_COSH: {
         /* sinh: (e + e / (e + 1)) / 2 with e = expm1|x|, x's sign; cosh: (E + 1/E) / 2 */
         int ax = nr(g, CD), q = nr(g, CD);
@@ -968,6 +1014,12 @@ static int explog_f32(G *g, int fn, int a) {
                 E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
             }
         }
+    }
+    if (fn == MF_ASIN || fn == MF_ACOS) {   /* |x| > 1: NaN */
+        int aa = nr(g, CR);
+        E(g, "abs.f32 %s, %s;", rn(g, aa), rn(g, a));
+        E(g, "setp.gt.f32 %s, %s, 0f3F800000;", rn(g, p), rn(g, aa));
+        E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
     }
     if (fn == MF_LOG10 || fn == MF_LOG1P) {
         /* the pole (0; -1 for log1p) -> -inf, below it NaN, +inf -> +inf */
@@ -1033,7 +1085,7 @@ static int math1(G *g, int fn, int dt, int a) {
         break;
     }
     case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P: case MF_ASINH: case MF_ACOSH:
-    case MF_ATANH: case MF_SINH: case MF_COSH:
+    case MF_ATANH: case MF_SINH: case MF_COSH: case MF_ATAN: case MF_ASIN: case MF_ACOS:
         if (f64) math_unsupported(g, fn, dt);
         return explog_f32(g, fn, a);
     case MF_CBRT: case MF_RCBRT: {

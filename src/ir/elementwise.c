@@ -6,8 +6,8 @@
  * computed in float (fma in double) and rounded back per op; float -> int truncates and
  * saturates, NaN -> 0; UMULHI is the high half of the unsigned product of the bit patterns;
  * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). fp32 cbrt, exp10, expm1,
- * log10, log1p and the hyperbolic functions go through double, rounded once (so do their GPU
- * forms). */
+ * log10, log1p, asin, acos, atan and the hyperbolic functions go through double, rounded once
+ * (so do their GPU forms). */
 #include "ir/ir.h"
 
 /* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its
@@ -337,9 +337,9 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_LOG10: return (T)log10((double)x); \
     case MF_LOG1P: return (T)log1p((double)x); \
     case MF_TAN: return tan##S(x); \
-    case MF_ASIN: return asin##S(x); \
-    case MF_ACOS: return acos##S(x); \
-    case MF_ATAN: return atan##S(x); \
+    case MF_ASIN: return (T)asin((double)x); \
+    case MF_ACOS: return (T)acos((double)x); \
+    case MF_ATAN: return (T)atan((double)x); \
     case MF_SINH: return (T)sinh((double)x); \
     case MF_COSH: return (T)cosh((double)x); \
     case MF_ASINH: return (T)asinh((double)x); \
