@@ -773,6 +773,19 @@ TEST(mathfix_cbrt_gpu) {
     double xa[2] = {0.75, 1};
     if (run_math(ctx, m, "asinh", TC_FP32, xa, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(0.69314718055994531, got[0], 0x1p-24, 0);
     if (run_math(ctx, m, "acosh", TC_FP32, xa, NULL, 0, TC_FP32, 2, got)) CHECK(isnan(got[0]) && got[1] == 0);
+    {   /* atan2 (two arguments) */
+        const char *sig[] = {"*fp32:16", "*fp32:16", "*fp32:16"};
+        char *ptx = kern_ptx_(ctx, m, "math2", sig, 3, KT_ARGS({"FN", tc_str("atan2")}, {"BLOCK", tc_int(128)}),
+                              __FILE__, __LINE__);
+        CHECK(ptx && strstr(ptx, "cvt.rn.f32.f64"));
+        free(ptx);
+        double ya[4] = {-0.0, 1, INFINITY, 0}, xa2[4] = {-1, -1, -INFINITY, 0};
+        if (run_math(ctx, m, "atan2", TC_FP32, ya, xa2, TC_FP32, TC_FP32, 4, got)) {
+            double ex[4] = {-3.1415926535897932, 2.3561944901923449, 2.3561944901923449, 0};
+            KT_CHECK_ARR(ex, got, 4, 0x1p-24, 0);
+            CHECK(signbit(got[0]) && !signbit(got[3]));
+        }
+    }
     double xt[4] = {1, -INFINITY, 0.5, -1};   /* atan(1) = pi/4, asin(1/2) = pi/6, acos(-1) = pi */
     if (run_math(ctx, m, "atan", TC_FP32, xt, NULL, 0, TC_FP32, 2, got)) {
         double ex[2] = {0.78539816339744831, -1.5707963267948966};

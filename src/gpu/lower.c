@@ -769,7 +769,7 @@ static int unop(G *g, int op, int dt, int a) {
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
  * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh/asin/
- * acos/atan, and
+ * acos/atan/atan2, and
  * the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
@@ -1193,6 +1193,31 @@ static int math2(G *g, int fn, int dt, int a, int b) {
         break;
     }
     case MF_REMAINDER: return fmod_exact(g, f64, a, b, true);
+    case MF_ATAN2: {
+        /* fp32 atan2(a, b) (a over b) in fp64: r = atan(|a| / |b|) (0 when both are zero, 1
+         * when both infinite); pi - r when b's sign is negative; a's sign; NaN if either is */
+        if (f64) math_unsupported(g, fn, dt);
+        int a6 = nr(g, CD), b6 = nr(g, CD), q = nr(g, CD), sb = nr(g, CR), p = nr(g, CP), pz = nr(g, CP);
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, a));
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), rn(g, b));
+        E(g, "abs.f64 %s, %s;", rn(g, a6), rn(g, a6));
+        E(g, "abs.f64 %s, %s;", rn(g, b6), rn(g, b6));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, q), rn(g, a6), rn(g, b6));
+        E(g, "setp.eq.f64 %s, %s, %s;", rn(g, p), rn(g, a6), rn(g, b6));
+        E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, pz), rn(g, a6));
+        E(g, "@%s mov.f64 %s, 0d3FF0000000000000;", rn(g, p), rn(g, q));   /* inf, inf */
+        E(g, "and.pred %s, %s, %s;", rn(g, pz), rn(g, pz), rn(g, p));
+        E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, pz), rn(g, q));  /* 0, 0 */
+        int r = atan_f64(g, q);
+        E(g, "mov.b32 %s, %s;", rn(g, sb), rn(g, b));
+        E(g, "setp.lt.s32 %s, %s, 0;", rn(g, p), rn(g, sb));
+        E(g, "@%s sub.rn.f64 %s, 0d%016llX, %s;", rn(g, p), rn(g, r), D64(0x1.921fb54442d18p+1), rn(g, r));
+        E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
+        E(g, "copysign.f32 %s, %s, %s;", rn(g, d), rn(g, a), rn(g, d));
+        E(g, "setp.nan.f32 %s, %s, %s;", rn(g, p), rn(g, a), rn(g, b));
+        E(g, "@%s add.f32 %s, %s, %s;", rn(g, p), rn(g, d), rn(g, a), rn(g, b));
+        break;
+    }
     case MF_HYPOT: case MF_RHYPOT: {
         /* fp32 through fp64: hypot's sum of squares is exact there, so one more rounding */
         if (f64) math_unsupported(g, fn, dt);
