@@ -773,12 +773,18 @@ TEST(mathfix_cbrt_gpu) {
     double xa[2] = {0.75, 1};
     if (run_math(ctx, m, "asinh", TC_FP32, xa, NULL, 0, TC_FP32, 1, got)) CHECK_NEAR(0.69314718055994531, got[0], 0x1p-24, 0);
     if (run_math(ctx, m, "acosh", TC_FP32, xa, NULL, 0, TC_FP32, 2, got)) CHECK(isnan(got[0]) && got[1] == 0);
-    {   /* atan2 (two arguments) */
+    {   /* atan2 and pow (two arguments) */
         const char *sig[] = {"*fp32:16", "*fp32:16", "*fp32:16"};
-        char *ptx = kern_ptx_(ctx, m, "math2", sig, 3, KT_ARGS({"FN", tc_str("atan2")}, {"BLOCK", tc_int(128)}),
-                              __FILE__, __LINE__);
-        CHECK(ptx && strstr(ptx, "cvt.rn.f32.f64"));
-        free(ptx);
+        for (int i = 0; i < 2; i++) {
+            char *ptx = kern_ptx_(ctx, m, "math2", sig, 3, KT_ARGS({"FN", tc_str(i ? "pow" : "atan2")},
+                                  {"BLOCK", tc_int(128)}), __FILE__, __LINE__);
+            CHECK(ptx && strstr(ptx, "cvt.rn.f32.f64"));
+            free(ptx);
+        }
+        double px[4] = {-2, -8, -0.0, -1}, py[4] = {3, 1.0 / 3, -3, -INFINITY};   /* C's pow */
+        if (run_math(ctx, m, "pow", TC_FP32, px, py, TC_FP32, TC_FP32, 4, got)) {
+            CHECK(got[0] == -8 && isnan(got[1]) && got[2] == -INFINITY && got[3] == 1);
+        }
         double ya[4] = {-0.0, 1, INFINITY, 0}, xa2[4] = {-1, -1, -INFINITY, 0};
         if (run_math(ctx, m, "atan2", TC_FP32, ya, xa2, TC_FP32, TC_FP32, 4, got)) {
             double ex[4] = {-3.1415926535897932, 2.3561944901923449, 2.3561944901923449, 0};

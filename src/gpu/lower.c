@@ -769,7 +769,7 @@ static int unop(G *g, int op, int dt, int a) {
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
  * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh/asin/
- * acos/atan/atan2, and
+ * acos/atan/atan2/pow, and
  * the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
@@ -1193,6 +1193,56 @@ static int math2(G *g, int fn, int dt, int a, int b) {
         break;
     }
     case MF_REMAINDER: return fmod_exact(g, f64, a, b, true);
+    case MF_POW: {
+        /* fp32 pow in fp64: |a|^b = 2^(b ln|a| log2 e) (ln 0 = -inf, ln inf = inf), negative
+         * when a's sign is set and b an odd integer; then C's special cases: a < 0 finite
+         * with b finite and not an integer, or a NaN operand: NaN; b = +-0, a = 1, or a = -1
+         * with b = +-inf: 1 */
+        if (f64) math_unsupported(g, fn, dt);
+        int a6 = nr(g, CD), b6 = nr(g, CD), l = nr(g, CD), t = nr(g, CD), yi = nr(g, CD),
+            h = nr(g, CD), hi = nr(g, CD), sa = nr(g, CR), aa = nr(g, CR), ab = nr(g, CR);
+        int p = nr(g, CP), pint = nr(g, CP), podd = nr(g, CP), q = nr(g, CP);
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, a));
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), rn(g, b));
+        E(g, "abs.f64 %s, %s;", rn(g, a6), rn(g, a6));
+        int ln = log_f64(g, a6);
+        E(g, "mov.f64 %s, %s;", rn(g, l), rn(g, ln));
+        E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, a6));
+        E(g, "@%s mov.f64 %s, 0dFFF0000000000000;", rn(g, p), rn(g, l));
+        E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, a6));
+        E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, p), rn(g, l));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, t), rn(g, b6), rn(g, l));
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, t), D64(0x1.71547652b82fep+0));
+        int mag = exp2_f64(g, t);
+        E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, mag));
+        /* b an integer (infinities count as even integers), odd */
+        E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, yi), rn(g, b6));
+        E(g, "setp.eq.f64 %s, %s, %s;", rn(g, pint), rn(g, yi), rn(g, b6));
+        E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, b6));
+        E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, hi), rn(g, h));
+        E(g, "setp.ne.and.f64 %s, %s, %s, %s;", rn(g, podd), rn(g, hi), rn(g, h), rn(g, pint));
+        E(g, "mov.b32 %s, %s;", rn(g, sa), rn(g, a));
+        E(g, "setp.lt.s32 %s, %s, 0;", rn(g, q), rn(g, sa));
+        E(g, "and.pred %s, %s, %s;", rn(g, podd), rn(g, podd), rn(g, q));
+        E(g, "@%s neg.f32 %s, %s;", rn(g, podd), rn(g, d), rn(g, d));
+        /* a < 0 finite, b not an integer (finite: infinities are integers here) */
+        E(g, "abs.f32 %s, %s;", rn(g, aa), rn(g, a));
+        E(g, "abs.f32 %s, %s;", rn(g, ab), rn(g, b));
+        E(g, "setp.lt.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, a));
+        E(g, "setp.lt.and.f32 %s, %s, 0f7F800000, %s;", rn(g, p), rn(g, aa), rn(g, p));
+        E(g, "not.pred %s, %s;", rn(g, q), rn(g, pint));
+        E(g, "and.pred %s, %s, %s;", rn(g, p), rn(g, p), rn(g, q));
+        E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
+        E(g, "setp.nan.f32 %s, %s, %s;", rn(g, p), rn(g, a), rn(g, b));
+        E(g, "@%s add.f32 %s, %s, %s;", rn(g, p), rn(g, d), rn(g, a), rn(g, b));
+        /* the ones: b = +-0; a = 1; a = -1 with |b| = inf */
+        E(g, "setp.eq.f32 %s, %s, 0fBF800000;", rn(g, p), rn(g, a));
+        E(g, "setp.eq.and.f32 %s, %s, 0f7F800000, %s;", rn(g, p), rn(g, ab), rn(g, p));
+        E(g, "setp.eq.or.f32 %s, %s, 0f3F800000, %s;", rn(g, p), rn(g, a), rn(g, p));
+        E(g, "setp.eq.or.f32 %s, %s, 0f00000000, %s;", rn(g, p), rn(g, b), rn(g, p));
+        E(g, "@%s mov.f32 %s, 0f3F800000;", rn(g, p), rn(g, d));
+        break;
+    }
     case MF_ATAN2: {
         /* fp32 atan2(a, b) (a over b) in fp64: r = atan(|a| / |b|) (0 when both are zero, 1
          * when both infinite); pi - r when b's sign is negative; a's sign; NaN if either is */

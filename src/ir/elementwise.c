@@ -6,7 +6,7 @@
  * computed in float (fma in double) and rounded back per op; float -> int truncates and
  * saturates, NaN -> 0; UMULHI is the high half of the unsigned product of the bit patterns;
  * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). fp32 cbrt, exp10, expm1,
- * log10, log1p, asin, acos, atan, atan2 and the hyperbolic functions go through double, rounded once
+ * log10, log1p, asin, acos, atan, atan2, pow and the hyperbolic functions go through double, rounded once
  * (so do their GPU forms). */
 #include "ir/ir.h"
 
@@ -352,7 +352,7 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_COSPI: return (T)cospi_d(x); \
     case MF_SATURATE: return isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x; \
     case MF_RCP: return (T)1 / x; \
-    case MF_POW: return pow##S(x, y); \
+    case MF_POW: return (T)pow((double)x, (double)y); \
     case MF_ATAN2: return (T)atan2((double)x, (double)y); \
     case MF_HYPOT: return hypot##S(x, y); \
     case MF_RHYPOT: return (T)1 / hypot##S(x, y); \
