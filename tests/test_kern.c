@@ -720,7 +720,7 @@ TEST(mathfix_cbrt_gpu) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "kern.py");
     const char *fns[] = {"cbrt", "rcbrt", "exp10", "expm1", "log10", "log1p", "asinh", "acosh",
-                         "atanh", "sinh", "cosh", "atan", "asin", "acos"};
+                         "atanh", "sinh", "cosh", "atan", "asin", "acos", "sinpi", "cospi"};
     for (int i = 0; i < COUNT_OF_CASES(fns); i++) {
         const char *sig[] = {"*fp32:16", "*fp32:16"};
         char *ptx = kern_ptx_(ctx, m, "math1", sig, 2, KT_ARGS({"FN", tc_str(fns[i])}, {"BLOCK", tc_int(128)}),

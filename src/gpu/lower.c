@@ -769,7 +769,7 @@ static int unop(G *g, int op, int dt, int a) {
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
  * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh/asin/
- * acos/atan/atan2/pow, and
+ * acos/atan/atan2/pow/sinpi/cospi, and
  * the fast_* forms as
  * libdevice has them (the .approx instructions). The others are refused with their name (the
  * interpreter runs them all). */
@@ -957,6 +957,39 @@ static int explog_f32(G *g, int fn, int a) {
         break;
     }
     case MF_ATAN: r = atan_f64(g, x); break;
+    case MF_SINPI: case MF_COSPI: {
+        /* x mod 2 (exact), n = rint(2r), f = r - n/2 in [-1/4, 1/4] (exact); sin/cos(pi f) by
+         * their series; the quadrant n mod 4 picks and signs one */
+        int h = nr(g, CD), rr = nr(g, CD), n = nr(g, CD), f = nr(g, CD), y = nr(g, CD), y2 = nr(g, CD),
+            sn = nr(g, CD), cs = nr(g, CD), c = nr(g, CD), ni = nr(g, CR), qd = nr(g, CR), pq = nr(g, CP);
+        E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, x));
+        E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, h), rn(g, h));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, h), rn(g, h), rn(g, h));
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, rr), rn(g, x), rn(g, h));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, n), rn(g, rr), rn(g, rr));
+        E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, n), rn(g, n));
+        E(g, "fma.rn.f64 %s, %s, 0dBFE0000000000000, %s;", rn(g, f), rn(g, n), rn(g, rr));
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, y), rn(g, f), D64(0x1.921fb54442d18p+1));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, y2), rn(g, y), rn(g, y));
+        E(g, "mov.f64 %s, 0d3FF0000000000000;", rn(g, sn));
+        E(g, "mov.f64 %s, 0d3FF0000000000000;", rn(g, cs));
+        for (int k = 10; k >= 1; k--) {
+            E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, c), rn(g, y2), D64(-1.0 / ((2.0 * k) * (2 * k + 1))));
+            E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, sn), rn(g, c), rn(g, sn));
+            E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, c), rn(g, y2), D64(-1.0 / ((2.0 * k - 1) * (2 * k))));
+            E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, cs), rn(g, c), rn(g, cs));
+        }
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, sn), rn(g, sn), rn(g, y));
+        E(g, "cvt.rni.s32.f64 %s, %s;", rn(g, ni), rn(g, n));
+        if (fn == MF_COSPI) E(g, "add.s32 %s, %s, 1;", rn(g, ni), rn(g, ni));   /* cos = sin(. + 1/2) */
+        E(g, "and.b32 %s, %s, 3;", rn(g, qd), rn(g, ni));
+        E(g, "and.b32 %s, %s, 1;", rn(g, ni), rn(g, qd));
+        E(g, "setp.ne.u32 %s, %s, 0;", rn(g, pq), rn(g, ni));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, cs), rn(g, sn), rn(g, pq));
+        E(g, "setp.ge.u32 %s, %s, 2;", rn(g, pq), rn(g, qd));
+        E(g, "@%s neg.f64 %s, %s;", rn(g, pq), rn(g, r), rn(g, r));
+        break;
+    }
     case MF_ASIN: case MF_ACOS: {
         /* asin: atan(x / sqrt((1 - x)(1 + x))); acos: 2 atan(sqrt((1 - x) / (1 + x))) */
         int u = nr(g, CD), v = nr(g, CD);
@@ -1014,6 +1047,11 @@ static int explog_f32(G *g, int fn, int a) {
                 E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
             }
         }
+    }
+    if (fn == MF_SINPI || fn == MF_COSPI) {   /* zeros: sinpi x's sign, cospi +0 */
+        E(g, "setp.eq.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, d));
+        if (fn == MF_SINPI) E(g, "@%s copysign.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, d), rn(g, a));
+        else E(g, "@%s mov.f32 %s, 0f00000000;", rn(g, p), rn(g, d));
     }
     if (fn == MF_ASIN || fn == MF_ACOS) {   /* |x| > 1: NaN */
         int aa = nr(g, CR);
@@ -1086,6 +1124,7 @@ static int math1(G *g, int fn, int dt, int a) {
     }
     case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P: case MF_ASINH: case MF_ACOSH:
     case MF_ATANH: case MF_SINH: case MF_COSH: case MF_ATAN: case MF_ASIN: case MF_ACOS:
+    case MF_SINPI: case MF_COSPI:
         if (f64) math_unsupported(g, fn, dt);
         return explog_f32(g, fn, a);
     case MF_CBRT: case MF_RCBRT: {
