@@ -4,7 +4,8 @@
 # sweep of inputs (edge values: 0, -0, inf, NaN, subnormals, the largest finite, halves,
 # large arguments; and random ones) on the GPU and on the interpreter and compares them
 # within each function's tolerance (ulps; CUDA's bounds for the fast_* forms), plus 16-bit
-# atomic_cas. Usage: scripts/gpu-math-check.sh   (build dir: $B, default build-gpu)
+# atomic_cas and masked 16-bit integer loads/stores packed two to a word. Usage:
+# scripts/gpu-math-check.sh   (build dir: $B, default build-gpu)
 # Exit status 0 only when every function agreed.
 set -e
 cd "$(dirname "$0")/.."

@@ -5,7 +5,9 @@
  * integer division (and remainder) by zero gives 0 (unspecified on GPUs); fp16/bf16 are
  * computed in float (fma in double) and rounded back per op; float -> int truncates and
  * saturates, NaN -> 0; UMULHI is the high half of the unsigned product of the bit patterns;
- * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). */
+ * int64/uint64 -> bf16/fp16 goes through double (exact below 2^53). fp32 cbrt, exp10, expm1,
+ * log10, log1p, asin, acos, atan, atan2, pow and the hyperbolic functions go through double, rounded once
+ * (so do their GPU forms). */
 #include "ir/ir.h"
 
 /* The tile loops are simple enough for the vectorizer, which GCC runs at -O2 only with its
@@ -328,21 +330,21 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_TRUNC: return trunc##S(x); \
     case MF_ROUND: return round##S(x); \
     case MF_RINT: return rint##S(x); \
-    case MF_CBRT: return cbrt##S(x); \
-    case MF_RCBRT: return (T)1 / cbrt##S(x); \
-    case MF_EXP10: case MF_FAST_EXP10: return (T)pow((double)10, (double)x); \
-    case MF_EXPM1: return expm1##S(x); \
-    case MF_LOG10: case MF_FAST_LOG10: return log10##S(x); \
-    case MF_LOG1P: return log1p##S(x); \
-    case MF_TAN: case MF_FAST_TAN: return tan##S(x); \
-    case MF_ASIN: return asin##S(x); \
-    case MF_ACOS: return acos##S(x); \
-    case MF_ATAN: return atan##S(x); \
-    case MF_SINH: return sinh##S(x); \
-    case MF_COSH: return cosh##S(x); \
-    case MF_ASINH: return asinh##S(x); \
-    case MF_ACOSH: return acosh##S(x); \
-    case MF_ATANH: return atanh##S(x); \
+    case MF_CBRT: return (T)cbrt((double)x); \
+    case MF_RCBRT: return (T)(1 / cbrt((double)x)); \
+    case MF_EXP10: return (T)pow((double)10, (double)x); \
+    case MF_EXPM1: return (T)expm1((double)x); \
+    case MF_LOG10: return (T)log10((double)x); \
+    case MF_LOG1P: return (T)log1p((double)x); \
+    case MF_TAN: return tan##S(x); \
+    case MF_ASIN: return (T)asin((double)x); \
+    case MF_ACOS: return (T)acos((double)x); \
+    case MF_ATAN: return (T)atan((double)x); \
+    case MF_SINH: return (T)sinh((double)x); \
+    case MF_COSH: return (T)cosh((double)x); \
+    case MF_ASINH: return (T)asinh((double)x); \
+    case MF_ACOSH: return (T)acosh((double)x); \
+    case MF_ATANH: return (T)atanh((double)x); \
     case MF_ERFC: return erfc##S(x); \
     case MF_ERFINV: return (T)erfinv_d(x); \
     case MF_LOGB: return logb##S(x); \
@@ -350,13 +352,8 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_COSPI: return (T)cospi_d(x); \
     case MF_SATURATE: return isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x; \
     case MF_RCP: return (T)1 / x; \
-    case MF_FAST_EXP: return exp##S(x); \
-    case MF_FAST_LOG: return log##S(x); \
-    case MF_FAST_LOG2: return log2##S(x); \
-    case MF_FAST_SIN: return sin##S(x); \
-    case MF_FAST_COS: return cos##S(x); \
-    case MF_POW: case MF_FAST_POW: return pow##S(x, y); \
-    case MF_ATAN2: return atan2##S(x, y); \
+    case MF_POW: return (T)pow((double)x, (double)y); \
+    case MF_ATAN2: return (T)atan2((double)x, (double)y); \
     case MF_HYPOT: return hypot##S(x, y); \
     case MF_RHYPOT: return (T)1 / hypot##S(x, y); \
     case MF_REMAINDER: return remainder##S(x, y); \
@@ -366,7 +363,36 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_LDEXP: return ldexp##S(x, (int)ldexp_arg(y)); \
     default: return NAN;
 
+static float ftz_f(float x) { return fpclassify(x) == FP_SUBNORMAL ? copysignf(0.0f, x) : x; }
+
+static float bits_f(uint32_t b) { float f; memcpy(&f, &b, 4); return f; }
+
+/* CUDA's fast intrinsics (fp32 only) with libdevice's formulas: its constants, the .ftz
+ * instructions flushing their subnormal inputs and results to zero, correctly rounded
+ * stand-ins for ex2/lg2/sin/cos.approx (whose error CUDA documents). __expf(x) =
+ * ex2(x * log2 e), __logf(x) = lg2(x) * ln 2, __powf(x, y) = ex2(y * lg2 x) (so NaN for a
+ * negative x), __tanf = sin/cos. */
+static bool fast_f(int fn, float x, float y, float *r) {
+    float v;
+    switch (fn) {
+    case MF_FAST_EXP: v = exp2f(ftz_f(x * bits_f(0x3FB8AA3B))); break;
+    case MF_FAST_EXP10: v = exp2f(ftz_f(x * bits_f(0x40549A78))); break;
+    case MF_FAST_LOG2: v = log2f(ftz_f(x)); break;
+    case MF_FAST_LOG: v = log2f(ftz_f(x)) * bits_f(0x3F317218); break;
+    case MF_FAST_LOG10: v = log2f(ftz_f(x)) * bits_f(0x3E9A209B); break;
+    case MF_FAST_SIN: v = sinf(ftz_f(x)); break;
+    case MF_FAST_COS: v = cosf(ftz_f(x)); break;
+    case MF_FAST_TAN: v = ftz_f(ftz_f(sinf(ftz_f(x))) / ftz_f(cosf(ftz_f(x)))); break;
+    case MF_FAST_POW: v = exp2f(ftz_f(y * log2f(ftz_f(x)))); break;
+    default: return false;
+    }
+    *r = ftz_f(v);
+    return true;
+}
+
 static float math_f(int fn, float x, float y) {
+    float r;
+    if (fast_f(fn, x, y, &r)) return r;
     switch (fn) { MATH_CASES(float, f) }
 }
 

@@ -442,9 +442,15 @@ static Val h_classify(Call *c, Val **a) {
     return sem_where(t, nan, sem_const_num(t, lb.type, (double)INT32_MIN, loc), lb, loc);
 }
 
-/* llrint, llround: rounded, then to int64 */
+/* llrint, llround: rounded, then to int64 (saturating); NaN -> INT64_MIN on both backends, as
+ * libdevice's __nv_llrint (cvt.rni.s64: PTX converts NaN to MININT for 64-bit destinations) */
 static Val h_llround(Call *c, Val **a) {
-    return sem_cast_impl(c->t, libm1(c, *a[0], c->b->arg), type_scalar(DT_I64), 0, c->loc);
+    Trace *t = c->t;
+    Val r = libm1(c, *a[0], c->b->arg);
+    Val v = sem_cast_impl(t, r, type_scalar(DT_I64), 0, c->loc);
+    Val nan = sem_emit2(t, OP_CMP, r, r, sem_i1_like(r.type), CMP_NE, c->loc);
+    CVal mn = cv_int(INT64_MIN);
+    return sem_where(t, nan, sem_const(t, v.type, &mn, c->loc), v, c->loc);
 }
 
 static Val h_fmod(Call *c, Val **a) {

@@ -241,3 +241,12 @@ def math2(x_ptr, y_ptr, out_ptr, FN: tl.constexpr, BLOCK: tl.constexpr):
 def special(x_ptr):
     x = tl.load(x_ptr)
     tl.store(x_ptr, libdevice.lgamma(x))
+
+
+@triton.jit
+def copy16(x_ptr, out_ptr, n, BLOCK: tl.constexpr):
+    # 16-bit integers loaded and stored two to a 32-bit word, masked, with `other`
+    offs = tl.arange(0, BLOCK)
+    m = offs < n
+    x = tl.load(x_ptr + offs, mask=m, other=-3)
+    tl.store(out_ptr + offs, x * 2 + 1, mask=m)
