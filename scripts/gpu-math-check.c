@@ -109,6 +109,9 @@ static int fast_ok(const Fn *f, double x, double g, double c, int *nrange) {
             return f->name[5] == 't' || fabs(g) <= 1;
         }
         if (f->name[5] != 't') abs_b = pow(2, f->name[5] == 's' ? -21.41 : -21.19);
+        /* __tanf is __sinf(x) * (1 / __cosf(x)): their absolute errors, divided by cos
+         * (sqrt(1 + tan^2) of the result), plus an ulp of the result */
+        else abs_b = (pow(2, -21.41) + fabs(c) * pow(2, -21.19)) * sqrt(1 + c * c) + fabs(c) * 0x1p-23;
     }
     if (ulps >= 0) {
         int64_t d = ord(g, 0) - ord(c, 0);
