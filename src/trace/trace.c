@@ -450,6 +450,10 @@ static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
         if (v.n == 0) return val_builtin(arena_printf(t->arena, "%s.%s", v.path, name));
         break;
     case V_TENSOR:
+        if (v.desc) {
+            out = sem_desc_attr(t, v, name, loc);
+            return out.kind == V_VOID ? bound(t, arena_printf(t->arena, "tensor_descriptor.%s", name), v) : out;
+        }
         if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
         return bound(t, arena_printf(t->arena, "tensor.%s", name), v);
     case V_CONST:
@@ -903,7 +907,11 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
                 else if (!strcmp(tp, "builtins.str")) r |= x.kind == V_CONST && x.c.kind == CV_STR;
                 else if (!strcmp(tp, "builtins.tuple") || !strcmp(tp, "triton.language.tuple"))
                     r |= x.kind == V_TUPLE || (x.kind == V_CONST && x.c.kind == CV_TUPLE);
-                else if (!strcmp(tp, "triton.language.tensor")) r |= x.kind == V_TENSOR;
+                else if (!strcmp(tp, "triton.language.tensor")) r |= x.kind == V_TENSOR && !x.desc;
+                else if (!strcmp(tp, "triton.language.tensor_descriptor") ||
+                         !strcmp(tp, "triton.language.tensor_descriptor_base") ||
+                         !strcmp(tp, "triton.language.core.tensor_descriptor"))
+                    r |= x.kind == V_TENSOR && x.desc;
                 else if (!strcmp(tp, "triton.language.constexpr")) r |= x.kind == V_CONST;
                 else if (!strcmp(tp, "triton.language.dtype"))
                     r |= x.kind == V_CONST && x.c.kind == CV_DTYPE;
@@ -932,6 +940,8 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
         if (!strcmp(fn, "floor")) return val_const(cint(t, &(CVal){.kind = CV_FLOAT, .v.f = floor(x)}, loc));
         err_fail(t->err, TC_ERR_UNSUPPORTED, loc, "math.%s is not supported in kernels", fn);
     }
+    if (!strncmp(p, "tensor_descriptor.", 18) && self)
+        return sem_desc_call(t, p + 18, *self, args, nargs, kwn, kwv, nkw, loc);
     return sem_call(t, p, self, args, nargs, kwn, kwv, nkw, loc);
 }
 
@@ -1896,6 +1906,7 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
                 err_fail(e, TC_ERR_ARG, p->loc, "argument '%s' has an invalid type", p->name);
             int id = ir_param_add(t->f, p->name, sa->type, sa->div16, p->loc);
             v = val_tensor(id, sa->type);
+            v.desc = sa->desc;
         }
         scope_set(t, &fr.sc, p->name, v);
     }

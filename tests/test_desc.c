@@ -1,0 +1,247 @@
+/* test_desc.c — host tensor descriptors (tc_tensor_descriptor, the CLI's desc(...)) and the
+ * kernel side (tl.tensor_descriptor: attributes, desc.load / desc.store with partial tiles),
+ * a pre_hook setting block_shape, and the errors. Kernels: tests/kernels/desc.py. */
+#include "test.h"
+#include "tritonc.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char *DFILE = "tests/kernels/desc.py";
+
+static tc_context *ictx(void) {
+    tc_context *ctx = NULL;
+    tc_context_new(&ctx);
+    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
+    return ctx;
+}
+
+static tc_kernel *kern(tc_context *ctx, tc_module **m, const char *name) {
+    tc_kernel *k = NULL;
+    if (tc_module_load_file(ctx, DFILE, m) != TC_OK) return NULL;
+    tc_module_kernel(*m, name, &k);
+    return k;
+}
+
+TEST(desc_tile_copy_partial_tiles) {
+    /* a 5x6 fp32 matrix copied (+1) through 4x4 blocks: a 2x2 grid whose edge tiles hang
+     * over the matrix; out-of-bounds elements read as zero and are not written */
+    tc_context *ctx = ictx();
+    tc_module *m = NULL;
+    tc_kernel *k = kern(ctx, &m, "tile_copy");
+    CHECK(k != NULL);
+    enum { M = 5, N = 6 };
+    float x[M * N];
+    for (int i = 0; i < M * N; i++) x[i] = (float)i;
+    int64_t shape[2] = {M, N}, big[2] = {M + 1, N};   /* dst has a guard row */
+    int64_t blk[2] = {4, 4};
+    tc_tensor *src = NULL, *dst = NULL, *sd = NULL, *dd = NULL;
+    tc_tensor_from_host(ctx, TC_FP32, 2, shape, x, &src);
+    tc_tensor_new(ctx, TC_FP32, 2, big, &dst);
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, src, 2, NULL, NULL, blk, &sd));
+    /* dst's descriptor covers only its first M rows: the guard row must stay 0 */
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, dst, 2, shape, NULL, blk, &dd));
+    int64_t s[2], st[2], b[2];
+    CHECK_INT(2, tc_tensor_descriptor_info(dd, s, st, b));
+    CHECK(s[0] == M && s[1] == N && st[0] == N && st[1] == 1 && b[0] == 4 && b[1] == 4);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "src_desc", tc_tens(sd));
+    tc_args_set(a, "dst_desc", tc_tens(dd));
+    tc_args_set(a, "M", tc_int(M));
+    tc_args_set(a, "N", tc_int(N));
+    tc_args_set(a, "BM", tc_int(4));
+    tc_args_set(a, "BN", tc_int(4));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 2; o.grid[1] = 2; o.grid[2] = 1;
+    o.check = 1;
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    float y[(M + 1) * N];
+    tc_tensor_to_host(dst, y, sizeof y);
+    int bad = 0;
+    for (int i = 0; i < M * N; i++) bad += y[i] != (float)i + 1;
+    for (int i = M * N; i < (M + 1) * N; i++) bad += y[i] != 0;
+    CHECK_INT(0, bad);
+    tc_launch_report lr;
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_CONTAINS(lr.specialization, "desc<fp32,[4,4]>");
+    tc_args_free(a);
+    tc_tensor_free(sd);
+    tc_tensor_free(dd);
+    tc_tensor_free(src);
+    tc_tensor_free(dst);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(desc_attributes_in_the_kernel) {
+    tc_context *ctx = ictx();
+    tc_module *m = NULL;
+    tc_kernel *k = kern(ctx, &m, "desc_info");
+    CHECK(k != NULL);
+    /* a 3x8 fp16 tensor seen through a strided 3x4 descriptor (every other column) */
+    int64_t shape[2] = {3, 8}, dshape[2] = {3, 4}, dstr[2] = {8, 2}, blk[2] = {2, 4}, seven = 7;
+    tc_tensor *t = NULL, *d = NULL, *out = NULL;
+    tc_tensor_new(ctx, TC_FP16, 2, shape, &t);
+    tc_tensor_new(ctx, TC_I64, 1, &seven, &out);
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, t, 2, dshape, dstr, blk, &d));
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "d", tc_tens(d));
+    tc_args_set(a, "out_ptr", tc_tens(out));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 1;
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    int64_t r[7] = {0};
+    tc_tensor_to_host(out, r, sizeof r);
+    CHECK(r[0] == 2 && r[1] == 4 && r[2] == 3 && r[3] == 4 && r[4] == 8 && r[5] == 2 && r[6] == 1);
+    tc_args_free(a);
+    tc_tensor_free(d);
+    tc_tensor_free(t);
+    tc_tensor_free(out);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(desc_strided_1d_offsets_outside) {
+    /* a 1-D descriptor of shape 5, stride 2 over 10 ints: elements 0,2,4,6,8 (values 0,20,...) */
+    tc_context *ctx = ictx();
+    tc_module *m = NULL;
+    tc_kernel *k = kern(ctx, &m, "row_sum");
+    CHECK(k != NULL);
+    int32_t v[10];
+    for (int i = 0; i < 10; i++) v[i] = 10 * i;
+    int64_t n = 10, sh = 5, st = 2, blk = 4;
+    tc_tensor *t = NULL, *d = NULL, *out = NULL;
+    tc_tensor_from_host(ctx, TC_I32, 1, &n, v, &t);
+    tc_tensor_new(ctx, TC_I32, 1, &blk, &out);
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, t, 1, &sh, &st, &blk, &d));
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "d", tc_tens(d));
+    tc_args_set(a, "out_ptr", tc_tens(out));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 1;
+    o.check = 1;
+    /* offset -2: indices -2..1 -> 0, 0, v[0], v[2] */
+    tc_args_set(a, "off", tc_int(-2));
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    int32_t r[4];
+    tc_tensor_to_host(out, r, sizeof r);
+    CHECK(r[0] == 0 && r[1] == 0 && r[2] == 0 && r[3] == 20);
+    /* offset 3: indices 3..6 -> v[6], v[8], 0, 0 */
+    tc_args_set(a, "off", tc_int(3));
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    tc_tensor_to_host(out, r, sizeof r);
+    CHECK(r[0] == 60 && r[1] == 80 && r[2] == 0 && r[3] == 0);
+    tc_args_free(a);
+    tc_tensor_free(d);
+    tc_tensor_free(t);
+    tc_tensor_free(out);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(desc_host_errors) {
+    tc_context *ctx = ictx();
+    int64_t shape[2] = {4, 4}, blk[2] = {4, 4}, blk3[2] = {3, 4}, st[2] = {5, 1}, neg[2] = {-1, 1};
+    tc_tensor *t = NULL, *d = NULL;
+    tc_tensor_new(ctx, TC_FP32, 2, shape, &t);
+    CHECK_INT(TC_ERR_ARG, tc_tensor_descriptor(ctx, t, 2, NULL, NULL, blk3, &d));
+    CHECK_CONTAINS(tc_errmsg(ctx), "block dimension 0 is 3; block dimensions are powers of two");
+    CHECK_INT(TC_ERR_ARG, tc_tensor_descriptor(ctx, t, 1, NULL, NULL, blk, &d));
+    CHECK_CONTAINS(tc_errmsg(ctx), "block shape has 1 dimensions but the tensor has 2");
+    /* strides 5,1 over a 4x4 reach element 3*5+3 = 18 of 16 */
+    CHECK_INT(TC_ERR_ARG, tc_tensor_descriptor(ctx, t, 2, shape, st, blk, &d));
+    CHECK_CONTAINS(tc_errmsg(ctx), "reach element 18 of a tensor of 16");
+    CHECK_INT(TC_ERR_ARG, tc_tensor_descriptor(ctx, t, 2, shape, neg, blk, &d));
+    CHECK_CONTAINS(tc_errmsg(ctx), "negative");
+    CHECK(d == NULL);
+    tc_tensor_free(t);
+    tc_context_free(ctx);
+}
+
+/* Launches kernel `name` of desc.py with d (a 4x4 fp32 descriptor, block 4x4) as parameter
+ * `d` (and out_ptr a 4-float tensor when the kernel has one); the status and message. */
+static tc_status launch_d(tc_context *ctx, const char *name, char *msg, size_t n) {
+    tc_module *m = NULL;
+    tc_kernel *k = kern(ctx, &m, name);
+    int64_t shape[2] = {4, 4}, blk[2] = {4, 4}, four = 4;
+    tc_tensor *t = NULL, *d = NULL, *out = NULL;
+    tc_tensor_new(ctx, TC_FP32, 2, shape, &t);
+    tc_tensor_new(ctx, TC_FP32, 1, &four, &out);
+    tc_tensor_descriptor(ctx, t, 2, NULL, NULL, blk, &d);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "d", tc_tens(d));
+    if (tc_kernel_param_count(k) > 1) tc_args_set(a, "out_ptr", tc_tens(out));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 1;
+    tc_status rc = tc_launch(k, a, &o);
+    snprintf(msg, n, "%s", tc_errmsg(ctx));
+    tc_args_free(a);
+    tc_tensor_free(d);
+    tc_tensor_free(t);
+    tc_tensor_free(out);
+    tc_module_free(m);
+    return rc;
+}
+
+TEST(desc_kernel_errors) {
+    tc_context *ctx = ictx();
+    char msg[1024];
+    CHECK(launch_d(ctx, "as_pointer", msg, sizeof msg) != TC_OK);
+    CHECK_CONTAINS(msg, "desc.py:39:17:");
+    CHECK_CONTAINS(msg, "a tensor descriptor is not a pointer");
+    CHECK(launch_d(ctx, "bad_store", msg, sizeof msg) != TC_OK);
+    CHECK_CONTAINS(msg, "desc.py:45:5:");
+    CHECK_CONTAINS(msg, "desc.store: the value has shape [2, 2] but the descriptor's block shape is [4, 4]");
+    CHECK(launch_d(ctx, "bad_rank", msg, sizeof msg) != TC_OK);
+    CHECK_CONTAINS(msg, "desc.py:50:9:");
+    CHECK_CONTAINS(msg, "desc.load: 1 offsets given for a descriptor of rank 2");
+    tc_context_free(ctx);
+}
+
+TEST(desc_pre_hook_sets_block_shape) {
+    /* the descriptors are made with 1x1 blocks; the config's pre_hook makes them 4x2 */
+    tc_context *ctx = ictx();
+    tc_module *m = NULL;
+    tc_kernel *k = kern(ctx, &m, "hooked_copy");
+    CHECK(k != NULL);
+    enum { M = 6, N = 3 };
+    float x[M * N];
+    for (int i = 0; i < M * N; i++) x[i] = (float)i;
+    int64_t shape[2] = {M, N}, one[2] = {1, 1};
+    tc_tensor *xt = NULL, *yt = NULL, *xd = NULL, *yd = NULL;
+    tc_tensor_from_host(ctx, TC_FP32, 2, shape, x, &xt);
+    tc_tensor_new(ctx, TC_FP32, 2, shape, &yt);
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, xt, 2, NULL, NULL, one, &xd));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, yt, 2, NULL, NULL, one, &yd));
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_desc", tc_tens(xd));
+    tc_args_set(a, "y_desc", tc_tens(yd));
+    tc_args_set(a, "M", tc_int(M));
+    tc_args_set(a, "N", tc_int(N));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 2; o.grid[1] = 2; o.grid[2] = 1;   /* cdiv(6, 4) x cdiv(3, 2) */
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    float y[M * N];
+    tc_tensor_to_host(yt, y, sizeof y);
+    int bad = 0;
+    for (int i = 0; i < M * N; i++) bad += y[i] != 2.0f * (float)i;
+    CHECK_INT(0, bad);
+    int64_t b[2];
+    tc_tensor_descriptor_info(xd, NULL, NULL, b);
+    CHECK(b[0] == 4 && b[1] == 2);
+    tc_args_free(a);
+    tc_tensor_free(xd);
+    tc_tensor_free(yd);
+    tc_tensor_free(xt);
+    tc_tensor_free(yt);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
