@@ -245,3 +245,36 @@ TEST(desc_pre_hook_sets_block_shape) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+TEST(desc_cli_form) {
+    char out[8192], cmd[2048];
+    /* a 1-D arange(30) seen as 5x6 through 4x4 blocks, copied +1 into y */
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s/tritonc run %s tile_copy --interpret "
+             "--tensor 'x=fp32:arange(30)' --tensor 'y=fp32:zeros(5,6)' "
+             "'src_desc=desc(x, [4,4], shape=[5,6])' 'dst_desc=desc(y,[4,4])' M=5 N=6 BM=4 BN=4 "
+             "--grid 2,2 --print y", test_build_dir(), DFILE);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "y = [[1.0, 2.0, 3.0, 4.0, 5.0, 6.0], [7.0, 8.0, 9.0, 10.0, 11.0, 12.0], "
+                        "[13.0, 14.0, 15.0, 16.0, 17.0, 18.0], [19.0, 20.0, 21.0, 22.0, 23.0, 24.0], "
+                        "[25.0, 26.0, 27.0, 28.0, 29.0, 30.0]]");
+    /* strides given: every other element of arange(8), block 2 at offset 1 -> x[2], x[4] */
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s/tritonc run %s row_sum --interpret "
+             "--tensor 'x=i32:arange(8)' 'd=desc(x,[2],shape=[4],strides=[2])' 'out_ptr=i32:zeros(2)' "
+             "off=1 --grid 1 --print out_ptr", test_build_dir(), DFILE);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "out_ptr = [2, 4]");
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s/tritonc run %s row_sum --interpret "
+             "'d=desc(q,[2])' 'out_ptr=i32:zeros(2)' off=1 --grid 1", test_build_dir(), DFILE);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "argument d: desc(): no tensor named 'q'");
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s/tritonc run %s row_sum --interpret "
+             "--tensor 'x=i32:arange(8)' 'd=desc(x,[2],shape=[4,4])' 'out_ptr=i32:zeros(2)' off=1 --grid 1",
+             test_build_dir(), DFILE);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "one entry per dimension");
+    snprintf(cmd, sizeof cmd, "env -u TRITON_INTERPRET %s/tritonc run %s row_sum --interpret "
+             "--tensor 'x=i32:arange(8)' 'd=desc(x,[2]' 'out_ptr=i32:zeros(2)' off=1 --grid 1",
+             test_build_dir(), DFILE);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "expected desc(TENSOR,[B0,B1,...])");
+}
