@@ -238,11 +238,19 @@ static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, 
         const char *name = k->fn->params[i].name;
         if (ka[i].how == KA_RUNTIME) {
             if (ka[i].dt == DT_PTR && ka[i].desc.rank) {
-                char bs[96];
-                size_t bo = 0;
-                for (int d = 0; d < ka[i].desc.rank && bo < sizeof bs; d++)
-                    bo += (size_t)snprintf(bs + bo, sizeof bs - bo, "%s%d", d ? "," : "", (int)ka[i].desc.block[d]);
-                snprintf(item, sizeof item, "desc<%s,[%s]>", dt_name(ka[i].elem), bs);
+                /* all of it: the disk cache keys on this string */
+                const TDesc *d = &ka[i].desc;
+                char bs[3][192];
+                for (int w = 0; w < 3; w++) {
+                    size_t bo = 0;
+                    bs[w][0] = 0;
+                    for (int x = 0; x < d->rank && bo < sizeof bs[w]; x++) {
+                        long long v = w == 0 ? d->block[x] : w == 1 ? d->shape[x] : d->strides[x];
+                        bo += (size_t)snprintf(bs[w] + bo, sizeof bs[w] - bo, "%s%lld", x ? "," : "", v);
+                    }
+                }
+                snprintf(item, sizeof item, "desc<%s%s,[%s],shape=[%s],strides=[%s]>", dt_name(ka[i].elem),
+                         ka[i].div16 ? ":16" : "", bs[0], bs[1], bs[2]);
             } else if (ka[i].dt == DT_PTR)
                 snprintf(item, sizeof item, "*%s%s", dt_name(ka[i].elem), ka[i].div16 ? ":16" : "");
             else
