@@ -234,7 +234,7 @@ static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, 
     size_t o = 0;
     buf[0] = 0;
     for (int i = 0; i < n && o + 1 < cap; i++) {
-        char item[160];
+        char item[768];
         const char *name = k->fn->params[i].name;
         if (ka[i].how == KA_RUNTIME) {
             if (ka[i].dt == DT_PTR && ka[i].desc.rank) {
