@@ -292,7 +292,13 @@ TEST(desc_gpu_lowering_assembles) {
         "    m = tl.program_id(0) * BM\n"
         "    n = tl.program_id(1) * BN\n"
         "    x = a_desc.load([m, n]).to(tl.float32)\n"
-        "    c_desc.store([m, n], (x * 2).to(tl.float16))\n";
+        "    c_desc.store([m, n], (x * 2).to(tl.float16))\n"
+        "\n@triton.jit\n"
+        "def k2(a, c, M, N, sm, BM: tl.constexpr, BN: tl.constexpr):\n"
+        "    ad = tl.make_tensor_descriptor(a, [M, N], [sm, 1], [BM, BN])\n"
+        "    cd = tl.make_tensor_descriptor(c, [M, N], [N, 1], [BM, BN])\n"
+        "    m = tl.program_id(0) * BM\n"
+        "    cd.store([m, 0], ad.load([m, 0]) + 1)\n";
     Err e = {0};
     Source *s = source_new("k.py", src, strlen(src));
     Module *m = parse_module(s, &e);
@@ -311,12 +317,19 @@ TEST(desc_gpu_lowering_assembles) {
     for (int i = 0; i < 2; i++) { args[i].type = type_ptr(DT_FP16); args[i].div16 = true; args[i].desc = &d; }
     args[2].is_constexpr = true; args[2].cv = cv_int(32);
     args[3].is_constexpr = true; args[3].cv = cv_int(64);
-    IrFunc *f = trace_kernel(m, module_find(m, "k"), args, &a, &e, NULL);
-    if (!f) printf("%s\n", e.msg);
-    CHECK(f != NULL);
-    if (f) {
+    SpecArg args2[7];
+    memset(args2, 0, sizeof args2);
+    for (int i = 0; i < 2; i++) { args2[i].type = type_ptr(DT_FP16); args2[i].div16 = true; }
+    for (int i = 2; i < 5; i++) args2[i].type = type_scalar(DT_I32);
+    args2[5] = args[2];
+    args2[6] = args[3];
+    for (int which = 0; which < 2; which++) {
+        IrFunc *f = trace_kernel(m, module_find(m, which ? "k2" : "k"), which ? args2 : args, &a, &e, NULL);
+        if (!f) printf("%s\n", e.msg);
+        CHECK(f != NULL);
+        if (!f) continue;
         tc_target tg = {"cuda", 90, 32, 1};
-        GpuKernel gk;
+        GpuKernel gk = {0};
         CHECK_INT(TC_OK, gpu_compile(f, &tg, 4, 3, 0, &gk, &e));
         const char *px = getenv("TRITONC_PTXAS");
         if (!px || !*px) px = "/usr/local/cuda/bin/ptxas";
@@ -337,4 +350,61 @@ TEST(desc_gpu_lowering_assembles) {
     arena_free(&a);
     module_free(m);
     source_free(s);
+}
+
+/* made_copy: x (5x3 in a 5x4 buffer, row stride 4) transposed into y (3x5) through 4x2 tiles,
+ * once with pointers (descriptors made in the kernel, runtime shapes), once with host ones */
+static void run_made_copy(tc_context *ctx, tc_kernel *k, bool host) {
+    float x[20];
+    for (int i = 0; i < 20; i++) x[i] = (float)i;
+    int64_t xs[2] = {5, 4}, ys[2] = {3, 5}, xv[2] = {5, 3}, xst[2] = {4, 1}, xb[2] = {4, 2}, yb[2] = {2, 4};
+    tc_tensor *xt = NULL, *yt = NULL, *xd = NULL, *yd = NULL;
+    tc_tensor_from_host(ctx, TC_FP32, 2, xs, x, &xt);
+    tc_tensor_new(ctx, TC_FP32, 2, ys, &yt);
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    if (host) {
+        CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, xt, 2, xv, xst, xb, &xd));
+        CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, yt, 2, NULL, NULL, yb, &yd));
+        tc_args_set(a, "x", tc_tens(xd));
+        tc_args_set(a, "y", tc_tens(yd));
+    } else {
+        tc_args_set(a, "x", tc_tens(xt));
+        tc_args_set(a, "y", tc_tens(yt));
+    }
+    tc_args_set(a, "M", tc_int(5));
+    tc_args_set(a, "N", tc_int(3));
+    tc_args_set(a, "stride_m", tc_int(4));
+    tc_args_set(a, "BM", tc_int(4));
+    tc_args_set(a, "BN", tc_int(2));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 2; o.grid[1] = 2; o.grid[2] = 1;
+    o.check = 1;
+    CHECK_INT(TC_OK, tc_launch(k, a, &o));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    float y[15];
+    tc_tensor_to_host(yt, y, sizeof y);
+    int bad = 0;   /* y[j][i] = x[i][j] = 4*i + j */
+    for (int j = 0; j < 3; j++)
+        for (int i = 0; i < 5; i++) bad += y[j * 5 + i] != (float)(4 * i + j);
+    CHECK_INT(0, bad);
+    tc_args_free(a);
+    tc_tensor_free(xd);
+    tc_tensor_free(yd);
+    tc_tensor_free(xt);
+    tc_tensor_free(yt);
+}
+
+TEST(desc_make_tensor_descriptor_in_kernel) {
+    tc_context *ctx = ictx();
+    tc_module *m = NULL;
+    tc_kernel *k = kern(ctx, &m, "made_copy");
+    CHECK(k != NULL);
+    run_made_copy(ctx, k, false);
+    run_made_copy(ctx, k, true);
+    tc_module_free(m);
+    char msg[1024];
+    CHECK(launch_d(ctx, "bad_make", msg, sizeof msg) != TC_OK);
+    CHECK_CONTAINS(msg, "desc.py:90:9: error: make_tensor_descriptor: the last stride must be the constexpr 1");
+    tc_context_free(ctx);
 }

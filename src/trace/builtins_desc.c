@@ -21,6 +21,8 @@ Val sem_desc_attr(Trace *t, Val d, const char *name, SrcLoc loc) {
     int64_t b[TC_MAX_RANK];
     for (int i = 0; i < ds->rank; i++) b[i] = ds->block[i];
     if (!strcmp(name, "block_shape")) return int_tuple(t, ds->rank, b);
+    if (ds->dyn && (!strcmp(name, "shape") || !strcmp(name, "strides")))
+        return sem_tuple(t, ds->dyn + (name[1] == 'h' ? 0 : ds->rank), ds->rank);
     if (!strcmp(name, "shape")) return int_tuple(t, ds->rank, ds->shape);
     if (!strcmp(name, "strides")) return int_tuple(t, ds->rank, ds->strides);
     if (!strcmp(name, "dtype")) return val_const(sem_cv_dtype(type_scalar(d.type.elem)));
@@ -40,6 +42,9 @@ static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Va
     int64_t reach = 0;
     for (int i = 0; i < ds->rank; i++) reach += (ds->shape[i] + ds->block[i]) * (ds->strides[i] + 1);
     bool wide = reach >= ((int64_t)1 << 31);
+    for (int i = 0; ds->dyn && i < 2 * ds->rank; i++)   /* runtime sizes: as wide as they are */
+        wide |= ds->dyn[i].kind == V_TENSOR ? dt_bits(ds->dyn[i].type.dt) > 32
+                : ds->dyn[i].c.kind == CV_INT && (ds->dyn[i].c.v.i >> 31) != 0;
     Val base = d;
     base.desc = NULL;
     Val off = val_void(), m = val_void();
@@ -56,9 +61,12 @@ static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Va
         int32_t shp[TC_MAX_RANK];
         for (int j = 0; j < ds->rank; j++) shp[j] = j == i ? ds->block[i] : 1;
         idx = sem_reshape(t, idx, ds->rank, shp, loc);
+        Val dim = ds->dyn ? ds->dyn[i] : val_const(cv_int(ds->shape[i]));
+        Val stride = ds->dyn ? ds->dyn[ds->rank + i] : val_const(cv_int(ds->strides[i]));
+        if (stride.kind == V_TENSOR) stride = sem_cast_impl(t, stride, type_scalar(idt), 0, loc);
         Val in = sem_binary(t, PY_BITAND, sem_binary(t, PY_GE, idx, val_const(cv_int(0)), loc),
-                            sem_binary(t, PY_LT, idx, val_const(cv_int(ds->shape[i])), loc), loc);
-        Val term = sem_binary(t, PY_MUL, idx, val_const(cv_int(ds->strides[i])), loc);
+                            sem_binary(t, PY_LT, idx, dim, loc), loc);
+        Val term = sem_binary(t, PY_MUL, idx, stride, loc);
         off = off.kind == V_VOID ? term : sem_binary(t, PY_ADD, off, term, loc);
         m = m.kind == V_VOID ? in : sem_binary(t, PY_BITAND, m, in, loc);
     }
@@ -104,4 +112,50 @@ Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, con
     Val sa[2] = {ptr, v};
     sem_call(t, "triton.language.store", NULL, sa, 2, mk, &mask, 1, loc);
     return val_void();
+}
+
+/* tl.make_tensor_descriptor(base, shape, strides, block_shape): a descriptor over the pointer
+ * base, its shape and strides constexprs or integer scalars, the last stride 1 (Triton's
+ * rule), block_shape constexpr powers of two. */
+Val sem_h_make_tensor_descriptor(Call *c, Val **a) {
+    Trace *t = c->t;
+    SrcLoc loc = c->loc;
+    Val base = *a[0];
+    if (base.desc) FAIL("make_tensor_descriptor: base is already a tensor descriptor");
+    if (base.kind != V_TENSOR || base.type.dt != DT_PTR || base.type.rank != 0)
+        FAIL("make_tensor_descriptor: base must be a pointer (a tensor argument), not %s",
+             base.kind == V_TENSOR ? sem_type_s(t, base.type) : "a constexpr");
+    if (a[4]) {
+        const char *pad = sem_arg_str(c, a[4], "zero", "padding_option");
+        if (strcmp(pad, "zero") != 0) UNSUP("make_tensor_descriptor: padding_option=\"%s\" (tritonc pads with zeros)", pad);
+    }
+    int rank;
+    int32_t blk[TC_MAX_RANK];
+    sem_arg_shape(c, a[3], &rank, blk);
+    int ns = sem_tuple_len(a[1]), nt = sem_tuple_len(a[2]);
+    if (ns != rank || nt != rank)
+        FAIL("make_tensor_descriptor: expected %d shape and strides entries (the block shape's rank), got %d and %d",
+             rank, ns, nt);
+    if (rank < 1 || rank > 5) FAIL("make_tensor_descriptor: rank %d is outside 1..5", rank);
+    TDesc *d = arena_alloc(t->arena, sizeof *d);
+    memset(d, 0, sizeof *d);
+    Val *dyn = arena_alloc(t->arena, sizeof(Val) * (size_t)(2 * rank));
+    d->rank = rank;
+    for (int i = 0; i < rank; i++) {
+        d->block[i] = blk[i];
+        for (int w = 0; w < 2; w++) {
+            Val v = sem_tuple_item(w ? a[2] : a[1], i);
+            bool ok = v.kind == V_CONST ? v.c.kind == CV_INT
+                    : v.kind == V_TENSOR && v.type.rank == 0 && dt_is_int(v.type.dt) && v.type.dt != DT_I1;
+            if (!ok) FAIL("make_tensor_descriptor: %s[%d] must be an integer", w ? "strides" : "shape", i);
+            dyn[w * rank + i] = v;
+        }
+    }
+    Val last = dyn[2 * rank - 1];
+    if (last.kind != V_CONST || last.c.v.i != 1)
+        FAIL("make_tensor_descriptor: the last stride must be the constexpr 1 (Triton's rule: the "
+             "innermost dimension is contiguous)");
+    d->dyn = dyn;
+    base.desc = d;
+    return base;
 }

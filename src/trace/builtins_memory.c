@@ -276,5 +276,7 @@ const Builtin sem_builtins_memory[] = {
     ATOMIC("xchg", ATOM_XCHG),
     {"atomic_cas", "pointer,cmp,val,sem?,scope?", h_atomic_cas, 0},
     {"pointer_type", "element_ty,address_space?,const?", h_pointer_type, 0},
+    {"make_tensor_descriptor", "base,shape,strides,block_shape,padding_option?",
+     sem_h_make_tensor_descriptor, 0},
     {NULL, NULL, NULL, 0},
 };

@@ -11,12 +11,15 @@
 
 /* ---- what a specialization is made of ------------------------------------------------ */
 
-/* A tensor descriptor parameter (Triton's tl.tensor_descriptor): the block shape, shape and
- * strides (elements) it was specialized on; the value itself is its base pointer. */
+/* A tensor descriptor (Triton's tl.tensor_descriptor): the block shape, shape and strides
+ * (elements) a parameter was specialized on; the value itself is its base pointer. One made
+ * in the kernel (tl.make_tensor_descriptor) has its shape and strides as values in dyn
+ * (rank shapes, then rank strides: constexprs or scalars) instead. */
 typedef struct TDesc {
     int rank;
     int32_t block[TC_MAX_RANK];
     int64_t shape[TC_MAX_RANK], strides[TC_MAX_RANK];
+    const struct Val *dyn;
 } TDesc;
 
 /* One kernel parameter, as the launch specializes it. */

@@ -63,3 +63,28 @@ def hooked_copy(x_desc, y_desc, M, N, BM: tl.constexpr, BN: tl.constexpr):
     pid_m = tl.program_id(0)
     pid_n = tl.program_id(1)
     y_desc.store([pid_m * BM, pid_n * BN], x_desc.load([pid_m * BM, pid_n * BN]) * 2)
+
+
+@triton.jit
+def _as_desc(desc_or_ptr, shape, strides, block_shape):
+    # a host descriptor is used as it is; a pointer gets a descriptor made in the kernel
+    if isinstance(desc_or_ptr, tl.tensor_descriptor):
+        return desc_or_ptr
+    else:
+        return tl.make_tensor_descriptor(desc_or_ptr, shape, strides, block_shape)
+
+
+@triton.jit
+def made_copy(x, y, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
+    # x, y: pointers or host descriptors; the tiles transposed into y (N x M)
+    xd = _as_desc(x, [M, N], [stride_m, 1], [BM, BN])
+    yd = _as_desc(y, [N, M], [M, 1], [BN, BM])
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    tile = xd.load([pid_m * BM, pid_n * BN])
+    yd.store([pid_n * BN, pid_m * BM], tile.T)
+
+
+@triton.jit
+def bad_make(d, out_ptr):
+    e = tl.make_tensor_descriptor(out_ptr, [4, 4], [4, 2], [4, 4])
