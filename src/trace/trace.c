@@ -1020,26 +1020,29 @@ static Val eval_inner(Trace *t, const Expr *e) {
     }
     case EX_UNARY: return unary(t, e->op, eval(t, e->lhs), e->loc);
     case EX_BOOLOP: {
-        if (e->n != 2)
-            err_fail(t->err, TC_ERR_SYNTAX, e->loc,
-                     "chained boolean operators (A %s B %s C) are not supported; use parentheses "
-                     "to split the chain.", py_op_str(e->op), py_op_str(e->op));
         /* Triton: operands are visited in order; a constexpr that decides the result
-         * short-circuits, one that does not is dropped; two tensors -> logical_and/or */
+         * short-circuits, one that does not is dropped; the tensors left are combined with
+         * logical_and/or from the right; none left: the last value */
         bool is_and = e->op == PY_AND;
-        Val a = eval(t, e->items[0]);
-        if (a.kind != V_TENSOR) {
-            bool tv = a.kind == V_CONST ? eval_truthy(&a.c) : a.kind != V_VOID;
-            if (is_and ? !tv : tv) return a;
-            return eval(t, e->items[1]);
+        Val *nt = arena_alloc(t->arena, sizeof(Val) * (size_t)e->n);
+        int nn = 0;
+        Val last = val_void();
+        for (int i = 0; i < e->n; i++) {
+            Val a = eval(t, e->items[i]);
+            last = a;
+            if (a.kind != V_TENSOR) {
+                bool tv = a.kind == V_CONST ? eval_truthy(&a.c) : a.kind != V_VOID;
+                if (is_and ? !tv : tv) return a;
+                continue;
+            }
+            nt[nn++] = a;
         }
-        Val b = eval(t, e->items[1]);
-        if (b.kind != V_TENSOR) {
-            bool tv = b.kind == V_CONST ? eval_truthy(&b.c) : b.kind != V_VOID;
-            if (is_and ? !tv : tv) return b;
-            return a;
+        if (nn == 0) return last;
+        while (nn >= 2) {
+            Val rhs = nt[--nn], lhs = nt[--nn];
+            nt[nn++] = sem_logical(t, e->op, lhs, rhs, e->loc);
         }
-        return sem_logical(t, e->op, a, b, e->loc);
+        return nt[0];
     }
     case EX_COMPARE: {
         if (e->n != 2)
