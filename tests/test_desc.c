@@ -193,13 +193,13 @@ TEST(desc_kernel_errors) {
     tc_context *ctx = ictx();
     char msg[1024];
     CHECK(launch_d(ctx, "as_pointer", msg, sizeof msg) != TC_OK);
-    CHECK_CONTAINS(msg, "desc.py:39:17:");
+    CHECK_CONTAINS(msg, "desc.py:40:17:");
     CHECK_CONTAINS(msg, "a tensor descriptor is not a pointer");
     CHECK(launch_d(ctx, "bad_store", msg, sizeof msg) != TC_OK);
-    CHECK_CONTAINS(msg, "desc.py:45:5:");
+    CHECK_CONTAINS(msg, "desc.py:46:5:");
     CHECK_CONTAINS(msg, "desc.store: the value has shape [2, 2] but the descriptor's block shape is [4, 4]");
     CHECK(launch_d(ctx, "bad_rank", msg, sizeof msg) != TC_OK);
-    CHECK_CONTAINS(msg, "desc.py:50:9:");
+    CHECK_CONTAINS(msg, "desc.py:51:9:");
     CHECK_CONTAINS(msg, "desc.load: 1 offsets given for a descriptor of rank 2");
     tc_context_free(ctx);
 }
@@ -237,6 +237,11 @@ TEST(desc_pre_hook_sets_block_shape) {
     int64_t b[2];
     tc_tensor_descriptor_info(xd, NULL, NULL, b);
     CHECK(b[0] == 4 && b[1] == 2);
+    /* a block shape of the wrong rank, set by the hook, is refused with its location */
+    tc_args_set(a, "N", tc_int(99));
+    CHECK(tc_launch(k, a, &o) != TC_OK);
+    CHECK_CONTAINS(tc_errmsg(ctx), "desc.py:59:9:");
+    CHECK_CONTAINS(tc_errmsg(ctx), "block_shape has 1 entries but the descriptor has rank 2");
     tc_args_free(a);
     tc_tensor_free(xd);
     tc_tensor_free(yd);
@@ -405,6 +410,6 @@ TEST(desc_make_tensor_descriptor_in_kernel) {
     tc_module_free(m);
     char msg[1024];
     CHECK(launch_d(ctx, "bad_make", msg, sizeof msg) != TC_OK);
-    CHECK_CONTAINS(msg, "desc.py:90:9: error: make_tensor_descriptor: the last stride must be the constexpr 1");
+    CHECK_CONTAINS(msg, "desc.py:95:9: error: make_tensor_descriptor: the last stride must be the constexpr 1");
     tc_context_free(ctx);
 }
