@@ -755,6 +755,19 @@ TC_API tc_status tc_kernel_find_config(tc_kernel *k, const char *spec, int *inde
  * SMs); p may be NULL. TC_ERR_NOT_FOUND when TRITONC_TARGET is unset, TC_ERR_ARG when it
  * names no target with a nominal device. */
 TC_API tc_status tc_assumed_device(tc_context *ctx, tc_target *t, tc_device_props *p);
+/* A host tensor descriptor (Triton's TensorDescriptor) over `tensor`: rank dimensions of the
+ * given shape and strides (in elements; NULL: the tensor's own shape and contiguous strides)
+ * read and written in blocks of block_shape (powers of two). Pass it as tc_tens(desc) to a
+ * parameter the kernel uses as a tl.tensor_descriptor (desc.load / desc.store); shape,
+ * strides and block shape are part of the specialization key. TC_ERR_ARG when the strides
+ * are negative or reach outside the tensor. Free it with tc_tensor_free (the tensor must
+ * outlive it). */
+TC_API tc_status tc_tensor_descriptor(tc_context *ctx, tc_tensor *tensor, int rank,
+                                      const int64_t *shape, const int64_t *strides,
+                                      const int64_t *block_shape, tc_tensor **out);
+/* A descriptor's rank (0 for a plain tensor), and its shape, strides and block shape. */
+TC_API int tc_tensor_descriptor_info(const tc_tensor *d, int64_t *shape, int64_t *strides,
+                                     int64_t *block_shape);
 
 #ifdef __cplusplus
 }

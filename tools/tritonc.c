@@ -947,6 +947,66 @@ static int cli_ptr_table(tc_context *ctx, const char *cmdn, const char *name, co
     return 0;
 }
 
+/* "[4, 8, 16]" at *p: up to TC_MAX_RANK integers; advances *p past ']'. The count, or -1. */
+static int cli_int_list(const char **p, int64_t *v) {
+    const char *s = *p;
+    while (*s == ' ') s++;
+    if (*s++ != '[') return -1;
+    int n = 0;
+    for (;;) {
+        while (*s == ' ') s++;
+        if (*s == ']' && n == 0) { s++; break; }
+        char num[32];
+        size_t l = strcspn(s, ",]");
+        if (!s[l] || l == 0 || l >= sizeof num || n == TC_MAX_RANK) return -1;
+        memcpy(num, s, l);
+        num[l] = 0;
+        while (l && num[l - 1] == ' ') num[--l] = 0;
+        if (!parse_int(num, &v[n++])) return -1;
+        s += strcspn(s, ",]");
+        if (*s++ == ']') break;
+    }
+    *p = s;
+    return n;
+}
+
+/* NAME='desc(T,[B0,B1,...][,shape=[...]][,strides=[...]])': a tensor descriptor over the
+ * --tensor (or earlier argument) T into ra[nra]; 0, an exit status, or 100 + a tc_status. */
+static int cli_desc(tc_context *ctx, const char *cmdn, const char *name, const char *val,
+                    RunArg *ra, int nra) {
+    const char *form = "expected desc(TENSOR,[B0,B1,...]) with optional shape=[...], strides=[...]";
+    const char *s = val + 5;
+    size_t tl = strcspn(s, ",)");
+    if (s[tl] != ',' || tl == 0 || tl >= 128) return cli_usage_error(cmdn, "argument %s=%s: %s", name, val, form);
+    char tn[128];
+    memcpy(tn, s, tl);
+    tn[tl] = 0;
+    int j = 0;
+    while (j < nra && !(ra[j].t && ra[j].name && !strcmp(ra[j].name, tn))) j++;
+    if (j == nra)
+        return cli_usage_error(cmdn, "argument %s: desc(): no tensor named '%s' (a --tensor or an earlier argument)", name, tn);
+    s += tl + 1;
+    int64_t blk[TC_MAX_RANK], shp[TC_MAX_RANK], str[TC_MAX_RANK];
+    int nb = cli_int_list(&s, blk), ns = -1, nt = -1;
+    if (nb < 0) return cli_usage_error(cmdn, "argument %s=%s: %s", name, val, form);
+    while (*s == ',') {
+        s++;
+        while (*s == ' ') s++;
+        if (!strncmp(s, "shape=", 6)) { s += 6; if ((ns = cli_int_list(&s, shp)) < 0) break; }
+        else if (!strncmp(s, "strides=", 8)) { s += 8; if ((nt = cli_int_list(&s, str)) < 0) break; }
+        else break;
+    }
+    if (strcmp(s, ")") != 0) return cli_usage_error(cmdn, "argument %s=%s: %s", name, val, form);
+    if ((ns >= 0 && ns != nb) || (nt >= 0 && nt != nb))
+        return cli_usage_error(cmdn, "argument %s: desc(): the block shape, shape and strides must have one entry per dimension", name);
+    ra[nra].name = name;
+    ra[nra].t = NULL;
+    tc_status st = tc_tensor_descriptor(ctx, ra[j].t, nb, ns >= 0 ? shp : NULL, nt >= 0 ? str : NULL, blk, &ra[nra].t);
+    if (st) return 100 + (int)st;
+    ra[nra].v = tc_tens(ra[nra].t);
+    return 0;
+}
+
 /* --config N|NAME=VALUE,...: the config of an autotuned kernel; 0 or an exit status. */
 static int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
     int64_t n;
@@ -1140,6 +1200,7 @@ int cli_run(int argc, char **argv, int check) {
         ra[nra].name = NULL;
         ra[nra].t = NULL;
         int pr = !strncmp(eq + 1, "ptrs(", 5) ? cli_ptr_table(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
+                 : !strncmp(eq + 1, "desc(", 5) ? cli_desc(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
                  : parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
         if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
         if (pr) { rc = pr; goto done; }

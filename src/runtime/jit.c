@@ -34,6 +34,7 @@ typedef struct KeyArg {
     uint8_t elem;    /* pointee for DT_PTR */
     bool div16;
     CVal cv;         /* KA_CONST; strings point into the slot (probe) or are owned (entry) */
+    TDesc desc;      /* DT_PTR given a tensor descriptor (rank > 0), else zeros */
 } KeyArg;
 
 struct JitEntry {
@@ -123,6 +124,14 @@ static tc_status spec_one(tc_kernel *k, int i, const tc_value *v, KeyArg *ka) {
         ka->dt = DT_PTR;
         ka->elem = (uint8_t)t->dtype;
         ka->div16 = addr % 16 == 0 && !p->no_spec && !p->no_align;
+        if (t->drank) {   /* a descriptor: its shapes are part of the key */
+            ka->desc.rank = t->drank;
+            for (int d = 0; d < t->drank; d++) {
+                ka->desc.block[d] = (int32_t)t->dblock[d];
+                ka->desc.shape[d] = t->dshape[d];
+                ka->desc.strides[d] = t->dstrides[d];
+            }
+        }
         return TC_OK;
     }
     case TC_VAL_STR:
@@ -142,6 +151,7 @@ static uint64_t key_hash(const tc_kernel *k, const KeyArg *ka, int n, tc_backend
         uint8_t hd[4] = {ka[i].how, ka[i].dt, ka[i].elem, ka[i].div16};
         h = hash_bytes(hd, sizeof hd, h);
         if (ka[i].how == KA_CONST) h = cv_hash(&ka[i].cv, h);
+        if (ka[i].desc.rank) h = hash_bytes(&ka[i].desc, sizeof ka[i].desc, h);
     }
     return h ? h : 1;
 }
@@ -157,6 +167,7 @@ static bool key_eq(const JitEntry *e, const KeyArg *ka, int n, tc_backend b, int
             return false;
         if (x->how == KA_CONST && (x->cv.kind != y->cv.kind || !cv_eq(&x->cv, &y->cv)))
             return false;
+        if (memcmp(&x->desc, &y->desc, sizeof x->desc) != 0) return false;
     }
     return true;
 }
@@ -223,10 +234,24 @@ static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, 
     size_t o = 0;
     buf[0] = 0;
     for (int i = 0; i < n && o + 1 < cap; i++) {
-        char item[160];
+        char item[768];
         const char *name = k->fn->params[i].name;
         if (ka[i].how == KA_RUNTIME) {
-            if (ka[i].dt == DT_PTR)
+            if (ka[i].dt == DT_PTR && ka[i].desc.rank) {
+                /* all of it: the disk cache keys on this string */
+                const TDesc *d = &ka[i].desc;
+                char bs[3][192];
+                for (int w = 0; w < 3; w++) {
+                    size_t bo = 0;
+                    bs[w][0] = 0;
+                    for (int x = 0; x < d->rank && bo < sizeof bs[w]; x++) {
+                        long long v = w == 0 ? d->block[x] : w == 1 ? d->shape[x] : d->strides[x];
+                        bo += (size_t)snprintf(bs[w] + bo, sizeof bs[w] - bo, "%s%lld", x ? "," : "", v);
+                    }
+                }
+                snprintf(item, sizeof item, "desc<%s%s,[%s],shape=[%s],strides=[%s]>", dt_name(ka[i].elem),
+                         ka[i].div16 ? ":16" : "", bs[0], bs[1], bs[2]);
+            } else if (ka[i].dt == DT_PTR)
                 snprintf(item, sizeof item, "*%s%s", dt_name(ka[i].elem), ka[i].div16 ? ":16" : "");
             else
                 snprintf(item, sizeof item, "%s%s", dt_name(ka[i].dt), ka[i].div16 ? ":16" : "");
@@ -277,6 +302,7 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
         if (ka[i].how == KA_CONST) { s->is_constexpr = true; s->cv = e->key[i].cv; continue; }
         s->type = ka[i].dt == DT_PTR ? type_ptr(ka[i].elem) : type_scalar(ka[i].dt);
         s->div16 = ka[i].div16;
+        if (e->key[i].desc.rank) s->desc = &e->key[i].desc;
     }
     spec_string(k, ka, n, e->spec, sizeof e->spec);
     if (trace_f32_default()) { /* in the disk cache's key too */

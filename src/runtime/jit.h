@@ -67,6 +67,10 @@ struct tc_tensor {
     tc_tensor *root;         /* a view: the tensor whose memory it is (NULL: its own) */
     _Atomic int refs;        /* a root: 1 for its handle + 1 per live view */
     tc_tensor **ptab; int nptab;  /* tc_tensor_ptr_table: the tensors whose addresses it holds */
+    /* tc_tensor_descriptor: a view of its tensor with drank > 0, the descriptor's shape,
+     * strides (in elements) and block shape (which a pre_hook may change) */
+    int drank;
+    int64_t dshape[TC_MAX_RANK], dstrides[TC_MAX_RANK], dblock[TC_MAX_RANK];
 };
 
 typedef struct ArgSlot {

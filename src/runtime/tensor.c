@@ -298,3 +298,65 @@ tc_status tc_tensor_ptr_table(tc_context *ctx, tc_tensor *const *tensors, int n,
     (*out)->nptab = n;
     return TC_OK;
 }
+
+/* ---- host tensor descriptors (Triton's TensorDescriptor) ----------------------------- */
+
+tc_status tc_tensor_descriptor(tc_context *ctx, tc_tensor *tensor, int rank, const int64_t *shape,
+                               const int64_t *strides, const int64_t *block_shape, tc_tensor **out) {
+    if (!ctx) return TC_ERR_ARG;
+    if (!out) return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: NULL output pointer");
+    *out = NULL;
+    if (!tensor) return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: NULL tensor");
+    if (tensor->drank)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: the tensor is itself a descriptor");
+    if (rank < 1 || rank > TC_MAX_RANK)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: rank %d is outside 1..%d", rank, TC_MAX_RANK);
+    if (!block_shape) return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: NULL block shape");
+    if (!shape && rank != tensor->rank)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: block shape has %d dimensions but "
+                        "the tensor has %d", rank, tensor->rank);
+    int64_t sh[TC_MAX_RANK], st[TC_MAX_RANK];
+    for (int i = rank - 1; i >= 0; i--) {
+        sh[i] = shape ? shape[i] : tensor->shape[i];
+        st[i] = strides ? strides[i] : i == rank - 1 ? 1 : st[i + 1] * sh[i + 1];
+        if (sh[i] < 0 || st[i] < 0)
+            return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: dimension %d has shape %lld, "
+                            "stride %lld (negative)", i, (long long)sh[i], (long long)st[i]);
+        int64_t b = block_shape[i];
+        if (b < 1 || b > (1 << 20) || (b & (b - 1)))
+            return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: block dimension %d is %lld; "
+                            "block dimensions are powers of two", i, (long long)b);
+    }
+    /* the last element the descriptor reaches must lie inside the tensor */
+    int64_t last = 0;
+    bool empty = false;
+    for (int i = 0; i < rank; i++) {
+        if (sh[i] == 0) empty = true;
+        else if (st[i] && sh[i] - 1 > (INT64_MAX - last) / st[i]) last = INT64_MAX;
+        else last += (sh[i] - 1) * st[i];
+    }
+    if (!empty && last >= tensor->numel)
+        return ctx_fail(ctx, TC_ERR_ARG, "tc_tensor_descriptor: shape and strides reach element "
+                        "%lld of a tensor of %lld", (long long)last, (long long)tensor->numel);
+    tc_status rc = tc_tensor_view(tensor, 0, tensor->rank, tensor->shape, out);
+    if (rc) return rc;
+    tc_tensor *d = *out;
+    d->drank = rank;
+    for (int i = 0; i < rank; i++) {
+        d->dshape[i] = sh[i];
+        d->dstrides[i] = st[i];
+        d->dblock[i] = block_shape[i];
+    }
+    return TC_OK;
+}
+
+int tc_tensor_descriptor_info(const tc_tensor *d, int64_t *shape, int64_t *strides,
+                              int64_t *block_shape) {
+    if (!d) return 0;
+    for (int i = 0; i < d->drank; i++) {
+        if (shape) shape[i] = d->dshape[i];
+        if (strides) strides[i] = d->dstrides[i];
+        if (block_shape) block_shape[i] = d->dblock[i];
+    }
+    return d->drank;
+}

@@ -328,7 +328,7 @@ static const Builtin *lookup(const Builtin *tab, const char *name) {
 /* Names that exist in triton.language but that tritonc does not implement. */
 static const char *const KNOWN_UNSUPPORTED[] = {
     "sort",
-    "topk", "inline_asm_elementwise", "make_block_ptr", "advance", "make_tensor_descriptor",
+    "topk", "inline_asm_elementwise", "make_block_ptr", "advance",
     "load_tensor_descriptor", "store_tensor_descriptor", "dot_scaled", "map_elementwise",
     "atomic_add_fp8", "device_assert_fp", "extra", "tensor_descriptor", "condition",
     "max_num_imprecise_acc", "PropagateNan", "range", "static_range", "interleave_fp", "view_as",

@@ -69,6 +69,9 @@ static const char *value_source(const IrFunc *f, int id, int steps, const Inst *
 static void check_ptr_arg(Call *c, Val ptr, const char *what) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
+    if (ptr.desc)
+        FAIL("tl.%s of a tensor descriptor: a descriptor is not a pointer; use desc.load(offsets) "
+             "and desc.store(offsets, value)", what);
     if (ptr.kind != V_TENSOR || ptr.type.dt != DT_PTR) {
         Type ty = ptr.kind == V_TENSOR ? ptr.type : type_scalar(DT_I32);
         const Inst *cst = NULL;
@@ -273,5 +276,7 @@ const Builtin sem_builtins_memory[] = {
     ATOMIC("xchg", ATOM_XCHG),
     {"atomic_cas", "pointer,cmp,val,sem?,scope?", h_atomic_cas, 0},
     {"pointer_type", "element_ty,address_space?,const?", h_pointer_type, 0},
+    {"make_tensor_descriptor", "base,shape,strides,block_shape,padding_option?",
+     sem_h_make_tensor_descriptor, 0},
     {NULL, NULL, NULL, 0},
 };

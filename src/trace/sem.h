@@ -89,6 +89,9 @@ struct Builtin {
     int arg;              /* the handler's own datum: an IR op, an atomic or reduction kind */
 };
 
+/* tl.make_tensor_descriptor(base, shape, strides, block_shape) (builtins_desc.c) */
+Val sem_h_make_tensor_descriptor(Call *c, Val **a);
+
 /* The families' tables, each ended by an entry with a NULL name. */
 extern const Builtin sem_builtins_memory[], sem_builtins_math[], sem_builtins_reduce[],
     sem_builtins_shape[], sem_builtins_program[];

@@ -543,6 +543,9 @@ Val sem_binary(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
         [PY_EQ] = OP_CMP, [PY_NE] = OP_CMP, [PY_LT] = OP_CMP, [PY_LE] = OP_CMP,
         [PY_GT] = OP_CMP, [PY_GE] = OP_CMP,
     };
+    if (a.desc || b.desc)
+        FAIL("a tensor descriptor is not a pointer: read and write it with desc.load(offsets) "
+             "and desc.store(offsets, value)");
     if (!ir_op[op]) {
         if (op == PY_MATMUL) FAIL("AST binary operator 'MatMult' is not implemented");
         if (op == PY_POW) FAIL("unsupported operand type(s) for ** or pow(): 'tensor'");

@@ -450,6 +450,10 @@ static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
         if (v.n == 0) return val_builtin(arena_printf(t->arena, "%s.%s", v.path, name));
         break;
     case V_TENSOR:
+        if (v.desc) {
+            out = sem_desc_attr(t, v, name, loc);
+            return out.kind == V_VOID ? bound(t, arena_printf(t->arena, "tensor_descriptor.%s", name), v) : out;
+        }
         if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
         return bound(t, arena_printf(t->arena, "tensor.%s", name), v);
     case V_CONST:
@@ -903,7 +907,11 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
                 else if (!strcmp(tp, "builtins.str")) r |= x.kind == V_CONST && x.c.kind == CV_STR;
                 else if (!strcmp(tp, "builtins.tuple") || !strcmp(tp, "triton.language.tuple"))
                     r |= x.kind == V_TUPLE || (x.kind == V_CONST && x.c.kind == CV_TUPLE);
-                else if (!strcmp(tp, "triton.language.tensor")) r |= x.kind == V_TENSOR;
+                else if (!strcmp(tp, "triton.language.tensor")) r |= x.kind == V_TENSOR && !x.desc;
+                else if (!strcmp(tp, "triton.language.tensor_descriptor") ||
+                         !strcmp(tp, "triton.language.tensor_descriptor_base") ||
+                         !strcmp(tp, "triton.language.core.tensor_descriptor"))
+                    r |= x.kind == V_TENSOR && x.desc;
                 else if (!strcmp(tp, "triton.language.constexpr")) r |= x.kind == V_CONST;
                 else if (!strcmp(tp, "triton.language.dtype"))
                     r |= x.kind == V_CONST && x.c.kind == CV_DTYPE;
@@ -932,6 +940,8 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
         if (!strcmp(fn, "floor")) return val_const(cint(t, &(CVal){.kind = CV_FLOAT, .v.f = floor(x)}, loc));
         err_fail(t->err, TC_ERR_UNSUPPORTED, loc, "math.%s is not supported in kernels", fn);
     }
+    if (!strncmp(p, "tensor_descriptor.", 18) && self)
+        return sem_desc_call(t, p + 18, *self, args, nargs, kwn, kwv, nkw, loc);
     return sem_call(t, p, self, args, nargs, kwn, kwv, nkw, loc);
 }
 
@@ -1010,26 +1020,29 @@ static Val eval_inner(Trace *t, const Expr *e) {
     }
     case EX_UNARY: return unary(t, e->op, eval(t, e->lhs), e->loc);
     case EX_BOOLOP: {
-        if (e->n != 2)
-            err_fail(t->err, TC_ERR_SYNTAX, e->loc,
-                     "chained boolean operators (A %s B %s C) are not supported; use parentheses "
-                     "to split the chain.", py_op_str(e->op), py_op_str(e->op));
         /* Triton: operands are visited in order; a constexpr that decides the result
-         * short-circuits, one that does not is dropped; two tensors -> logical_and/or */
+         * short-circuits, one that does not is dropped; the tensors left are combined with
+         * logical_and/or from the right; none left: the last value */
         bool is_and = e->op == PY_AND;
-        Val a = eval(t, e->items[0]);
-        if (a.kind != V_TENSOR) {
-            bool tv = a.kind == V_CONST ? eval_truthy(&a.c) : a.kind != V_VOID;
-            if (is_and ? !tv : tv) return a;
-            return eval(t, e->items[1]);
+        Val *nt = arena_alloc(t->arena, sizeof(Val) * (size_t)e->n);
+        int nn = 0;
+        Val last = val_void();
+        for (int i = 0; i < e->n; i++) {
+            Val a = eval(t, e->items[i]);
+            last = a;
+            if (a.kind != V_TENSOR) {
+                bool tv = a.kind == V_CONST ? eval_truthy(&a.c) : a.kind != V_VOID;
+                if (is_and ? !tv : tv) return a;
+                continue;
+            }
+            nt[nn++] = a;
         }
-        Val b = eval(t, e->items[1]);
-        if (b.kind != V_TENSOR) {
-            bool tv = b.kind == V_CONST ? eval_truthy(&b.c) : b.kind != V_VOID;
-            if (is_and ? !tv : tv) return b;
-            return a;
+        if (nn == 0) return last;
+        while (nn >= 2) {
+            Val rhs = nt[--nn], lhs = nt[--nn];
+            nt[nn++] = sem_logical(t, e->op, lhs, rhs, e->loc);
         }
-        return sem_logical(t, e->op, a, b, e->loc);
+        return nt[0];
     }
     case EX_COMPARE: {
         if (e->n != 2)
@@ -1896,6 +1909,7 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
                 err_fail(e, TC_ERR_ARG, p->loc, "argument '%s' has an invalid type", p->name);
             int id = ir_param_add(t->f, p->name, sa->type, sa->div16, p->loc);
             v = val_tensor(id, sa->type);
+            v.desc = sa->desc;
         }
         scope_set(t, &fr.sc, p->name, v);
     }

@@ -11,6 +11,17 @@
 
 /* ---- what a specialization is made of ------------------------------------------------ */
 
+/* A tensor descriptor (Triton's tl.tensor_descriptor): the block shape, shape and strides
+ * (elements) a parameter was specialized on; the value itself is its base pointer. One made
+ * in the kernel (tl.make_tensor_descriptor) has its shape and strides as values in dyn
+ * (rank shapes, then rank strides: constexprs or scalars) instead. */
+typedef struct TDesc {
+    int rank;
+    int32_t block[TC_MAX_RANK];
+    int64_t shape[TC_MAX_RANK], strides[TC_MAX_RANK];
+    const struct Val *dyn;
+} TDesc;
+
 /* One kernel parameter, as the launch specializes it. */
 typedef struct SpecArg {
     bool missing;      /* not given: use the parameter's default (error if none) */
@@ -18,6 +29,7 @@ typedef struct SpecArg {
     CVal cv;
     Type type;         /* runtime: a scalar number type or a scalar pointer type */
     bool div16;        /* runtime int or pointer divisible by 16 */
+    const TDesc *desc; /* runtime pointer given as a tensor descriptor, else NULL */
 } SpecArg;
 
 /* Traces kernel `k` of module `m` with one SpecArg per parameter (in order). Returns the
@@ -53,6 +65,7 @@ struct Val {
     Val *items; int n;   /* V_TUPLE; V_BUILTIN bound self (n == 1) */
     const Func *fn;      /* V_FUNC */
     const char *path;    /* V_BUILTIN, V_MODULE */
+    const TDesc *desc;   /* V_TENSOR: a tensor descriptor whose base pointer this is */
 };
 
 /* The tracer's state, shared with semantic.c. */
@@ -82,6 +95,13 @@ Val val_void(void);
  * would; for semantic.c's combine_fn of tl.reduce / tl.associative_scan. Returns the
  * callee's return value (V_VOID if none). Fails with err_fail like any traced call. */
 Val trace_call_func(Trace *t, const Func *fn, Val *args, int nargs, SrcLoc loc);
+
+/* builtins_desc.c: desc.NAME of a tensor descriptor (an attribute, or a bound method
+ * "tensor_descriptor.load"/"store" with self in items[0]); desc.load(offsets) and
+ * desc.store(offsets, value) as masked loads and stores of the block. */
+Val sem_desc_attr(Trace *t, Val d, const char *name, SrcLoc loc);
+Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, const char **kwn,
+                  Val *kwv, int nkw, SrcLoc loc);
 
 /* ---- builtins.c: binding a call's arguments to parameters ----------------------------- */
 

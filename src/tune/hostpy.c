@@ -145,7 +145,7 @@ static const char *tname(const HV *v) {
     case H_FUNC: return "function";
     case H_NS: return "module";
     case H_OBJ: return v->o->type;
-    case H_TENSOR: return "Tensor";
+    case H_TENSOR: return v->t->drank ? "TensorDescriptor" : "Tensor";
     default: return "builtin_function_or_method";
     }
 }
@@ -711,6 +711,13 @@ static HV getattr_(Frame *F, HV v, const char *name, SrcLoc loc) {
         FAIL(F, TC_ERR_ARG, loc, "AttributeError: '%s' object has no attribute '%s'", v.o->type, name);
     }
     case H_TENSOR:
+        if (v.t->drank && (!strcmp(name, "shape") || !strcmp(name, "strides") || !strcmp(name, "block_shape"))) {
+            /* a TensorDescriptor's lists */
+            const int64_t *x = name[1] == 'h' ? v.t->dshape : name[1] == 't' ? v.t->dstrides : v.t->dblock;
+            HSeq *s = seq_new(H);
+            for (int i = 0; i < v.t->drank; i++) seq_push(H, s, hint(x[i]));
+            return hseq(H_LIST, s);
+        }
         if (!strcmp(name, "shape")) return tensor_shape(H, v.t);
         if (!strcmp(name, "dtype")) return hns(heval_torch_dtype(v.t->dtype));
         if (!strcmp(name, "ndim")) return hint(v.t->rank);
@@ -1051,6 +1058,22 @@ static HV eval(Frame *F, const Expr *e) {
 
 static void setattr_(Frame *F, HV obj, const char *name, HV v, SrcLoc loc) {
     if (obj.kind == H_OBJ) { dict_sets(F->H, obj.o->attrs, name, v); return; }
+    if (obj.kind == H_TENSOR && obj.t->drank && !strcmp(name, "block_shape")) {
+        /* a pre_hook choosing the descriptor's block shape for the launch */
+        HSeq *s = iter_items(F, v, loc);
+        if (s->n != obj.t->drank)
+            FAIL(F, TC_ERR_ARG, loc, "ValueError: block_shape has %d entries but the descriptor has rank %d",
+                 s->n, obj.t->drank);
+        int64_t b[TC_MAX_RANK];
+        for (int i = 0; i < s->n; i++) {
+            b[i] = want_int(F, s->v[i], loc, "block_shape");
+            if (b[i] < 1 || b[i] > (1 << 20) || (b[i] & (b[i] - 1)))
+                FAIL(F, TC_ERR_ARG, loc, "ValueError: block_shape[%d] is %lld; block dimensions are powers of two",
+                     i, (long long)b[i]);
+        }
+        for (int i = 0; i < s->n; i++) obj.t->dblock[i] = b[i];
+        return;
+    }
     FAIL(F, TC_ERR_UNSUPPORTED, loc, "setting .%s of a %s is not in tritonc's host subset", name, tname(&obj));
 }
 
@@ -1452,7 +1475,7 @@ static HV call_builtin(Frame *F, const char *p, HV *a, int n, const char **kwn, 
             HV t = types->v[i];
             if (t.kind != H_NS) FAIL(F, TC_ERR_ARG, loc, "TypeError: isinstance() arg 2 must be a type");
             const char *tn = strrchr(t.s, '.') ? strrchr(t.s, '.') + 1 : t.s;
-            const char *have = a[0].kind == H_OBJ ? a[0].o->type : a[0].kind == H_TENSOR ? "Tensor" : tname(&a[0]);
+            const char *have = a[0].kind == H_OBJ ? a[0].o->type : tname(&a[0]);
             if (!strcmp(tn, have) || (!strcmp(tn, "int") && a[0].kind == H_BOOL)) return hbool(true);
             static const char *const known[] = {"int", "float", "str", "bool", "list", "tuple", "dict",
                                                 "set", "Tensor", "TensorDescriptor", "Config", "NoneType"};
