@@ -269,6 +269,33 @@ static void stage(G *g, int v, const Tile *t) {
 
 /* ---- the dot ---------------------------------------------------------------------------- */
 
+/* The tiles of a dot's operands (A [.., M, K], B [.., K, N], each in its row-major order) and
+ * the registers of their bases: where the pipeliner put them, else staged into the scratch
+ * area now. async: wgmma reads them through the async proxy (a fence after st.shared). */
+static void operands(G *g, const Inst *in, bool async, Tile *ta, Tile *tb, int *basea, int *baseb) {
+    const IrFunc *f = g->f;
+    Type at = f->types[in->args[0]], rt = f->types[in->res[0]];
+    int M = rt.shape[rt.rank - 2], N = rt.shape[rt.rank - 1], K = at.shape[at.rank - 1];
+    int esz = dt_size(at.dt);
+    int64_t bat = type_numel(rt) / ((int64_t)M * N);
+    *ta = tile_of(bat * M * K, K, esz, 0);
+    int boff = (int)((tile_bytes(ta) + 1023) & ~1023);
+    *tb = tile_of(bat * K * N, N, dt_size(f->types[in->args[1]].dt), boff);
+    int va = in->args[0], vb = in->args[1];
+    bool pa = g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
+    *basea = pa ? g->smop_base[va] : g->smem;
+    *baseb = pb ? g->smop_base[vb] : g->smem;
+    if (pa) ta->off = g->smop_off[va];
+    if (pb) tb->off = g->smop_off[vb];
+    if (pa && pb) return;
+    need_smem(g, boff + tile_bytes(tb));
+    E(g, "bar.sync 0;");
+    if (!pa) stage(g, va, ta);
+    if (!pb) stage(g, vb, tb);
+    if (async) E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+}
+
 /* the acc layout's register index of (batch, m tile, n tile, fragment element 0) and
  * extents: low register bits are n0, m3, then n tiles, m tiles, batch */
 typedef struct Frag { int nt, mt, bt; int ntb, mtb; } Frag;
@@ -311,23 +338,9 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     int ks = kstep_of(kind);
     Layout R = g->lays[L].L;
     Frag fr = frag_of(&R, M, N);
-    int64_t bat = type_numel(rt) / ((int64_t)M * N);
-    Tile ta = tile_of(bat * M * K, K, esz, 0);
-    int boff = (int)((tile_bytes(&ta) + 1023) & ~1023);
-    Tile tb = tile_of(bat * K * N, N, esz, boff);
-    /* operands into shared memory, unless the pipeliner put them there */
-    int va = in->args[0], vb = in->args[1];
-    bool pa = g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
-    int basea = pa ? g->smop_base[va] : g->smem, baseb = pb ? g->smop_base[vb] : g->smem;
-    if (pa) ta.off = g->smop_off[va];
-    if (pb) tb.off = g->smop_off[vb];
-    if (!pa || !pb) {
-        need_smem(g, boff + tile_bytes(&tb));
-        E(g, "bar.sync 0;");
-        if (!pa) stage(g, va, &ta);
-        if (!pb) stage(g, vb, &tb);
-        E(g, "bar.sync 0;");
-    }
+    Tile ta, tb;
+    int basea, baseb;
+    operands(g, in, false, &ta, &tb, &basea, &baseb);
     /* fragment addresses: A rows m (lanes 0-3 -> m0..m3, lane 4 -> the second 16-byte
      * column chunk), warps as in the accumulator */
     int8_t tba[10], tbb[10];
@@ -867,22 +880,9 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     Type at = f->types[in->args[0]], rt = f->types[v];
     int M = rt.shape[0], N = rt.shape[1], K = at.shape[1];
     int rdt = rt.dt, esz = dt_size(at.dt);
-    Tile ta = tile_of((int64_t)M * K, K, esz, 0);
-    int boff = (int)((tile_bytes(&ta) + 1023) & ~1023);
-    Tile tb = tile_of((int64_t)K * N, N, esz, boff);
-    int va = in->args[0], vb = in->args[1];
-    bool pa = g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
-    int basea = pa ? g->smop_base[va] : g->smem, baseb = pb ? g->smop_base[vb] : g->smem;
-    if (pa) ta.off = g->smop_off[va];
-    if (pb) tb.off = g->smop_off[vb];
-    if (!pa || !pb) {
-        need_smem(g, boff + tile_bytes(&tb));
-        E(g, "bar.sync 0;");
-        if (!pa) stage(g, va, &ta);
-        if (!pb) stage(g, vb, &tb);
-        E(g, "fence.proxy.async.shared::cta;");
-        E(g, "bar.sync 0;");
-    }
+    Tile ta, tb;
+    int basea, baseb;
+    operands(g, in, true, &ta, &tb, &basea, &baseb);
     g->smem_align = 1024;
     int n = nlay(g, L);
     int *C = get(g, in->args[2], L);
