@@ -1,4 +1,5 @@
-/* mma.c — tl.dot on tensor cores with mma.sync (sm_80 and newer).
+/* mma.c — tl.dot on tensor cores: mma.sync (sm_80 and newer), wgmma (sm_90a), and the loop
+ * pipeliner that feeds them (num_stages: cp.async into a ring of shared-memory slots).
  *
  * The accumulator is a distributed layout like any other (gpuint.h): the m16n8 C fragment
  * of the PTX ISA (element (r, c) of a 16x8 tile in lane (r%8)*4 + (c%8)/2, register
@@ -479,13 +480,14 @@ static int cp_vec(G *g, int L, const Inst *ld) {
  *
  * In a loop `for iv in range(lb, ub, st)`, a load whose only use is an mma dot of the same
  * body, with `other` absent or zero, is issued D = num_stages - 1 iterations ahead with
- * cp.async straight into a ring of D shared-memory slots (the tile layout the dot reads),
- * as Triton's pipeliner does (codegen.md §4.2). The instructions that compute its pointer
- * and mask (set P) are lowered once more for iteration iv + D*st, with the loop-carried
- * values they use (`a_ptrs += ...`) kept D iterations ahead in registers of their own.
- * Iteration i waits for its group (cp.async.wait_group D-1), computes, and after a barrier
- * refills the slot it read with iteration i + D. Masked-off elements and iterations past the
- * end are zero-filled by cp.async's source size. */
+ * cp.async straight into a ring of D shared-memory slots (the tile layout the dot reads; D + 1
+ * when a wgmma stays in flight into the next iteration), as Triton's pipeliner does
+ * (codegen.md §4.2). The instructions that compute its pointer and mask (set P) are lowered
+ * once more for iteration iv + D*st, with the loop-carried values they use (`a_ptrs += ...`)
+ * kept D iterations ahead in registers of their own. Iteration i waits for its group
+ * (cp.async.wait_group D-1), computes, and after a barrier fills the slot of iteration i + D
+ * (the one it read, or with the spare slot the one iteration i - 1 read). Masked-off elements
+ * and iterations past the end are zero-filled by cp.async's source size. */
 
 #define PIPE_MAXLD 4
 
