@@ -219,11 +219,13 @@ static void ax_inst(G *g, const Inst *in) {
     }
     case OP_REM: {
         /* (pid*B + arange(0, B)) % N, as the matmul tutorial wraps its offsets: runs of
-         * consecutive values survive in groups of the divisibility of N */
+         * consecutive values that start on a multiple of the divisibility of N survive (as
+         * Triton's AxisInfo, for non-negative values) */
         if (!dt_is_int(t.dt)) break;
         if (rank == 0) { o->div[0] = gcd64(a->div[0], b->div[0]); break; }
         for (int d = 0; d < rank; d++) {
-            o->contig[d] = (int32_t)min64(gcd64(a->contig[d], b->div[d]), b->cnst[d]);
+            int64_t c = gcd64(gcd64(a->contig[d], b->div[d]), a->div[d]);
+            o->contig[d] = (int32_t)min64(c, b->cnst[d]);
             o->div[d] = gcd64(a->div[d], b->div[d]);
             o->cnst[d] = (int32_t)gcd64(a->cnst[d], b->cnst[d]);
         }
