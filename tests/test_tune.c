@@ -1336,4 +1336,13 @@ TEST(tune_cli_bench_tensor_desc_config) {
     CHECK_INT(2, tcmd(env, "bench %s add_sum_kernel " ADD_ARGS " --config 7", KFILE));
     CHECK_INT(2, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --config 1", KFILE));
     CHECK_CONTAINS(cout, "tune times every config");
+    /* tuning compiles each config after its pre_hook (which sets the descriptors' block
+     * shapes, as tutorial 06 does): before, every config failed on the 1x1 blocks */
+    char env0[1100];   /* no tuning cache: a choice from an earlier run would skip the compiles */
+    snprintf(env0, sizeof env0, "%s TRITONC_TUNING_CACHE=0", env);
+    CHECK_INT(0, tcmd(env0, "bench tests/kernels/desc.py hooked_copy_tuned --tensor 'x=fp32:arange(18)' "
+                      "--tensor 'y=fp32:zeros(6,3)' 'x_desc=desc(x,[1,1],shape=[6,3])' 'y_desc=desc(y,[1,1])' "
+                      "M=6 N=3 --grid 3,3 --warmup 1 --rep 2"));
+    CHECK(strstr(cout, "failed") == NULL);
+    CHECK_CONTAINS(cout, "BM: ");
 }
