@@ -14,6 +14,11 @@
  *          atol 1e-3; fp8: one unit in the last place; fp32 from an fp8 tensor-core dot: rtol
  *          1e-3) where the op is not exact on the GPU (approximate exp/log/sqrt/div, sums in
  *          a different order, fp8 tensor cores' accumulation).
+ *   dce    lowers each specialization for sm_80 and sm_90a (num_warps 4, or the largest of
+ *          TRITONC_SHADOW_WARPS) twice, as usual and with TRITONC_PTX_DCE=0 (no removal of
+ *          dead instructions: src/gpu/ptxdce.c), and has ptxas assemble both without their
+ *          .loc lines: the two cubins' machine code (.text) must be the same bytes (the
+ *          removal changed nothing ptxas would not have removed itself).
  * A summary goes to stderr at exit, and the exit status is 3 when anything failed.
  * Uses only the public API. */
 #include "tritonc.h"
@@ -42,6 +47,7 @@ static int nkers;
 static char **seen;
 static int nseen, capseen;
 static int n_spec, n_lowered, n_ptxas, n_fail, n_gpu_runs, n_mismatch, n_unsupported;
+static int n_dce_same, n_dce_differ;   /* dce mode: cubins compared */
 static int mode = -1;  /* 0 off, 1 lower, 2 gpu */
 static tc_context *gctx;
 static FILE *shlog;
@@ -49,7 +55,7 @@ static FILE *shlog;
 static int get_mode(void) {
     if (mode >= 0) return mode;
     const char *s = getenv("TRITONC_SHADOW");
-    mode = !s ? 0 : strcmp(s, "gpu") == 0 ? 2 : strcmp(s, "lower") == 0 ? 1 : 0;
+    mode = !s ? 0 : strcmp(s, "gpu") == 0 ? 2 : strcmp(s, "lower") == 0 ? 1 : strcmp(s, "dce") == 0 ? 3 : 0;
     shlog = stderr;
     return mode;
 }
@@ -59,6 +65,8 @@ static void summary(void) {
             "gpu-shadow: %d specializations, %d lowered, %d assembled by ptxas, %d unsupported, "
             "%d GPU runs, %d mismatching runs, %d failures\n",
             n_spec, n_lowered, n_ptxas, n_unsupported, n_gpu_runs, n_mismatch, n_fail);
+    if (mode == 3)
+        fprintf(stderr, "gpu-shadow: dce: %d cubin pairs the same, %d differing\n", n_dce_same, n_dce_differ);
     if (n_fail || n_mismatch) _exit(3);
 }
 
@@ -222,6 +230,131 @@ static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *k
             }
             tc_free(ptx);
         }
+}
+
+/* ---- dead-instruction removal: the same cubin either way ---------------------------- */
+
+/* PTX without .loc/.file lines assembled to path; false if ptxas failed. */
+static bool assemble_noloc(const char *ptxas, const char *arch, const char *ptx, const char *path) {
+    char src[256], cmd[1024];
+    snprintf(src, sizeof src, "%s.ptx", path);
+    FILE *f = fopen(src, "w");
+    if (!f) return false;
+    for (const char *p = ptx; *p;) {
+        const char *q = strchr(p, '\n');
+        size_t n = q ? (size_t)(q - p + 1) : strlen(p);
+        const char *t = p;
+        while (*t == '\t' || *t == ' ') t++;
+        if (strncmp(t, ".loc ", 5) != 0 && strncmp(t, ".file ", 6) != 0) fwrite(p, 1, n, f);
+        p += n;
+    }
+    fclose(f);
+    snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o %s 2>&1", ptxas, arch, src, path);
+    FILE *p = popen(cmd, "r");
+    char out[1024] = "";
+    size_t got = p ? fread(out, 1, sizeof out - 1, p) : 0;
+    out[got] = 0;
+    int rc = p ? pclose(p) : -1;
+    if (rc != 0) fprintf(shlog, "gpu-shadow: dce: ptxas: %s\n", out);
+    else unlink(src);   /* kept when ptxas failed, for a look */
+    return rc == 0;
+}
+
+/* The bytes of a cubin's machine code: its .text.* sections, in order (an ELF64 file). */
+static char *cubin_text(const char *path, size_t *n) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    fseek(f, 0, SEEK_END);
+    long len = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    unsigned char *b = len > 64 ? malloc((size_t)len) : NULL;
+    bool ok = b && fread(b, 1, (size_t)len, f) == (size_t)len;
+    fclose(f);
+    char *out = ok ? malloc((size_t)len) : NULL;
+    *n = 0;
+    if (!out) { free(b); return NULL; }
+#define RD(T, o) (*(const T *)(b + (o)))
+    uint64_t shoff = RD(uint64_t, 0x28);
+    uint16_t shentsize = RD(uint16_t, 0x3a), shnum = RD(uint16_t, 0x3c), shstrndx = RD(uint16_t, 0x3e);
+    if (shoff + (uint64_t)shnum * shentsize > (uint64_t)len || shstrndx >= shnum) { free(b); free(out); return NULL; }
+    uint64_t stroff = RD(uint64_t, shoff + (uint64_t)shstrndx * shentsize + 0x18);
+    for (int i = 0; i < shnum; i++) {
+        uint64_t h = shoff + (uint64_t)i * shentsize;
+        uint32_t name = RD(uint32_t, h);
+        uint64_t off = RD(uint64_t, h + 0x18), size = RD(uint64_t, h + 0x20);
+        if (stroff + name + 6 > (uint64_t)len || strncmp((const char *)b + stroff + name, ".text.", 6) != 0) continue;
+        if (off + size > (uint64_t)len) continue;
+        memcpy(out + *n, b + off, size);
+        *n += size;
+    }
+#undef RD
+    free(b);
+    return out;
+}
+
+/* The same machine code in both cubins (their .text sections). Other sections may differ
+ * where removed code named a symbol: a dead read of the shared-memory base makes ptxas note
+ * a shared-memory reservation the code never uses. */
+static bool same_text(const char *a, const char *b) {
+    size_t na, nb;
+    char *ta = cubin_text(a, &na), *tb = cubin_text(b, &nb);
+    bool same = ta && tb && na == nb && na > 0 && memcmp(ta, tb, na) == 0;
+    free(ta);
+    free(tb);
+    return same;
+}
+
+static void dce_compare(tc_kernel *k, tc_args *a, const char *label, const char *key) {
+    char sig[64][64];
+    const char *sp[64];
+    int nsig = 0;
+    char dummy[4096];
+    if (!build_sig(k, a, sig, &nsig, dummy, sizeof dummy)) return;
+    for (int i = 0; i < nsig; i++) sp[i] = sig[i];
+    const char *ptxas = getenv("TRITONC_PTXAS");
+    if (!ptxas) ptxas = "/usr/local/cuda/bin/ptxas";
+    if (access(ptxas, X_OK) != 0) return;
+    int nw = 4;
+    for (int w = 1; w <= 8; w *= 2)
+        if (getenv("TRITONC_SHADOW_WARPS") && want_warps(w)) nw = w;
+    static const struct { const char *name, *arch; } targets[] = {{"cuda:80", "sm_80"}, {"cuda:90a", "sm_90a"}};
+    for (int t = 0; t < 2; t++) {
+        tc_target tg;
+        if (tc_target_parse(targets[t].name, &tg) != TC_OK) return;
+        char *ptx[2] = {NULL, NULL};
+        for (int off = 0; off < 2; off++) {
+            if (off) setenv("TRITONC_PTX_DCE", "0", 1);
+            tc_status s = tc_compile_ptx(k, &tg, sp, nsig, a, nw, &ptx[off]);
+            if (off) unsetenv("TRITONC_PTX_DCE");
+            if (s != TC_OK) { tc_free(ptx[0]); return; }   /* unsupported: the lower mode says so */
+        }
+        n_lowered++;
+        char p0[128], p1[128];
+        snprintf(p0, sizeof p0, "/tmp/tritonc-dce-%d-a.cubin", (int)getpid());
+        snprintf(p1, sizeof p1, "/tmp/tritonc-dce-%d-b.cubin", (int)getpid());
+        if (!assemble_noloc(ptxas, targets[t].arch, ptx[0], p0) || !assemble_noloc(ptxas, targets[t].arch, ptx[1], p1)) {
+            n_fail++;
+            fprintf(shlog, "gpu-shadow: dce: ptxas failed for %s [%s] %s\n", label, key, targets[t].name);
+        } else if (same_text(p0, p1)) {
+            n_dce_same++;
+        } else {
+            n_dce_differ++;
+            n_fail++;
+            fprintf(shlog, "gpu-shadow: dce: the cubins differ for %s [%s] %s num_warps=%d\n", label, key,
+                    targets[t].name, nw);
+            const char *keep = getenv("TRITONC_SHADOW_KEEP");
+            for (int i = 0; keep && i < 2; i++) {
+                char kp[512];
+                snprintf(kp, sizeof kp, "%s/dce-%d-%s.ptx", keep, n_dce_differ, i ? "whole" : "dce");
+                FILE *kf = fopen(kp, "w");
+                if (kf) { fputs(ptx[i], kf); fclose(kf); }
+            }
+        }
+        unlink(p0);
+        unlink(p1);
+        tc_free(ptx[0]);
+        tc_free(ptx[1]);
+    }
 }
 
 /* ---- GPU comparison ----------------------------------------------------------------- */
@@ -503,6 +636,7 @@ tc_status __wrap_tc_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts)
     if (fresh && s == TC_OK) {
         n_spec++;
         if (mode == 1) lower_all(k, a, label, key); /* gpu mode: the launch lowers it */
+        if (mode == 3) dce_compare(k, a, label, key);
         tc_launch_opts d = tc_launch_defaults();
         if (mode == 2) gpu_run(k, a, opts ? opts : &d, snaps, nsnap, label, key);
     }

@@ -2713,8 +2713,12 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
         if (g->nregs[c]) buf_printf(&g->text, "\t.reg %s<%d>;\n", decl[c], g->nregs[c] + 1);
     if (g->prbuf) buf_printf(&g->text, "\t.local .align 8 .b8 __prbuf[%d];\n", g->prbuf);
     buf_puts(&g->text, "\n");
+    /* the code without what nothing reads (src/gpu/ptxdce.c): ptxas's time goes down */
+    buf_putn(&g->pro, g->body.s ? g->body.s : "", g->body.len);
+    const char *dce = getenv("TRITONC_PTX_DCE");   /* 0: the whole lowering, for comparison */
+    if (g->pro.oom || (!(dce && !strcmp(dce, "0")) && !ptx_dce(&g->pro, g->nregs)))
+        err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
     buf_putn(&g->text, g->pro.s ? g->pro.s : "", g->pro.len);
-    buf_putn(&g->text, g->body.s ? g->body.s : "", g->body.len);
     buf_puts(&g->text, "\tret;\n}\n");
     if (g->text.oom) err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
     out->ptx = g->text.s;

@@ -69,6 +69,9 @@ void analyze(G *g);
 /* lower.c: emitting code (E: the body, EP: the prologue), registers and values */
 const char *rn(G *g, int r);
 int nr(G *g, int cls);
+/* ptxdce.c: removes from text (PTX instruction lines, registers %p %h %r %rd numbered up
+ * to nregs[class]) the instructions whose results no effect needs; false on out of memory. */
+bool ptx_dce(Buf *text, const int nregs[4]);
 void E(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
 void EP(G *g, const char *fmt, ...) TC_PRINTF(2, 3);
 TC_NORETURN void unsupported(G *g, const char *what);
