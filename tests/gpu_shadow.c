@@ -167,15 +167,27 @@ static bool want_warps(int nw) {
     return false;
 }
 
+/* The launch's signature as tc_compile_ptx takes it (sp[0..*nsig) point into sig); false
+ * when it cannot be written. */
+static bool launch_sig(tc_kernel *k, tc_args *a, char sig[64][64], const char *sp[64], int *nsig) {
+    char dummy[4096];
+    *nsig = 0;
+    if (!build_sig(k, a, sig, nsig, dummy, sizeof dummy)) return false;
+    for (int i = 0; i < *nsig; i++) sp[i] = sig[i];
+    return true;
+}
+
+static const char *ptxas_path(void) {
+    const char *ptxas = getenv("TRITONC_PTXAS");
+    return ptxas ? ptxas : "/usr/local/cuda/bin/ptxas";
+}
+
 static void lower_all(tc_kernel *k, tc_args *a, const char *label, const char *key) {
     char sig[64][64];
     const char *sp[64];
-    int nsig = 0;
-    char dummy[4096];
-    if (!build_sig(k, a, sig, &nsig, dummy, sizeof dummy)) return;
-    for (int i = 0; i < nsig; i++) sp[i] = sig[i];
-    const char *ptxas = getenv("TRITONC_PTXAS");
-    if (!ptxas) ptxas = "/usr/local/cuda/bin/ptxas";
+    int nsig;
+    if (!launch_sig(k, a, sig, sp, &nsig)) return;
+    const char *ptxas = ptxas_path();
     bool have_ptxas = access(ptxas, X_OK) == 0;
     static const struct { const char *name, *arch; bool every_nw; } targets[] = {
         {"cuda:80", "sm_80", true}, {"cuda:90a", "sm_90a", true},
@@ -307,12 +319,9 @@ static bool same_text(const char *a, const char *b) {
 static void dce_compare(tc_kernel *k, tc_args *a, const char *label, const char *key) {
     char sig[64][64];
     const char *sp[64];
-    int nsig = 0;
-    char dummy[4096];
-    if (!build_sig(k, a, sig, &nsig, dummy, sizeof dummy)) return;
-    for (int i = 0; i < nsig; i++) sp[i] = sig[i];
-    const char *ptxas = getenv("TRITONC_PTXAS");
-    if (!ptxas) ptxas = "/usr/local/cuda/bin/ptxas";
+    int nsig;
+    if (!launch_sig(k, a, sig, sp, &nsig)) return;
+    const char *ptxas = ptxas_path();
     if (access(ptxas, X_OK) != 0) return;
     int nw = 4;
     for (int w = 1; w <= 8; w *= 2)
