@@ -352,7 +352,9 @@ typedef struct tc_launch_report {
     uint64_t check_seed;             /* check mode: the shuffle seed compared with (0: none) */
     int threads;                     /* interpreter threads used for the (plain) run */
     char dot[48];                    /* GPU: how tl.dot ran: "wgmma, 3 stages", "mma.sync, 2
-                                        stages", "mma.sync, loads not pipelined", "fma"; "" */
+                                        stages", "mma.sync, loads not pipelined", "fma"; "";
+                                        ", warp_specialize ignored" added where tl.range asked
+                                        for it (such loops run as ordinary ones) */
     int shared_bytes;                /* GPU: dynamic shared memory per program */
     uint32_t grid[3];                /* the grid that ran (a grid_fn's result) */
 } tc_launch_report;

@@ -149,3 +149,22 @@ TEST(mma_ptx_assembles) {
         CHECK_INT(0, test_run(cmd, out, sizeof out));
     }
 }
+
+/* tl.range(..., warp_specialize=True) runs as an ordinary pipelined loop, and the launch
+ * report says so (the fake driver: an H200, launches that do nothing) */
+TEST(mma_warp_specialize_reported) {
+    static char out[65536];
+    char fake[600], cmd[2048];
+    snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
+    if (access(fake, R_OK) != 0) return;
+    for (int ws = 0; ws < 2; ws++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache TRITONC_LIBCUDA_PATH=%s FAKE_CUDA_LAUNCH=ok ./%s/tritonc run "
+                 "tests/kernels/dot_mma.py dot_ws_kernel 'a_ptr=fp16:ones(64,64)' 'b_ptr=fp16:ones(64,64)' "
+                 "'c_ptr=fp32:zeros(64,64)' K=64 BM=64 BN=64 BK=32 WS=%s --verbose",
+                 test_build_dir(), fake, test_build_dir(), ws ? "True" : "False");
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_CONTAINS(out, "launch: tl.dot on wgmma, 3 stages");
+        CHECK((strstr(out, "warp_specialize ignored") != NULL) == ws);
+    }
+}

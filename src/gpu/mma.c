@@ -948,6 +948,14 @@ static bool has_dot(const Region *r) {
     return false;
 }
 
+static bool has_warp_spec(const Region *r) {
+    for (int i = 0; r && i < r->ninsts; i++) {
+        if (r->insts[i]->op == OP_FOR && r->insts[i]->attr.kind) return true;
+        if (has_warp_spec(r->insts[i]->regions[0]) || has_warp_spec(r->insts[i]->regions[1])) return true;
+    }
+    return false;
+}
+
 void gpu_dot_summary(const IrFunc *f, const char *ptx, char *out, size_t n) {
     if (!n) return;
     out[0] = 0;
@@ -955,7 +963,9 @@ void gpu_dot_summary(const IrFunc *f, const char *ptx, char *out, size_t n) {
     const char *path = strstr(ptx, "wgmma.mma_async") ? "wgmma" : strstr(ptx, "mma.sync") ? "mma.sync" : "fma";
     const char *w = strstr(ptx, "cp.async.wait_group ");
     int stages = w ? atoi(w + 20) + 2 : 0;
-    if (stages) snprintf(out, n, "%s, %d stages", path, stages);
-    else if (strcmp(path, "fma")) snprintf(out, n, "%s, loads not pipelined", path);
-    else snprintf(out, n, "%s", path);
+    /* tl.range(warp_specialize=True) runs as an ordinary (pipelined) loop: said here */
+    const char *ws = has_warp_spec(f->body) ? ", warp_specialize ignored" : "";
+    if (stages) snprintf(out, n, "%s, %d stages%s", path, stages, ws);
+    else if (strcmp(path, "fma")) snprintf(out, n, "%s, %s%s", path, *ws ? "unpipelined" : "loads not pipelined", ws);
+    else snprintf(out, n, "%s%s", path, ws);
 }

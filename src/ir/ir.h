@@ -52,7 +52,8 @@ typedef struct Attr {
     int64_t i;        /* CONST ints (and pointer bits), ARANGE start, FOR num_stages (0: the launch's) */
     double f;         /* CONST floats */
     int axis;         /* PROGRAM_ID, NUM_PROGRAMS, EXPAND_DIMS, REDUCE */
-    int kind;         /* CmpKind, RedKind, AtomKind, DotPrec, SHR/MAX/MIN/CAST/LOAD flags */
+    int kind;         /* CmpKind, RedKind, AtomKind, DotPrec, SHR/MAX/MIN/CAST/LOAD flags,
+                       * FOR: 1 when tl.range asked for warp_specialize (not implemented) */
     int8_t perm[TC_MAX_RANK]; /* PERMUTE */
     const char *str;  /* PRINT prefix, ASSERT message */
 } Attr;

@@ -1514,6 +1514,7 @@ static void stmt_for(Trace *t, const Stmt *s) {
     int nb = ca.n;
     /* tl.range's positional hints after the step (num_stages, loop_unroll_factor, ...) */
     int stages = 0;   /* tl.range(..., num_stages=N): the loop's own pipelining depth */
+    bool warp_spec = false;   /* tl.range(..., warp_specialize=True): run as a plain loop */
     if (is_tlrange && nb > 3 && nb <= 9) {
         if (ca.args[3].kind == V_CONST && ca.args[3].c.kind == CV_INT) stages = (int)ca.args[3].c.v.i;
         nb = 3;
@@ -1533,6 +1534,9 @@ static void stmt_for(Trace *t, const Stmt *s) {
             if (!strcmp(ca.kwn[i], "step")) { kw_step = ca.kwv[i]; ok = true; }
             if (!strcmp(ca.kwn[i], "num_stages") && ca.kwv[i].kind == V_CONST && ca.kwv[i].c.kind == CV_INT)
                 stages = (int)ca.kwv[i].c.v.i;
+            if (!strcmp(ca.kwn[i], "warp_specialize") && ca.kwv[i].kind == V_CONST &&
+                (ca.kwv[i].c.kind == CV_BOOL || ca.kwv[i].c.kind == CV_INT) && ca.kwv[i].c.v.i)
+                warp_spec = true;
         }
         if (!ok)
             err_fail(t->err, TC_ERR_COMPILE, it->loc, "range() got an unexpected keyword argument '%s'",
@@ -1603,6 +1607,7 @@ static void stmt_for(Trace *t, const Stmt *s) {
     Region *saved = t->cur;
     Inst *in = ir_emit(t->f, saved, OP_FOR, args, nargs, type_scalar(DT_VOID), s->loc);
     in->attr.i = stages > 0 ? stages : 0;
+    in->attr.kind = warp_spec;   /* the launch report says it was not done */
     Region *body = ir_region_new(t->f);
     in->regions[0] = body;
     Scope before = fr->sc;

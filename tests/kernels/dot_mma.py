@@ -44,3 +44,18 @@ def dot_epilogue_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
     c = acc.to(tl.float16)
     tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], c,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+# tl.range(..., warp_specialize=True), as tutorial 06 asks on Blackwell: an ordinary loop here
+@triton.jit
+def dot_ws_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr,
+                  WS: tl.constexpr):
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, K, BK, warp_specialize=WS):
+        a = tl.load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :])
+        b = tl.load(b_ptr + (k + offs_k)[:, None] * BN + offs_n[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
