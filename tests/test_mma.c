@@ -168,3 +168,33 @@ TEST(mma_warp_specialize_reported) {
         CHECK((strstr(out, "warp_specialize ignored") != NULL) == ws);
     }
 }
+
+/* Flash attention's P (the first dot's accumulator, scaled, exp2'd, cast to fp16) is the
+ * second dot's A operand: on sm_90a, under TRITONC_GPU_UNVERIFIED, wgmma takes it from
+ * registers (its k16 fragments are that accumulator layout's registers) instead of a trip
+ * through shared memory; without the switch, the checked path. */
+TEST(mma_wgmma_a_from_registers) {
+    static char out[1 << 20];
+    char cmd[2048];
+    for (int u = 0; u < 2; u++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_GPU_UNVERIFIED=%d TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+                 "tests/kernels/flash_fwd.py fa_fwd --target cuda:90a --num-warps %d --num-stages 2 "
+                 "Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' sm_scale=fp32 stride_m=i32:16 "
+                 "N_CTX=1024 HEAD_DIM=64 BLOCK_M=128 BLOCK_N=64", u, test_build_dir(), test_build_dir(), 4 << u);
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        /* QK^T always from shared memory; P @ V from registers only under the switch */
+        CHECK_CONTAINS(out, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {");
+        const char *rs = strstr(out, "}, {");
+        CHECK((rs != NULL && strstr(out, "wgmma.mma_async") < rs) == (u == 1));
+        if (u) CHECK_CONTAINS(out, "1, 1, 1;");   /* scale-a, scale-b, B transposed */
+    }
+    if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_GPU_UNVERIFIED=1 TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+             "tests/kernels/flash_fwd.py fa_fwd --target cuda:90a --num-warps 8 --num-stages 2 --emit cubin "
+             "-o %s/mma-fa.cubin Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' sm_scale=fp32 "
+             "stride_m=i32:16 N_CTX=1024 HEAD_DIM=64 BLOCK_M=128 BLOCK_N=64 && test -s %s/mma-fa.cubin",
+             test_build_dir(), test_build_dir(), test_build_dir(), test_build_dir());
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+}

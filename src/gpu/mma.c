@@ -273,7 +273,8 @@ static void stage(G *g, int v, const Tile *t) {
 /* The tiles of a dot's operands (A [.., M, K], B [.., K, N], each in its row-major order) and
  * the registers of their bases: where the pipeliner put them, else staged into the scratch
  * area now. async: wgmma reads them through the async proxy (a fence after st.shared). */
-static void operands(G *g, const Inst *in, bool async, Tile *ta, Tile *tb, int *basea, int *baseb) {
+static void operands(G *g, const Inst *in, bool async, bool a_regs, Tile *ta, Tile *tb, int *basea,
+                     int *baseb) {
     const IrFunc *f = g->f;
     Type at = f->types[in->args[0]], rt = f->types[in->res[0]];
     int M = rt.shape[rt.rank - 2], N = rt.shape[rt.rank - 1], K = at.shape[at.rank - 1];
@@ -283,10 +284,10 @@ static void operands(G *g, const Inst *in, bool async, Tile *ta, Tile *tb, int *
     int boff = (int)((tile_bytes(ta) + 1023) & ~1023);
     *tb = tile_of(bat * K * N, N, dt_size(f->types[in->args[1]].dt), boff);
     int va = in->args[0], vb = in->args[1];
-    bool pa = g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
-    *basea = pa ? g->smop_base[va] : g->smem;
+    bool pa = a_regs || g->smop_base[va] != 0, pb = g->smop_base[vb] != 0;
+    *basea = pa && !a_regs ? g->smop_base[va] : g->smem;
     *baseb = pb ? g->smop_base[vb] : g->smem;
-    if (pa) ta->off = g->smop_off[va];
+    if (pa && !a_regs) ta->off = g->smop_off[va];
     if (pb) tb->off = g->smop_off[vb];
     if (pa && pb) return;
     need_smem(g, boff + tile_bytes(tb));
@@ -341,7 +342,7 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     Frag fr = frag_of(&R, M, N);
     Tile ta, tb;
     int basea, baseb;
-    operands(g, in, false, &ta, &tb, &basea, &baseb);
+    operands(g, in, false, false, &ta, &tb, &basea, &baseb);
     /* fragment addresses: A rows m (lanes 0-3 -> m0..m3, lane 4 -> the second 16-byte
      * column chunk), warps as in the accumulator */
     int8_t tba[10], tbb[10];
@@ -875,6 +876,35 @@ static int desc_at(G *g, int d, int64_t off) {
     return r;
 }
 
+/* A operand registers for wgmma's register form (A from registers, B from shared memory),
+ * or NULL: when A is held in the layout of a wgmma accumulator of A's own shape [M, K] (the
+ * previous dot's result, scaled and cast elementwise, as flash attention's P), each thread
+ * already has the k16 fragments wgmma wants: per k step and 64-row block, registers
+ * (h, q0, q1) = (k0, m3, k3) of that layout, packed two to a register. No trip through
+ * shared memory. Only under TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+static int *wg_a_regs(G *g, const Inst *in) {
+    int va = in->args[0];
+    Type at = g->f->types[va];
+    if (!g->unverified || g->smop_base[va] || dt_size(at.dt) != 2 || at.rank != 2 || g->vlay[va] < 0)
+        return NULL;
+    Layout want;
+    wg_layout(g, &at, &want);
+    if (!lay_eq(&g->lays[g->vlay[va]].L, &want)) return NULL;
+    int M = at.shape[0], K = at.shape[1], kb = lg2i(K);
+    int mreps = M / (64 * (g->nw / 4));
+    int *r = get(g, va, g->vlay[va]);
+    int *a = arena_alloc(g->a, sizeof(int) * (size_t)(K / 16) * (size_t)mreps * 4);
+    for (int s = 0; s < K / 16; s++)
+        for (int mi = 0; mi < mreps; mi++)
+            for (int q = 0; q < 4; q++) {
+                int idx = (q & 1) << 1 | (q >> 1) << 2 | s << 3 | mi << (kb - 1);
+                int w = nr(g, CR);
+                E(g, "mov.b32 %s, {%s, %s};", rn(g, w), rn(g, r[idx]), rn(g, r[idx | 1]));
+                a[(s * mreps + mi) * 4 + q] = w;
+            }
+    return a;
+}
+
 static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     const IrFunc *f = g->f;
     need(g, TF_WGMMA);
@@ -884,7 +914,8 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int rdt = rt.dt, esz = dt_size(at.dt);
     Tile ta, tb;
     int basea, baseb;
-    operands(g, in, true, &ta, &tb, &basea, &baseb);
+    int *areg = wg_a_regs(g, in);
+    operands(g, in, true, areg != NULL, &ta, &tb, &basea, &baseb);
     g->smem_align = 1024;
     int n = nlay(g, L);
     int *C = get(g, in->args[2], L);
@@ -923,6 +954,12 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
                 size_t o = 0;
                 for (int i = 0; i < instN / 2; i++)
                     o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "", rn(g, acc[base + i]));
+                if (areg) {
+                    const int *q = &areg[((k0 / 16) * mreps + mi) * 4];
+                    E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, {%s, %s, %s, %s}, %s, %s, 1, 1, 1;",
+                      instN, ty, list, rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), rn(g, db), rn(g, pt));
+                    continue;
+                }
                 E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, 1;", instN, ty,
                   list, rn(g, da), rn(g, db), rn(g, pt));
             }
