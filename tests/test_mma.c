@@ -176,6 +176,7 @@ TEST(mma_warp_specialize_reported) {
 TEST(mma_wgmma_a_from_registers) {
     static char out[1 << 20];
     char cmd[2048];
+    int bars[2] = {0, 0};
     for (int u = 0; u < 2; u++) {
         snprintf(cmd, sizeof cmd,
                  "TRITONC_GPU_UNVERIFIED=%d TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
@@ -188,7 +189,16 @@ TEST(mma_wgmma_a_from_registers) {
         const char *rs = strstr(out, "}, {");
         CHECK((rs != NULL && strstr(out, "wgmma.mma_async") < rs) == (u == 1));
         if (u) CHECK_CONTAINS(out, "1, 1, 1;");   /* scale-a, scale-b, B transposed */
+        for (const char *p = out; (p = strstr(p, "bar.sync")) != NULL; p++) bars[u]++;
+        /* also under the switch: q, computed before the loop, is stored into shared memory
+         * once before it (the loop's label) rather than in every iteration */
+        const char *loop = strstr(out, "$L1:"), *st = strstr(out, "st.shared.v4");
+        CHECK(loop && st);
+        if (loop && st) CHECK((st < loop) == (u == 1));
     }
+    /* and the key and value pointers' `(start_n + offs_n)[:, None] * stride_m` are
+     * recomputed in the load's layout, not converted through shared memory with barriers */
+    CHECK(bars[1] < bars[0]);
     if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
     snprintf(cmd, sizeof cmd,
              "TRITONC_GPU_UNVERIFIED=1 TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "

@@ -432,6 +432,8 @@ static void emit_arange(G *g, const Inst *d, int lay, int *out) {
 
 static void lower_elementwise(G *g, const Inst *in);
 
+static void lower_shape(G *g, const Inst *in);
+
 /* v is integer arithmetic over constants, scalars and aranges (cheap to compute again) */
 static bool remat_ok(G *g, int v, int depth) {
     Type t = g->f->types[v];
@@ -440,6 +442,11 @@ static bool remat_ok(G *g, int v, int depth) {
     if (!d || !(dt_is_int(t.dt) || t.dt == DT_PTR || t.dt == DT_I1)) return false;
     switch (d->op) {
     case OP_CONST: case OP_SPLAT: case OP_ARANGE: return true;
+    case OP_EXPAND_DIMS: case OP_BROADCAST: case OP_RESHAPE: case OP_PERMUTE:
+        /* shape ops relabel registers: `(i + offs)[:, None] * stride` in a loop is then
+         * recomputed too. Only under TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+        if (!g->unverified) return false;
+        /* fall through */
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_REM: case OP_DIV: case OP_ADDPTR: case OP_CMP:
     case OP_AND: case OP_OR: case OP_XOR: case OP_CAST:
         if (depth >= 4) return false;
@@ -479,7 +486,10 @@ int *get(G *g, int v, int lay) {
         int sp = g->pref[v], sl = g->vlay[v];
         int *sr = g->vr[v];
         g->pref[v] = lay;
-        lower_elementwise(g, d);
+        if (d->op == OP_EXPAND_DIMS || d->op == OP_BROADCAST || d->op == OP_RESHAPE || d->op == OP_PERMUTE)
+            lower_shape(g, d);
+        else
+            lower_elementwise(g, d);
         out = g->vr[v];
         g->pref[v] = sp;
         g->vlay[v] = sl;

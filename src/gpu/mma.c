@@ -227,8 +227,9 @@ void mma_seed(G *g) { seed_region(g, g->f->body); }
 
 /* ---- staging an operand in shared memory ----------------------------------------------- */
 
-/* Stores value v (in whatever layout it has) into tile t in its row-major order. */
-static void stage(G *g, int v, const Tile *t) {
+/* Stores value v (in whatever layout it has) into tile t in its row-major order, t's offset
+ * counted from the shared-memory address in register base. */
+static void stage_at(G *g, int v, const Tile *t, int base) {
     int lay = g->vlay[v];
     Layout S = g->lays[lay].L;
     int *regs = g->vr[v];
@@ -236,7 +237,7 @@ static void stage(G *g, int v, const Tile *t) {
     for (int j = 0; j < 5; j++) tb[j] = S.lane[j];
     for (int k = 0; k < 5; k++) tb[5 + k] = k < S.nwarp ? S.warp[k] : -1;
     Addr a;
-    addr_init(&a, thread_off(g, tb, 5 + S.nwarp, t), t, g->smem);
+    addr_init(&a, thread_off(g, tb, 5 + S.nwarp, t), t, base);
     int vb = lay_vec_bits(&S);
     int maxv = 16 / t->esz;
     int vec = 1 << vb < maxv ? 1 << vb : maxv;
@@ -267,6 +268,8 @@ static void stage(G *g, int v, const Tile *t) {
                rn(g, w[3]));
     }
 }
+
+static void stage(G *g, int v, const Tile *t) { stage_at(g, v, t, g->smem); }
 
 /* ---- the dot ---------------------------------------------------------------------------- */
 
@@ -507,6 +510,11 @@ typedef struct Pipe {
     int nslots;               /* D, or D + 1 when a wgmma is in flight while the next loads go */
     int **ahead;              /* body param index -> registers D iterations ahead */
     int slot;                 /* register: the slot this iteration reads */
+    int ninv;                 /* dot operands defined before the loop: staged once, after */
+    int inv[PIPE_MAXLD];      /*   the ring's slots (values), at inv_off in it */
+    int inv_off[PIPE_MAXLD];
+    Tile inv_tile[PIPE_MAXLD];
+    int inv_base;             /* register: where they start */
 } Pipe;
 
 static bool in_body(const Region *b, const Inst *d, int *pos) {
@@ -614,11 +622,32 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     }
     if (!p->nld) return false;
     p->slot_bytes = off;
+    /* a tensor-core dot's operand computed before the loop (attention's q): stored into
+     * shared memory once, before the loop, rather than in every iteration from registers
+     * held throughout it. Only under TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+    int inv_bytes = 0;
+    for (int i = 0; g->unverified && i < b->ninsts; i++) {
+        const Inst *d = b->insts[i];
+        if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
+        for (int k = 0; k < 2 && p->ninv < PIPE_MAXLD; k++) {
+            int v = d->args[k], pos;
+            if (g->piped[v] || !g->def[v] || in_body(b, g->def[v], &pos) || param_index(b, v) >= 0) continue;
+            bool dup = false;
+            for (int j = 0; j < p->ninv; j++) dup |= p->inv[j] == v;
+            if (dup) continue;
+            Type t = f->types[v];
+            p->inv[p->ninv] = v;
+            p->inv_off[p->ninv] = inv_bytes;
+            p->inv_tile[p->ninv] = tile_of(type_numel(t), t.shape[t.rank - 1], dt_size(t.dt), inv_bytes);
+            inv_bytes += (int)((tile_bytes(&p->inv_tile[p->ninv]) + 1023) & ~1023);
+            p->ninv++;
+        }
+    }
     p->P = arena_alloc(g->a, sizeof(Inst *) * (size_t)(b->ninsts + 1));
     for (int i = 0; i < b->ninsts; i++)
         if (inP[i]) p->P[p->nP++] = b->insts[i];
     p->nslots = p->D + (p->defer ? 1 : 0);
-    int64_t ring = (int64_t)p->nslots * off;
+    int64_t ring = (int64_t)p->nslots * off + inv_bytes;
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
     if (!g->ring) g->ring = nr(g, CR);
     need(g, TF_CP_ASYNC);
@@ -745,6 +774,12 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
             mov(g, p->ahead[j][i], g->vr[v][i]);
         }
     }
+    if (p->ninv) {   /* the loop-invariant operands, once */
+        p->inv_base = nr(g, CR);
+        E(g, "add.u32 %s, %s, %d;", rn(g, p->inv_base), rn(g, g->ring), p->nslots * p->slot_bytes);
+        for (int j = 0; j < p->ninv; j++) stage_at(g, p->inv[j], &p->inv_tile[j], p->inv_base);
+        if (p->wgmma) E(g, "fence.proxy.async.shared::cta;");
+    }
     const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
     int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
     p->slot = nr(g, CR);
@@ -768,6 +803,10 @@ void pipe_begin(G *g, Pipe *p) {
         int v = p->ld[j]->res[0];
         g->smop_base[v] = base;
         g->smop_off[v] = p->off[j];
+    }
+    for (int j = 0; j < p->ninv; j++) {
+        g->smop_base[p->inv[j]] = p->inv_base;
+        g->smop_off[p->inv[j]] = p->inv_off[j];
     }
     g->defer = p->defer;
 }
@@ -797,6 +836,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
     for (int j = 0; j < p->nld; j++) g->smop_base[p->ld[j]->res[0]] = 0;
+    for (int j = 0; j < p->ninv; j++) g->smop_base[p->inv[j]] = 0;
     g->defer = NULL;
 }
 
