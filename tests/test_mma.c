@@ -189,6 +189,8 @@ TEST(mma_wgmma_a_from_registers) {
         const char *rs = strstr(out, "}, {");
         CHECK((rs != NULL && strstr(out, "wgmma.mma_async") < rs) == (u == 1));
         if (u) CHECK_CONTAINS(out, "1, 1, 1;");   /* scale-a, scale-b, B transposed */
+        /* k.T: the loaded k tile, pipelined by cp.async, is B K-major (trans-b 0) */
+        CHECK((strstr(out, ", 1, 1, 0, 0;") != NULL) == (u == 1));
         for (const char *p = out; (p = strstr(p, "bar.sync")) != NULL; p++) bars[u]++;
         /* also under the switch: q, computed before the loop, is stored into shared memory
          * once before it (the loop's label) rather than in every iteration */

@@ -449,7 +449,7 @@ static bool remat_ok(G *g, int v, int depth) {
         /* fall through */
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_REM: case OP_DIV: case OP_ADDPTR: case OP_CMP:
     case OP_AND: case OP_OR: case OP_XOR: case OP_CAST:
-        if (depth >= 4) return false;
+        if (depth >= (g->unverified ? 8 : 4)) return false;
         for (int k = 0; k < d->nargs; k++) {
             int a = d->args[k];
             Type at = g->f->types[a];
@@ -1910,6 +1910,7 @@ static void lower_atomic(G *g, const Inst *in) {
 static void lower_shape(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0], x = in->args[0];
+    if (g->piped[v]) return;   /* a pipelined load's transpose, read from shared memory */
     int L = res_lay(g, v);
     Layout R = g->lays[L].L, o;
     int8_t regmap[LMAXB];
@@ -2640,6 +2641,8 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     g->relow = arena_alloc(&arena, (size_t)(nv + 1));
     g->smop_base = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->smop_off = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->smop_kmaj = arena_alloc(&arena, (size_t)(nv + 1));
+    memset(g->smop_kmaj, 0, (size_t)(nv + 1));
     memset(g->piped, 0, (size_t)(nv + 1));
     memset(g->relow, 0, (size_t)(nv + 1));
     memset(g->smop_base, 0, sizeof(int) * (size_t)(nv + 1));

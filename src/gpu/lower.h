@@ -45,6 +45,7 @@ typedef struct G {
     bool *piped;      /* value -> a load the pipeliner issues ahead (mma.c) */
     int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
     int *smop_off;    /* value -> its tile's byte offset in that slot */
+    bool *smop_kmaj;  /* value -> a dot's B held transposed there ([N][K], K-major) */
     bool *relow;      /* values being lowered again for a later iteration: older */
     int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */

@@ -291,6 +291,7 @@ static void operands(G *g, const Inst *in, bool async, bool a_regs, Tile *ta, Ti
     *basea = pa && !a_regs ? g->smop_base[va] : g->smem;
     *baseb = pb ? g->smop_base[vb] : g->smem;
     if (pa && !a_regs) ta->off = g->smop_off[va];
+    if (pb && g->smop_kmaj[vb]) *tb = tile_of(bat * K * N, K, dt_size(f->types[vb].dt), 0);  /* [N][K] */
     if (pb) tb->off = g->smop_off[vb];
     if (pa && pb) return;
     need_smem(g, boff + tile_bytes(tb));
@@ -499,6 +500,9 @@ typedef struct Pipe {
     int nld;
     const Inst *ld[PIPE_MAXLD];
     int off[PIPE_MAXLD];      /* tile offset within a slot */
+    int use[PIPE_MAXLD];      /* the dot's operand: the load, or its transpose (kmaj) */
+    bool kmaj[PIPE_MAXLD];
+    int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
     Tile tile[PIPE_MAXLD];
     Addr addr[PIPE_MAXLD];
     const Inst **P;           /* body instructions of the address computation, in order */
@@ -594,14 +598,33 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 p->defer = d;
         }
         for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
-            int v = d->args[k];
+            int v = d->args[k], use = v;
             const Inst *ld = g->def[v];
             int pos;
+            /* wgmma's B given as a loaded tile's transpose (attention's k.T): the tile as
+             * loaded is B K-major, which wgmma reads without its transpose. Only under
+             * TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+            bool kmaj = false;
+            if (g->unverified && k == 1 && ld && ld->op == OP_PERMUTE && ld->attr.perm[0] == 1 &&
+                f->types[v].rank == 2 && g->uses[v] == 1 && in_body(b, ld, &pos) &&
+                wg_inst_n(g, d, mma_kind(g, d))) {
+                v = ld->args[0];
+                ld = g->def[v];
+                kmaj = true;
+            }
             if (!ld || ld->op != OP_LOAD || g->uses[v] != 1 || !in_body(b, ld, &pos)) continue;
             if (ld->attr.kind & 1) continue;                          /* volatile */
             if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
             int esz = dt_size(f->types[v].dt);
             int L = res_lay(g, v);
+            if (kmaj) {
+                /* the tile never lives in registers: copy it in a layout of 16-byte runs
+                 * along its rows rather than the one the transpose asked of the load */
+                Type lt = f->types[v];
+                Layout Lx;
+                lay_default(&Lx, lt.rank, lt.shape, g->nwbits, lg2i(16 / esz));
+                L = lay_id(g, &Lx);
+            }
             if (cp_vec(g, L, ld) * esz < 4) continue;
             /* the address computation must be redoable ahead of time */
             bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
@@ -617,6 +640,10 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             p->off[p->nld] = off;
             off += (int)((tile_bytes(&p->tile[p->nld]) + 1023) & ~1023);
             g->piped[v] = true;
+            g->piped[use] = true;
+            p->use[p->nld] = use;
+            p->lay[p->nld] = L;
+            p->kmaj[p->nld] = kmaj;
             p->ld[p->nld++] = ld;
         }
     }
@@ -652,8 +679,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     if (!g->ring) g->ring = nr(g, CR);
     need(g, TF_CP_ASYNC);
     for (int j = 0; j < p->nld; j++) {
-        int v = p->ld[j]->res[0];
-        Layout L = g->lays[res_lay(g, v)].L;
+        Layout L = g->lays[p->lay[j]].L;
         int8_t tb[10];
         for (int q = 0; q < 5; q++) tb[q] = L.lane[q];
         for (int q = 0; q < 5; q++) tb[5 + q] = q < L.nwarp ? L.warp[q] : -1;
@@ -671,7 +697,7 @@ static void issue(G *g, Pipe *p, int base, int ok) {
     for (int j = 0; j < p->nld; j++) {
         const Inst *ld = p->ld[j];
         int v = ld->res[0];
-        int L = res_lay(g, v);
+        int L = p->lay[j];
         Layout Lo = g->lays[L].L;
         int n = nlay(g, L);
         int *P = get(g, ld->args[0], L);
@@ -800,9 +826,10 @@ void pipe_begin(G *g, Pipe *p) {
     E(g, "bar.sync 0;");
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++) {
-        int v = p->ld[j]->res[0];
+        int v = p->use[j];
         g->smop_base[v] = base;
         g->smop_off[v] = p->off[j];
+        g->smop_kmaj[v] = p->kmaj[j];
     }
     for (int j = 0; j < p->ninv; j++) {
         g->smop_base[p->inv[j]] = p->inv_base;
@@ -835,7 +862,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
-    for (int j = 0; j < p->nld; j++) g->smop_base[p->ld[j]->res[0]] = 0;
+    for (int j = 0; j < p->nld; j++) g->smop_base[p->use[j]] = 0;
     for (int j = 0; j < p->ninv; j++) g->smop_base[p->inv[j]] = 0;
     g->defer = NULL;
 }
@@ -971,7 +998,8 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int wg = nr(g, CR), rowa = nr(g, CR);
     E(g, "shr.u32 %s, %s, 7;", rn(g, wg), rn(g, g->tid));
     E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowa), rn(g, wg), 64 * ta.slab, rn(g, basea));
-    uint64_t ha = desc_hi(&ta, true), hb = desc_hi(&tb, false);
+    bool bk = g->smop_base[in->args[1]] && g->smop_kmaj[in->args[1]];   /* B stored [N][K] */
+    uint64_t ha = desc_hi(&ta, true), hb = desc_hi(&tb, bk);
     int dA = desc_reg(g, rowa, ha), dB = desc_reg(g, baseb, hb);
     int nwg = g->nw / 4;
     int mreps = M / (64 * nwg), nch = N / instN;
@@ -988,7 +1016,9 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
             int da = desc_at(g, dA, offa);
             for (int c = 0; c < nch; c++) {
                 int64_t n0 = (int64_t)c * instN;
-                int64_t offb = tb.off + (n0 / se_b) * tb.rows * tb.slab + (n0 % se_b) * esz + (int64_t)k0 * tb.slab;
+                int64_t offb = bk ? tb.off + (int64_t)(k0 / se_b) * tb.rows * tb.slab + (int64_t)(k0 % se_b) * esz +
+                                        n0 * tb.slab
+                                  : tb.off + (n0 / se_b) * tb.rows * tb.slab + (n0 % se_b) * esz + (int64_t)k0 * tb.slab;
                 int db = desc_at(g, dB, offb);
                 int base = (c << (2 + lg2i(instN / 8))) | mi << (2 + lg2i(N / 8));
                 size_t o = 0;
@@ -996,12 +1026,12 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
                     o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", i ? ", " : "", rn(g, acc[base + i]));
                 if (areg) {
                     const int *q = &areg[((k0 / 16) * mreps + mi) * 4];
-                    E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, {%s, %s, %s, %s}, %s, %s, 1, 1, 1;",
-                      instN, ty, list, rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), rn(g, db), rn(g, pt));
+                    E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, {%s, %s, %s, %s}, %s, %s, 1, 1, %d;",
+                      instN, ty, list, rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), rn(g, db), rn(g, pt), !bk);
                     continue;
                 }
-                E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, 1;", instN, ty,
-                  list, rn(g, da), rn(g, db), rn(g, pt));
+                E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, %d;", instN, ty,
+                  list, rn(g, da), rn(g, db), rn(g, pt), !bk);
             }
         }
     }
