@@ -30,6 +30,40 @@ Val sem_desc_attr(Trace *t, Val d, const char *name, SrcLoc loc) {
     FAIL("AttributeError: 'tensor_descriptor' object has no attribute '%s'", name);
 }
 
+/* The pointers of a block of `rank` dims at base + sum_i (offs[i] + arange(block[i])) *
+ * strides[i] and, over the dims whose bit is set in `check`, the mask of the elements inside
+ * [0, shape[i]) (V_VOID when check is 0). offs: integer scalar tensors; shape, strides:
+ * constexpr ints or integer scalar tensors. Indices are 64-bit where `wide` or an offset is.
+ * Shared by tensor descriptors and block pointers (builtins_blockptr.c). */
+void sem_block_addr(Trace *t, Val base, int rank, const int32_t *block, const Val *offs,
+                    const Val *shape, const Val *strides, unsigned check, bool wide, Val *ptr,
+                    Val *mask, SrcLoc loc) {
+    Val off = val_void(), m = val_void();
+    for (int i = 0; i < rank; i++) {
+        Val o = offs[i];
+        int idt = wide || dt_bits(o.type.dt) > 32 ? DT_I64 : DT_I32;
+        o = sem_cast_impl(t, o, type_scalar(idt), 0, loc);
+        Val ar[2] = {val_const(cv_int(0)), val_const(cv_int(block[i]))};
+        Val r = sem_call(t, "triton.language.arange", NULL, ar, 2, NULL, NULL, 0, loc);
+        r = sem_cast_impl(t, r, type_scalar(idt), 0, loc);
+        Val idx = sem_binary(t, PY_ADD, o, r, loc);
+        int32_t shp[TC_MAX_RANK];
+        for (int j = 0; j < rank; j++) shp[j] = j == i ? block[i] : 1;
+        idx = sem_reshape(t, idx, rank, shp, loc);
+        Val stride = strides[i];
+        if (stride.kind == V_TENSOR) stride = sem_cast_impl(t, stride, type_scalar(idt), 0, loc);
+        if (check >> i & 1) {
+            Val in = sem_binary(t, PY_BITAND, sem_binary(t, PY_GE, idx, val_const(cv_int(0)), loc),
+                                sem_binary(t, PY_LT, idx, shape[i], loc), loc);
+            m = m.kind == V_VOID ? in : sem_binary(t, PY_BITAND, m, in, loc);
+        }
+        Val term = sem_binary(t, PY_MUL, idx, stride, loc);
+        off = off.kind == V_VOID ? term : sem_binary(t, PY_ADD, off, term, loc);
+    }
+    *ptr = sem_binary(t, PY_ADD, base, off, loc);
+    *mask = m;
+}
+
 /* The block's pointers and its in-bounds mask at `offsets` (one integer per dimension). */
 static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Val *mask, SrcLoc loc) {
     const TDesc *ds = d.desc;
@@ -47,31 +81,16 @@ static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Va
                 : ds->dyn[i].c.kind == CV_INT && (ds->dyn[i].c.v.i >> 31) != 0;
     Val base = d;
     base.desc = NULL;
-    Val off = val_void(), m = val_void();
+    Val o[TC_MAX_RANK], dim[TC_MAX_RANK], stride[TC_MAX_RANK];
     for (int i = 0; i < ds->rank; i++) {
-        Val o = sem_to_tensor(t, sem_tuple_item(&offs, i), loc);
-        if (o.type.rank != 0 || !dt_is_int(o.type.dt))
-            FAIL("%s: offset %d must be an integer scalar, not %s", what, i, sem_type_s(t, o.type));
-        int idt = wide || dt_bits(o.type.dt) > 32 ? DT_I64 : DT_I32;
-        o = sem_cast_impl(t, o, type_scalar(idt), 0, loc);
-        Val ar[2] = {val_const(cv_int(0)), val_const(cv_int(ds->block[i]))};
-        Val r = sem_call(t, "triton.language.arange", NULL, ar, 2, NULL, NULL, 0, loc);
-        r = sem_cast_impl(t, r, type_scalar(idt), 0, loc);
-        Val idx = sem_binary(t, PY_ADD, o, r, loc);
-        int32_t shp[TC_MAX_RANK];
-        for (int j = 0; j < ds->rank; j++) shp[j] = j == i ? ds->block[i] : 1;
-        idx = sem_reshape(t, idx, ds->rank, shp, loc);
-        Val dim = ds->dyn ? ds->dyn[i] : val_const(cv_int(ds->shape[i]));
-        Val stride = ds->dyn ? ds->dyn[ds->rank + i] : val_const(cv_int(ds->strides[i]));
-        if (stride.kind == V_TENSOR) stride = sem_cast_impl(t, stride, type_scalar(idt), 0, loc);
-        Val in = sem_binary(t, PY_BITAND, sem_binary(t, PY_GE, idx, val_const(cv_int(0)), loc),
-                            sem_binary(t, PY_LT, idx, dim, loc), loc);
-        Val term = sem_binary(t, PY_MUL, idx, stride, loc);
-        off = off.kind == V_VOID ? term : sem_binary(t, PY_ADD, off, term, loc);
-        m = m.kind == V_VOID ? in : sem_binary(t, PY_BITAND, m, in, loc);
+        o[i] = sem_to_tensor(t, sem_tuple_item(&offs, i), loc);
+        if (o[i].type.rank != 0 || !dt_is_int(o[i].type.dt))
+            FAIL("%s: offset %d must be an integer scalar, not %s", what, i, sem_type_s(t, o[i].type));
+        dim[i] = ds->dyn ? ds->dyn[i] : val_const(cv_int(ds->shape[i]));
+        stride[i] = ds->dyn ? ds->dyn[ds->rank + i] : val_const(cv_int(ds->strides[i]));
     }
-    *ptr = sem_binary(t, PY_ADD, base, off, loc);
-    *mask = m;
+    sem_block_addr(t, base, ds->rank, ds->block, o, dim, stride, (1u << ds->rank) - 1, wide, ptr,
+                   mask, loc);
 }
 
 Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, const char **kwn,
