@@ -124,6 +124,9 @@ case_ pick_row out_ptr pick_row 'x_ptr=fp32:arange(1000)' 'out_ptr=fp32:zeros(5,
     --grid 5
 case_ transpose3d y_ptr transpose3d "x_ptr=@$D/x3d.npy" 'y_ptr=fp32:zeros(3,37,45)' B=3 M=37 N=45 \
     sxb=1665 sxm=1 sxn=37 BB=2 BM=16 BN=32 --grid 2,3,2
+for n in 1 3; do
+    case_ walk_diag$n out_ptr walk_diag 'x_ptr=i32:arange(16)' 'out_ptr=i32:zeros(4,4)' n=$n
+done
 case_ const_shape y_ptr const_shape_copy 'x_ptr=fp32:arange(60)' 'y_ptr=fp32:zeros(61)' BM=4 BN=8 --grid 2,2
 echo "== $FAILS case(s) failed"
 rm -rf "$D"

@@ -211,6 +211,34 @@ TEST(blockptr_1d_loop_and_if) {
     tc_context_free(ctx);
 }
 
+TEST(blockptr_while_call_and_conditional_expression) {
+    /* walk_diag: n loads along the diagonal of a 4x4 matrix through a @jit function in a
+     * while loop, then x plus the tile at (n, n) (n > 2) or at (0, 0) */
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, BFILE);
+    tc_kernel *k = KT_KERNEL(ctx, m, "walk_diag");
+    int32_t x[16];
+    for (int i = 0; i < 16; i++) x[i] = i * i % 13 + 1;
+    for (int n = 1; n <= 4; n++) {
+        tc_tensor *xt = kt_t2(ctx, TC_I32, 4, 4, x), *ot = kt_t2(ctx, TC_I32, 4, 4, NULL);
+        CHECK(KT_RUN(ctx, k, 1, 1, 1, {"x_ptr", tc_tens(xt)}, {"out_ptr", tc_tens(ot)}, {"n", tc_int(n)}));
+        int32_t o[16];
+        kt_get(ot, o);
+        int bad = 0, c = n > 2 ? n : 0;
+        for (int i = 0; i < 4; i++)
+            for (int j = 0; j < 4; j++) {
+                int a = i + n - 1 < 4 && j + n - 1 < 4 ? x[(i + n - 1) * 4 + j + n - 1] : 0;
+                int b = i + c < 4 && j + c < 4 ? x[(i + c) * 4 + j + c] : 0;
+                bad += o[i * 4 + j] != a + b;
+            }
+        CHECK_INT(0, bad);
+        tc_tensor_free(xt);
+        tc_tensor_free(ot);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 TEST(blockptr_3d_and_constexpr_shapes) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, BFILE);
@@ -259,16 +287,18 @@ TEST(blockptr_3d_and_constexpr_shapes) {
 
 TEST(blockptr_errors) {
     static const struct { const char *kernel, *where, *msg; } cases[] = {
-        {"bad_mask", "blockptr.py:119:9:", "`mask` and `other` arguments cannot be specified for loading block pointers"},
-        {"bad_check_dim", "blockptr.py:125:9:", "boundary_check: dimension 2 is not a dimension of the block pointer (rank 2"},
-        {"bad_block_shape", "blockptr.py:130:10:", "Shape element 1 must be a power of 2"},
-        {"bad_rank", "blockptr.py:135:10:", "Expected shape/strides/offsets/block_shape to have the same length"},
-        {"bad_advance", "blockptr.py:141:10:", "advance(): 1 offsets given for a block pointer of rank 2"},
-        {"bad_nan_int", "blockptr.py:147:9:", "Padding option `nan` is not supported for integer block pointers"},
-        {"bad_store_dtype", "blockptr.py:153:5:", "Block element type(int32) and value element type(fp32) mismatch"},
-        {"bad_store_shape", "blockptr.py:159:5:", "Block shape((4, 4)) and value shape((2, 4)) mismatch"},
-        {"bad_order", "blockptr.py:164:10:", "Expected a permutation of (0, 1, ..., len(order)-1) in order"},
-        {"bad_loop_carry", "blockptr.py:170:5:", "Loop-carried variable bp has initial type pointer<<[4, 4], int32>>"},
+        {"bad_mask", "blockptr.py:142:9:", "`mask` and `other` arguments cannot be specified for loading block pointers"},
+        {"bad_check_dim", "blockptr.py:148:9:", "boundary_check: dimension 2 is not a dimension of the block pointer (rank 2"},
+        {"bad_block_shape", "blockptr.py:153:10:", "Shape element 1 must be a power of 2"},
+        {"bad_rank", "blockptr.py:158:10:", "Expected shape/strides/offsets/block_shape to have the same length"},
+        {"bad_advance", "blockptr.py:164:10:", "advance(): 1 offsets given for a block pointer of rank 2"},
+        {"bad_nan_int", "blockptr.py:170:9:", "Padding option `nan` is not supported for integer block pointers"},
+        {"bad_store_dtype", "blockptr.py:176:5:", "Block element type(int32) and value element type(fp32) mismatch"},
+        {"bad_store_shape", "blockptr.py:182:5:", "Block shape((4, 4)) and value shape((2, 4)) mismatch"},
+        {"bad_order", "blockptr.py:187:10:", "Expected a permutation of (0, 1, ..., len(order)-1) in order"},
+        {"bad_loop_carry", "blockptr.py:193:5:", "Loop-carried variable bp has initial type pointer<<[4, 4], int32>>"},
+        {"bad_sum", "blockptr.py:200:9:", "a block pointer is not a tensor of values here; tl.load(bp) reads its block"},
+        {"bad_atomic", "blockptr.py:206:5:", "atomics do not take a block pointer"},
     };
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, BFILE);
@@ -338,6 +368,7 @@ TEST(blockptr_gpu_lowering_assembles) {
         {"pick_row", "x_ptr='*fp32:16' out_ptr='*fp32:16' M=i32 N=i32 BN=128"},
         {"transpose3d", "x_ptr='*fp32:16' y_ptr='*fp32:16' B=i32 M=i32 N=i32 sxb=i32 sxm=1 sxn=i32 BB=2 BM=16 BN=32"},
         {"const_shape_copy", "x_ptr='*fp32:16' y_ptr='*fp32:16' BM=4 BN=8"},
+        {"walk_diag", "x_ptr='*i32:16' out_ptr='*i32:16' n=i32"},
     };
     bool ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0;
     static char out[1 << 20];

@@ -204,6 +204,7 @@ static Val atomic_pointer(Call *c, Val *p) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     if (p->kind == V_CONST) *p = sem_to_tensor(t, *p, loc);
+    if (p->kind == V_BLOCKPTR) FAIL("atomics do not take a block pointer; use a tensor of pointers");
     if (p->kind != V_TENSOR || p->type.dt != DT_PTR)
         FAIL("Pointer argument of store instruction is %s",
              p->kind == V_TENSOR ? sem_tl_repr(t, type_elem(p->type)) : "a constant");

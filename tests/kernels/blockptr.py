@@ -110,6 +110,29 @@ def const_shape_copy(x_ptr, y_ptr, BM: tl.constexpr, BN: tl.constexpr):
     tl.store(yb, tl.trans(tl.load(xb, boundary_check=(0, 1))), boundary_check=(0, 1))
 
 
+@triton.jit
+def _load_and_step(bp):
+    # a @jit function taking and returning a block pointer
+    return tl.load(bp, boundary_check=(0, 1)), tl.advance(bp, (1, 1))
+
+
+@triton.jit
+def walk_diag(x_ptr, out_ptr, n):
+    # a while loop carrying a block pointer through a called function, then a run-time
+    # conditional expression choosing between two: out = x[n-1:, n-1:] + (x[n:, n:] if n > 2
+    # else x), over 4x4 tiles of a 4x4 matrix
+    bp = tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
+    tl.static_assert(isinstance(bp, tl.tensor))
+    x = tl.zeros((4, 4), tl.int32)
+    i = 0
+    while i < n:
+        x, bp = _load_and_step(bp)
+        i += 1
+    cp = bp if n > 2 else tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
+    ob = tl.make_block_ptr(out_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
+    tl.store(ob, x + tl.load(cp, boundary_check=(0, 1)))
+
+
 # ---- misuse: each of these is refused with Triton's error and its location ----------------
 
 
@@ -169,3 +192,15 @@ def bad_loop_carry(x_ptr, n):
     bp = tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
     for i in range(n):
         bp = tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (2, 4), (1, 0))
+
+
+@triton.jit
+def bad_sum(x_ptr):
+    bp = tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
+    s = tl.sum(bp)
+
+
+@triton.jit
+def bad_atomic(x_ptr):
+    bp = tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
+    tl.atomic_add(bp, 1)
