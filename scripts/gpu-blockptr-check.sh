@@ -127,6 +127,8 @@ case_ transpose3d y_ptr transpose3d "x_ptr=@$D/x3d.npy" 'y_ptr=fp32:zeros(3,37,4
 for n in 1 3; do
     case_ walk_diag$n out_ptr walk_diag 'x_ptr=i32:arange(16)' 'out_ptr=i32:zeros(4,4)' n=$n
 done
+case_ wide_index out_ptr wide_index 'x_ptr=i32:arange(8)' 'out_ptr=i32:zeros(8)' cols=8589934592 \
+    BIG=2147483648
 case_ const_shape y_ptr const_shape_copy 'x_ptr=fp32:arange(60)' 'y_ptr=fp32:zeros(61)' BM=4 BN=8 --grid 2,2
 echo "== $FAILS case(s) failed"
 rm -rf "$D"

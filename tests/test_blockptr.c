@@ -285,6 +285,32 @@ TEST(blockptr_3d_and_constexpr_shapes) {
     tc_context_free(ctx);
 }
 
+TEST(blockptr_64bit_indices) {
+    /* a row stride of 2^31 (constexpr) and 2^33 columns (an i64 argument): the block's row 0
+     * at column 2 is x[2..5], row 1 is out of bounds (read as zero) */
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, BFILE);
+    tc_kernel *k = KT_KERNEL(ctx, m, "wide_index");
+    int32_t x[8] = {10, 11, 12, 13, 14, 15, 16, 17}, o[8];
+    tc_tensor *xt = kt_t1(ctx, TC_I32, 8, x), *ot = kt_t1(ctx, TC_I32, 8, NULL);
+    tc_launch_opts lo = tc_launch_defaults();
+    lo.check = 1;
+    CHECK_INT(TC_OK, kt_launch_opts(ctx, k, &lo,
+                                    KT_ARGS({"x_ptr", tc_tens(xt)}, {"out_ptr", tc_tens(ot)},
+                                            {"cols", tc_int((int64_t)1 << 33)}, {"BIG", tc_int((int64_t)1 << 31)})));
+    kt_get(ot, o);
+    int64_t want[8] = {12, 13, 14, 15, 0, 0, 0, 0}, got[8];
+    KT_WIDEN(got, o, 8);
+    KT_CHECK_IARR(want, got, 8);
+    tc_launch_report r;
+    tc_last_launch(ctx, &r, sizeof r);
+    CHECK_CONTAINS(r.specialization, "i64");
+    tc_tensor_free(xt);
+    tc_tensor_free(ot);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 TEST(blockptr_errors) {
     static const struct { const char *kernel, *where, *msg; } cases[] = {
         {"bad_mask", "blockptr.py:142:9:", "`mask` and `other` arguments cannot be specified for loading block pointers"},
@@ -369,6 +395,7 @@ TEST(blockptr_gpu_lowering_assembles) {
         {"transpose3d", "x_ptr='*fp32:16' y_ptr='*fp32:16' B=i32 M=i32 N=i32 sxb=i32 sxm=1 sxn=i32 BB=2 BM=16 BN=32"},
         {"const_shape_copy", "x_ptr='*fp32:16' y_ptr='*fp32:16' BM=4 BN=8"},
         {"walk_diag", "x_ptr='*i32:16' out_ptr='*i32:16' n=i32"},
+        {"wide_index", "x_ptr='*i32:16' out_ptr='*i32:16' cols=i64 BIG=2147483648"},
     };
     bool ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0;
     static char out[1 << 20];

@@ -190,15 +190,16 @@ static unsigned bp_check(Call *c, const Val *v, int rank, const int32_t *block) 
 static bool bp_wide(const Val *bpv) {
     int r = bpv->bp->rank;
     const Val *sh = bpv->items + 1 + r, *st = bpv->items + 1 + 2 * r;
+    const int64_t lim = (int64_t)1 << 31;
     int64_t reach = 0;
     for (int i = 0; i < r; i++) {
         if (sh[i].kind != V_CONST || st[i].kind != V_CONST) return true;
-        int64_t s = sh[i].c.v.i < 0 ? -sh[i].c.v.i : sh[i].c.v.i;
-        int64_t d = st[i].c.v.i < 0 ? -st[i].c.v.i : st[i].c.v.i;
-        if (s >> 31 || d >> 31) return true;
-        reach += (s + bpv->bp->block[i]) * (d + 1);
+        int64_t s = sh[i].c.v.i, d = st[i].c.v.i;
+        if (s < 0 || s >= lim || d <= -lim || d >= lim) return true;
+        reach += (s + bpv->bp->block[i]) * ((d < 0 ? -d : d) + 1);   /* < 2^62: no overflow */
+        if (reach >= lim) return true;
     }
-    return reach >= ((int64_t)1 << 31);
+    return false;
 }
 
 static void bp_addr(Trace *t, const Val *bpv, unsigned check, Val *ptr, Val *mask, SrcLoc loc) {

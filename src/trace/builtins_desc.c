@@ -52,9 +52,12 @@ void sem_block_addr(Trace *t, Val base, int rank, const int32_t *block, const Va
                     Val *ptr, Val *mask, SrcLoc loc) {
     Val off = val_void(), m = val_void(), sc = val_void();
     bool tile64 = false;
-    for (int i = 0; split && i < rank; i++)
+    for (int i = 0; split && i < rank; i++) {   /* |stride| * block past int32 */
+        int64_t c = strides[i].c.v.i;
+        uint64_t a = c < 0 ? 0 - (uint64_t)c : (uint64_t)c;
         tile64 |= strides[i].kind == V_TENSOR ? dt_bits(strides[i].type.dt) > 32
-                  : (strides[i].c.v.i * (int64_t)block[i]) >> 31 != 0;
+                  : a >= ((uint64_t)1 << 31) / (uint64_t)block[i];
+    }
     for (int i = 0; i < rank; i++) {
         Val o = offs[i];
         bool o64 = dt_bits(o.type.dt) > 32;
@@ -65,7 +68,8 @@ void sem_block_addr(Trace *t, Val base, int rank, const int32_t *block, const Va
         Val idx = val_void();
         if (!split || (check >> i & 1)) {
             Val oi = o;   /* a block pointer's index as wide as the shape it is compared with */
-            if (split && (shape[i].kind == V_TENSOR ? dt_bits(shape[i].type.dt) > 32 : shape[i].c.v.i >> 31 != 0))
+            if (split && (shape[i].kind == V_TENSOR ? dt_bits(shape[i].type.dt) > 32
+                                                    : (shape[i].c.v.i >> 31) != 0))
                 oi = sem_cast_impl(t, o, type_scalar(DT_I64), 0, loc);
             idx = along(t, sem_binary(t, PY_ADD, oi, sem_cast_impl(t, r, oi.type, 0, loc), loc), i,
                         rank, loc);

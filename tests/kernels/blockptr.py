@@ -204,3 +204,13 @@ def bad_sum(x_ptr):
 def bad_atomic(x_ptr):
     bp = tl.make_block_ptr(x_ptr, (4, 4), (4, 1), (0, 0), (4, 4), (1, 0))
     tl.atomic_add(bp, 1)
+
+
+@triton.jit
+def wide_index(x_ptr, out_ptr, cols, BIG: tl.constexpr):
+    # 64-bit index arithmetic: the row stride BIG (a constexpr past int32) and `cols` (64-bit
+    # when the caller passes a value past int32); the one real row is x, row 1 is masked
+    bp = tl.make_block_ptr(x_ptr, (1, cols), (BIG, 1), (0, 2), (2, 4), (1, 0))
+    x = tl.load(bp, boundary_check=(0, 1))
+    r = tl.arange(0, 2)[:, None] * 4 + tl.arange(0, 4)[None, :]
+    tl.store(out_ptr + r, x)
