@@ -328,7 +328,7 @@ static const Builtin *lookup(const Builtin *tab, const char *name) {
 /* Names that exist in triton.language but that tritonc does not implement. */
 static const char *const KNOWN_UNSUPPORTED[] = {
     "sort",
-    "topk", "inline_asm_elementwise", "make_block_ptr", "advance",
+    "topk", "inline_asm_elementwise",
     "load_tensor_descriptor", "store_tensor_descriptor", "dot_scaled", "map_elementwise",
     "atomic_add_fp8", "device_assert_fp", "extra", "tensor_descriptor", "condition",
     "max_num_imprecise_acc", "PropagateNan", "range", "static_range", "interleave_fp", "view_as",
@@ -357,8 +357,6 @@ static Val call_tl(Call *c, const char *name) {
         const Builtin *b = lookup(FAMILIES[i], name);
         if (b) return invoke(c, b);
     }
-    if (strcmp(name, "make_block_ptr") == 0 || strcmp(name, "advance") == 0)
-        UNSUP("tl.%s is not supported by tritonc (block pointers); use tensors of pointers with masks", name);
     for (int i = 0; KNOWN_UNSUPPORTED[i]; i++)
         if (strcmp(name, KNOWN_UNSUPPORTED[i]) == 0) {
             if (c->libdevice) UNSUP("libdevice.%s is not supported by tritonc", name);

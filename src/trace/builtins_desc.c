@@ -30,6 +30,73 @@ Val sem_desc_attr(Trace *t, Val d, const char *name, SrcLoc loc) {
     FAIL("AttributeError: 'tensor_descriptor' object has no attribute '%s'", name);
 }
 
+/* The pointers of a block of `rank` dims at base + sum_i (offs[i] + arange(block[i])) *
+ * strides[i] and, over the dims whose bit is set in `check`, the mask of the elements inside
+ * [0, shape[i]) (V_VOID when check is 0). offs: integer scalar tensors; shape, strides:
+ * constexpr ints or integer scalar tensors. Indices are 64-bit where `wide` or an offset is.
+ * With `split` (block pointers), the scalar part sum_i offs[i] * strides[i] is added to the
+ * base first (64-bit where `wide`) and the block part sum_i arange(block[i]) * strides[i]
+ * after it (64-bit only where a stride is, or a constexpr stride times the block passes
+ * int32): the block part is then the same in every iteration of a loop that advances the
+ * offsets, and large tensors do not overflow 32-bit indices. */
+/* A 1-D block as dim `dim` of `rank` dims (the others 1), by expand_dims as Triton's
+ * x[None, :] (which keeps the GPU backend's contiguity facts, where a reshape would not). */
+static Val along(Trace *t, Val v, int dim, int rank, SrcLoc loc) {
+    for (int j = 0; j < rank; j++)
+        if (j != dim) v = sem_expand_dims(t, v, j, loc);
+    return v;
+}
+
+void sem_block_addr(Trace *t, Val base, int rank, const int32_t *block, const Val *offs,
+                    const Val *shape, const Val *strides, unsigned check, bool wide, bool split,
+                    Val *ptr, Val *mask, SrcLoc loc) {
+    Val off = val_void(), m = val_void(), sc = val_void();
+    bool tile64 = false;
+    for (int i = 0; split && i < rank; i++) {   /* |stride| * block past int32 */
+        int64_t c = strides[i].c.v.i;
+        uint64_t a = c < 0 ? 0 - (uint64_t)c : (uint64_t)c;
+        tile64 |= strides[i].kind == V_TENSOR ? dt_bits(strides[i].type.dt) > 32
+                  : a >= ((uint64_t)1 << 31) / (uint64_t)block[i];
+    }
+    for (int i = 0; i < rank; i++) {
+        Val o = offs[i];
+        bool o64 = dt_bits(o.type.dt) > 32;
+        int idt = (split ? tile64 : wide) || o64 ? DT_I64 : DT_I32;
+        o = sem_cast_impl(t, o, type_scalar(split ? (o64 ? DT_I64 : DT_I32) : idt), 0, loc);
+        Val ar[2] = {val_const(cv_int(0)), val_const(cv_int(block[i]))};
+        Val r = sem_call(t, "triton.language.arange", NULL, ar, 2, NULL, NULL, 0, loc);
+        Val idx = val_void();
+        if (!split || (check >> i & 1)) {
+            Val oi = o;   /* a block pointer's index as wide as the shape it is compared with */
+            if (split && (shape[i].kind == V_TENSOR ? dt_bits(shape[i].type.dt) > 32
+                                                    : (shape[i].c.v.i >> 31) != 0))
+                oi = sem_cast_impl(t, o, type_scalar(DT_I64), 0, loc);
+            idx = along(t, sem_binary(t, PY_ADD, oi, sem_cast_impl(t, r, oi.type, 0, loc), loc), i,
+                        rank, loc);
+        }
+        if (check >> i & 1) {
+            Val in = sem_binary(t, PY_BITAND, sem_binary(t, PY_GE, idx, val_const(cv_int(0)), loc),
+                                sem_binary(t, PY_LT, idx, shape[i], loc), loc);
+            m = m.kind == V_VOID ? in : sem_binary(t, PY_BITAND, m, in, loc);
+        }
+        if (split) {   /* the offsets' part of the base, then the block part */
+            int sdt = wide || o64 ? DT_I64 : DT_I32;
+            Val ss = strides[i];
+            if (ss.kind == V_TENSOR) ss = sem_cast_impl(t, ss, type_scalar(sdt), 0, loc);
+            Val st = sem_binary(t, PY_MUL, sem_cast_impl(t, o, type_scalar(sdt), 0, loc), ss, loc);
+            sc = sc.kind == V_VOID ? st : sem_binary(t, PY_ADD, sc, st, loc);
+            idx = along(t, sem_cast_impl(t, r, type_scalar(idt), 0, loc), i, rank, loc);
+        }
+        Val stride = strides[i];
+        if (stride.kind == V_TENSOR) stride = sem_cast_impl(t, stride, type_scalar(idt), 0, loc);
+        Val term = sem_binary(t, PY_MUL, idx, stride, loc);
+        off = off.kind == V_VOID ? term : sem_binary(t, PY_ADD, off, term, loc);
+    }
+    if (split) base = sem_binary(t, PY_ADD, base, sc, loc);
+    *ptr = sem_binary(t, PY_ADD, base, off, loc);
+    *mask = m;
+}
+
 /* The block's pointers and its in-bounds mask at `offsets` (one integer per dimension). */
 static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Val *mask, SrcLoc loc) {
     const TDesc *ds = d.desc;
@@ -47,31 +114,16 @@ static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Va
                 : ds->dyn[i].c.kind == CV_INT && (ds->dyn[i].c.v.i >> 31) != 0;
     Val base = d;
     base.desc = NULL;
-    Val off = val_void(), m = val_void();
+    Val o[TC_MAX_RANK], dim[TC_MAX_RANK], stride[TC_MAX_RANK];
     for (int i = 0; i < ds->rank; i++) {
-        Val o = sem_to_tensor(t, sem_tuple_item(&offs, i), loc);
-        if (o.type.rank != 0 || !dt_is_int(o.type.dt))
-            FAIL("%s: offset %d must be an integer scalar, not %s", what, i, sem_type_s(t, o.type));
-        int idt = wide || dt_bits(o.type.dt) > 32 ? DT_I64 : DT_I32;
-        o = sem_cast_impl(t, o, type_scalar(idt), 0, loc);
-        Val ar[2] = {val_const(cv_int(0)), val_const(cv_int(ds->block[i]))};
-        Val r = sem_call(t, "triton.language.arange", NULL, ar, 2, NULL, NULL, 0, loc);
-        r = sem_cast_impl(t, r, type_scalar(idt), 0, loc);
-        Val idx = sem_binary(t, PY_ADD, o, r, loc);
-        int32_t shp[TC_MAX_RANK];
-        for (int j = 0; j < ds->rank; j++) shp[j] = j == i ? ds->block[i] : 1;
-        idx = sem_reshape(t, idx, ds->rank, shp, loc);
-        Val dim = ds->dyn ? ds->dyn[i] : val_const(cv_int(ds->shape[i]));
-        Val stride = ds->dyn ? ds->dyn[ds->rank + i] : val_const(cv_int(ds->strides[i]));
-        if (stride.kind == V_TENSOR) stride = sem_cast_impl(t, stride, type_scalar(idt), 0, loc);
-        Val in = sem_binary(t, PY_BITAND, sem_binary(t, PY_GE, idx, val_const(cv_int(0)), loc),
-                            sem_binary(t, PY_LT, idx, dim, loc), loc);
-        Val term = sem_binary(t, PY_MUL, idx, stride, loc);
-        off = off.kind == V_VOID ? term : sem_binary(t, PY_ADD, off, term, loc);
-        m = m.kind == V_VOID ? in : sem_binary(t, PY_BITAND, m, in, loc);
+        o[i] = sem_to_tensor(t, sem_tuple_item(&offs, i), loc);
+        if (o[i].type.rank != 0 || !dt_is_int(o[i].type.dt))
+            FAIL("%s: offset %d must be an integer scalar, not %s", what, i, sem_type_s(t, o[i].type));
+        dim[i] = ds->dyn ? ds->dyn[i] : val_const(cv_int(ds->shape[i]));
+        stride[i] = ds->dyn ? ds->dyn[ds->rank + i] : val_const(cv_int(ds->strides[i]));
     }
-    *ptr = sem_binary(t, PY_ADD, base, off, loc);
-    *mask = m;
+    sem_block_addr(t, base, ds->rank, ds->block, o, dim, stride, (1u << ds->rank) - 1, wide, false,
+                   ptr, mask, loc);
 }
 
 Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, const char **kwn,

@@ -1,5 +1,6 @@
 /* builtins_memory.c — the builtins that touch memory: tl.load and tl.store (masks, `other`,
- * cache and eviction hints checked as Triton does, i1 stored as i8), the atomics (atomic_add
+ * cache and eviction hints checked as Triton does, i1 stored as i8; a block pointer's load and
+ * store are in builtins_blockptr.c), the atomics (atomic_add
  * ... atomic_xchg, atomic_cas, with their dtype and memory-semantics checks) and
  * tl.pointer_type. */
 #include "trace/sem.h"
@@ -92,6 +93,11 @@ static void check_ptr_arg(Call *c, Val ptr, const char *what) {
 static Val h_load(Call *c, Val **a) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
+    if (a[0]->kind == V_BLOCKPTR) {
+        check_cache(c, sem_arg_str(c, a[5], "", "cache_modifier"), true);
+        check_evict(c, sem_arg_str(c, a[6], "", "eviction_policy"));
+        return sem_bptr_load(c, a);
+    }
     if (a[0]->kind == V_CONST) *a[0] = sem_to_tensor(t, *a[0], loc);
     Val ptr = *a[0];
     check_ptr_arg(c, ptr, "load");
@@ -134,6 +140,11 @@ static Val h_load(Call *c, Val **a) {
 static Val h_store(Call *c, Val **a) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
+    if (a[0]->kind == V_BLOCKPTR) {
+        check_cache(c, sem_arg_str(c, a[4], "", "cache_modifier"), false);
+        check_evict(c, sem_arg_str(c, a[5], "", "eviction_policy"));
+        return sem_bptr_store(c, a);
+    }
     if (a[0]->kind == V_CONST) *a[0] = sem_to_tensor(t, *a[0], loc);
     Val ptr = *a[0];
     check_ptr_arg(c, ptr, "store");
@@ -193,6 +204,7 @@ static Val atomic_pointer(Call *c, Val *p) {
     Trace *t = c->t;
     SrcLoc loc = c->loc;
     if (p->kind == V_CONST) *p = sem_to_tensor(t, *p, loc);
+    if (p->kind == V_BLOCKPTR) FAIL("atomics do not take a block pointer; use a tensor of pointers");
     if (p->kind != V_TENSOR || p->type.dt != DT_PTR)
         FAIL("Pointer argument of store instruction is %s",
              p->kind == V_TENSOR ? sem_tl_repr(t, type_elem(p->type)) : "a constant");
@@ -278,5 +290,7 @@ const Builtin sem_builtins_memory[] = {
     {"pointer_type", "element_ty,address_space?,const?", h_pointer_type, 0},
     {"make_tensor_descriptor", "base,shape,strides,block_shape,padding_option?",
      sem_h_make_tensor_descriptor, 0},
+    {"make_block_ptr", "base,shape,strides,offsets,block_shape,order", sem_h_make_block_ptr, 0},
+    {"advance", "base,offsets", sem_h_advance, 0},
     {NULL, NULL, NULL, 0},
 };

@@ -30,6 +30,7 @@ static void val_str(Trace *t, const Val *v, Buf *b) {
         }
         buf_puts(b, v->n == 1 ? ",)" : ")");
         return;
+    case V_BLOCKPTR: sem_bptr_str(v, buf, sizeof buf); buf_puts(b, buf); return;
     case V_FUNC: buf_printf(b, "JITFunction(%s)", v->fn ? v->fn->name : "?"); return;
     case V_BUILTIN: case V_MODULE: buf_puts(b, v->path ? v->path : "?"); return;
     default: buf_puts(b, "None"); return;

@@ -91,6 +91,19 @@ struct Builtin {
 
 /* tl.make_tensor_descriptor(base, shape, strides, block_shape) (builtins_desc.c) */
 Val sem_h_make_tensor_descriptor(Call *c, Val **a);
+/* The pointers and in-bounds mask of a block (builtins_desc.c; tensor descriptors and block
+ * pointers): base + sum_i (offs[i] + arange(block[i])) * strides[i], the mask over the dims
+ * whose bit is set in `check` (V_VOID when none), 64-bit indices where `wide`; `split`: the
+ * offsets' part added to the base first (block pointers). */
+void sem_block_addr(Trace *t, Val base, int rank, const int32_t *block, const Val *offs,
+                    const Val *shape, const Val *strides, unsigned check, bool wide, bool split,
+                    Val *ptr, Val *mask, SrcLoc loc);
+/* tl.make_block_ptr, tl.advance, and tl.load / tl.store of a block pointer (builtins_blockptr.c;
+ * h_load and h_store hand a block pointer over after checking the cache and eviction hints) */
+Val sem_h_make_block_ptr(Call *c, Val **a);
+Val sem_h_advance(Call *c, Val **a);
+Val sem_bptr_load(Call *c, Val **a);
+Val sem_bptr_store(Call *c, Val **a);
 
 /* The families' tables, each ended by an entry with a NULL name. */
 extern const Builtin sem_builtins_memory[], sem_builtins_math[], sem_builtins_reduce[],

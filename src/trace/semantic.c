@@ -208,6 +208,7 @@ Val sem_to_tensor(Trace *t, Val v, SrcLoc loc) {
              : v.c.kind == CV_DTYPE ? "dtype" : "tuple");
     }
     if (v.kind == V_TUPLE) FAIL("cannot convert a tuple to a tensor");
+    if (v.kind == V_BLOCKPTR) FAIL("a block pointer is not a tensor of values here; tl.load(bp) reads its block");
     FAIL("expected a tensor or a number here");
 }
 

@@ -147,7 +147,7 @@ static void leave(Trace *t) { t->depth--; }
 static const char *kind_name(const Val *v) {
     switch (v->kind) {
     case V_CONST: return eval_type_name(&v->c);
-    case V_TENSOR: return "tensor";
+    case V_TENSOR: case V_BLOCKPTR: return "tensor";
     case V_TUPLE: return "tuple";
     case V_FUNC: return "JITFunction";
     case V_BUILTIN: return "builtin_function";
@@ -164,6 +164,7 @@ static void val_desc(Trace *t, const Val *v, char *buf, size_t n) {
         snprintf(buf, n, "tensor of type %s", ty);
         return;
     }
+    if (v->kind == V_BLOCKPTR) { sem_bptr_str(v, buf, n); return; }
     snprintf(buf, n, "%s", kind_name(v));
 }
 
@@ -253,6 +254,11 @@ static bool val_same(const Val *a, const Val *b) {
     case V_TENSOR: return a->id == b->id;
     case V_TUPLE:
         if (a->n != b->n) return false;
+        for (int i = 0; i < a->n; i++)
+            if (!val_same(&a->items[i], &b->items[i])) return false;
+        return true;
+    case V_BLOCKPTR:
+        if (!sem_bptr_same_kind(a, b)) return false;
         for (int i = 0; i < a->n; i++)
             if (!val_same(&a->items[i], &b->items[i])) return false;
         return true;
@@ -468,6 +474,9 @@ static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
         break;
     case V_TUPLE:
         if (sem_attr(t, v, name, &out, loc) && out.kind != V_VOID) return out;
+        break;
+    case V_BLOCKPTR:   /* a block pointer's one method */
+        if (!strcmp(name, "advance")) return bound(t, "tensor.advance", v);
         break;
     default: break;
     }
@@ -706,7 +715,7 @@ typedef struct Leaves { Val *v; int n, cap; } Leaves;
 static void leaves_push(Trace *t, Leaves *l, Val v) { ARENA_PUSH(t->arena, l->v, l->n, l->cap, v); }
 
 static void flatten(Trace *t, Val v, Leaves *l) {
-    if (v.kind == V_TUPLE) {
+    if (v.kind == V_TUPLE || v.kind == V_BLOCKPTR) {
         for (int i = 0; i < v.n; i++) flatten(t, v.items[i], l);
     } else if (v.kind == V_TENSOR) {
         leaves_push(t, l, v);
@@ -714,10 +723,13 @@ static void flatten(Trace *t, Val v, Leaves *l) {
 }
 
 static Val rebuild(Trace *t, Val tmpl, const int *ids, int *k) {
-    if (tmpl.kind == V_TUPLE) {
+    if (tmpl.kind == V_TUPLE || tmpl.kind == V_BLOCKPTR) {
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(tmpl.n ? tmpl.n : 1));
         for (int i = 0; i < tmpl.n; i++) it[i] = rebuild(t, tmpl.items[i], ids, k);
-        return val_tuple(it, tmpl.n);
+        Val r = val_tuple(it, tmpl.n);
+        r.kind = tmpl.kind;
+        r.bp = tmpl.bp;
+        return r;
     }
     if (tmpl.kind == V_TENSOR) {
         Val v = val_tensor(ids[*k], tmpl.type);
@@ -731,8 +743,9 @@ static Val rebuild(Trace *t, Val tmpl, const int *ids, int *k) {
  * their region. Returns false if the structures differ. */
 static bool pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves *la,
                         Leaves *lb, SrcLoc loc) {
-    if (a->kind == V_TUPLE && b->kind == V_TUPLE) {
-        if (a->n != b->n) return false;
+    if ((a->kind == V_TUPLE && b->kind == V_TUPLE) || a->kind == V_BLOCKPTR || b->kind == V_BLOCKPTR) {
+        if (a->n != b->n || ((a->kind == V_BLOCKPTR || b->kind == V_BLOCKPTR) && !sem_bptr_same_kind(a, b)))
+            return false;
         Val *ia = arena_alloc(t->arena, sizeof(Val) * (size_t)(a->n + 1));
         Val *ib = arena_alloc(t->arena, sizeof(Val) * (size_t)(b->n + 1));
         memcpy(ia, a->items, sizeof(Val) * (size_t)a->n);
@@ -907,7 +920,8 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
                 else if (!strcmp(tp, "builtins.str")) r |= x.kind == V_CONST && x.c.kind == CV_STR;
                 else if (!strcmp(tp, "builtins.tuple") || !strcmp(tp, "triton.language.tuple"))
                     r |= x.kind == V_TUPLE || (x.kind == V_CONST && x.c.kind == CV_TUPLE);
-                else if (!strcmp(tp, "triton.language.tensor")) r |= x.kind == V_TENSOR && !x.desc;
+                else if (!strcmp(tp, "triton.language.tensor"))
+                    r |= (x.kind == V_TENSOR && !x.desc) || x.kind == V_BLOCKPTR;
                 else if (!strcmp(tp, "triton.language.tensor_descriptor") ||
                          !strcmp(tp, "triton.language.tensor_descriptor_base") ||
                          !strcmp(tp, "triton.language.core.tensor_descriptor"))
@@ -1195,10 +1209,13 @@ static void walk_stmts_from(Trace *t, const Block *b, int start, int kind);
 
 /* Poison of the same structure as v (for a path that falls off the end of a function). */
 static Val poison_like(Trace *t, Val v, SrcLoc loc) {
-    if (v.kind == V_TUPLE) {
+    if (v.kind == V_TUPLE || v.kind == V_BLOCKPTR) {
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(v.n + 1));
         for (int i = 0; i < v.n; i++) it[i] = poison_like(t, v.items[i], loc);
-        return val_tuple(it, v.n);
+        Val r = val_tuple(it, v.n);
+        r.kind = v.kind;
+        r.bp = v.bp;
+        return r;
     }
     if (v.kind == V_TENSOR) return const_tensor(t, v.type, 0, 0, loc);
     return v;
@@ -1424,6 +1441,7 @@ static void body_yields(Trace *t, const Carried *cr, Leaves *out, SrcLoc loc) {
         if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, loc);
         flatten(t, v, &lv);
         bool ok = li.n == lv.n && (v.kind == cr->init[i].kind);
+        if (ok && v.kind == V_BLOCKPTR) ok = sem_bptr_same_kind(&cr->init[i], &v);
         for (int j = 0; ok && j < li.n; j++)
             if (!type_eq(li.v[j].type, lv.v[j].type)) ok = false;
         if (!ok) {

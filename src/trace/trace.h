@@ -53,8 +53,19 @@ typedef enum ValKind {
                    "triton.language.arange", "triton.cdiv", "builtins.range", or a bound
                    method "tensor.to" with self in items[0] */
     V_MODULE,   /* a module: path, e.g. "triton.language", "triton.language.math" */
-    V_VOID      /* result of a call that returns nothing */
+    V_VOID,     /* result of a call that returns nothing */
+    V_BLOCKPTR  /* a block pointer (tl.make_block_ptr): bp its fixed parts, items[0..n) its
+                   values: the base pointer, then rank offsets (i32 scalars), rank shape and
+                   rank strides entries (constexpr ints or integer scalars) */
 } ValKind;
+
+/* A block pointer's parts fixed at trace time (Triton's pointer<block_type>): the block
+ * shape and `order` (a layout hint; results do not depend on it). */
+typedef struct BlockPtr {
+    int rank;
+    int32_t block[TC_MAX_RANK];
+    int8_t order[TC_MAX_RANK];
+} BlockPtr;
 
 typedef struct Val Val;
 struct Val {
@@ -66,6 +77,7 @@ struct Val {
     const Func *fn;      /* V_FUNC */
     const char *path;    /* V_BUILTIN, V_MODULE */
     const TDesc *desc;   /* V_TENSOR: a tensor descriptor whose base pointer this is */
+    const BlockPtr *bp;  /* V_BLOCKPTR */
 };
 
 /* The tracer's state, shared with semantic.c. */
@@ -102,6 +114,12 @@ Val trace_call_func(Trace *t, const Func *fn, Val *args, int nargs, SrcLoc loc);
 Val sem_desc_attr(Trace *t, Val d, const char *name, SrcLoc loc);
 Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, const char **kwn,
                   Val *kwv, int nkw, SrcLoc loc);
+
+/* builtins_blockptr.c: whether two block pointers have the same block shape, order, element
+ * type, constexpr parts and scalar types (so that one can stand for the other where a loop
+ * or an `if` carries it); a block pointer's type for messages. */
+bool sem_bptr_same_kind(const Val *a, const Val *b);
+void sem_bptr_str(const Val *v, char *buf, size_t n);
 
 /* ---- builtins.c: binding a call's arguments to parameters ----------------------------- */
 
