@@ -2,8 +2,10 @@
  * (tests/kernels/attention.py: attn_fwd_lse; tests/kernels/attention_bwd.py: the delta
  * preprocess, dK/dV and dQ kernels) on the interpreter, fp16, causal and not, head_dim 16 to
  * 128, two heads, against the double-precision reference of tests/attention_ref.h with its
- * per-element fp16 error bound. scripts/gpu-dot-check.sh shadows these launches on a GPU
- * (kern_attention*). The PTX of every kernel is checked by attn_ptx_* below. */
+ * per-element fp16 error bound. On a GPU, `scripts/gpu-dot-check.sh attn_fwd_bwd` shadows these
+ * launches there (named apart from kern_*, whose every launch gpu_kernel_suite_lowers lowers
+ * for four targets: minutes for these). attn_ptx_* lower each kernel at the tutorial's sizes
+ * for sm_80 and sm_90a, check that every dot is on tensor cores and assemble it with ptxas. */
 #include "attention_ref.h"
 #include "test_kernels_util.h"
 
@@ -154,7 +156,7 @@ static void run_attn_case(const AttnCase *c) {
 
 /* head_dim 64: the dK/dV and dQ blocks smaller than the tutorial's, so several programs and
  * several steps on and off the diagonal; then the tutorial's own blocks (32/128, 128/32) */
-TEST(kern_attention_fwd_bwd_d64) {
+TEST(attn_fwd_bwd_d64) {
     static const AttnCase cases[] = {
         {128, 64, 0, 64, 32, 32, 64, 64, 32, 2},
         {128, 64, 1, 64, 32, 32, 64, 64, 32, 2},
@@ -163,7 +165,7 @@ TEST(kern_attention_fwd_bwd_d64) {
     for (int i = 0; i < COUNT_OF_CASES(cases); i++) run_attn_case(&cases[i]);
 }
 
-TEST(kern_attention_fwd_bwd_d128) {
+TEST(attn_fwd_bwd_d128) {
     static const AttnCase cases[] = {
         {128, 128, 0, 64, 64, 32, 128, 128, 32, 2},
         {128, 128, 1, 64, 32, 32, 64, 64, 32, 2},
@@ -171,11 +173,76 @@ TEST(kern_attention_fwd_bwd_d128) {
     for (int i = 0; i < COUNT_OF_CASES(cases); i++) run_attn_case(&cases[i]);
 }
 
-TEST(kern_attention_fwd_bwd_d16_d32) {
+TEST(attn_fwd_bwd_d16_d32) {
     static const AttnCase cases[] = {
         {128, 16, 1, 32, 16, 32, 64, 64, 32, 2},
         {256, 32, 0, 64, 32, 32, 64, 64, 32, 2},
         {256, 32, 1, 64, 32, 64, 64, 64, 64, 4},
     };
     for (int i = 0; i < COUNT_OF_CASES(cases); i++) run_attn_case(&cases[i]);
+}
+
+/* ---- the PTX of each kernel, at the sizes tutorial 06 launches ------------------------- */
+
+static const struct AttnPtxKernel {
+    const char *file, *kernel, *tag, *args;
+    int stages, has_dot;
+} attn_ptx_kernels[] = {
+    {"attention.py", "attn_fwd_lse", "fwd", "Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' "
+     "M='*fp32:16' sm_scale=fp32 N_CTX=1024 HEAD_DIM=64 BLOCK_M=128 BLOCK_N=64 STAGE=3", 2, 1},
+    {"attention_bwd.py", "attn_bwd_delta", "delta", "O='*fp16:16' DO='*fp16:16' Delta='*fp32:16' "
+     "stride_bh=i32:16 stride_tok=i32:16 N_CTX=i32:16 BLOCK=128 HEAD_DIM=64", 5, 0},
+    {"attention_bwd.py", "attn_bwd_dkdv", "dkdv", "Q='*fp16:16' K='*fp16:16' V='*fp16:16' "
+     "DO='*fp16:16' DK='*fp16:16' DV='*fp16:16' M='*fp32:16' Delta='*fp32:16' sm_scale=fp32 "
+     "stride_bh=i32:16 stride_tok=i32:16 N_CTX=i32:16 BLOCK_M=32 BLOCK_N=128 SLICE=2 "
+     "HEAD_DIM=64 CAUSAL=true", 5, 1},
+    {"attention_bwd.py", "attn_bwd_dq", "dq", "Q='*fp16:16' K='*fp16:16' V='*fp16:16' "
+     "DO='*fp16:16' DQ='*fp16:16' M='*fp32:16' Delta='*fp32:16' stride_bh=i32:16 "
+     "stride_tok=i32:16 N_CTX=i32:16 BLOCK_M=128 BLOCK_N=32 SLICE=2 HEAD_DIM=64 CAUSAL=true", 5, 1},
+};
+
+/* Compiles each kernel for target (cuda:80 / cuda:90a): its dots must take the tensor-core
+ * path (mma_insn in the PTX, no FMA loop, not the other target's instruction) and ptxas,
+ * where installed, must accept it. */
+static void attn_ptx_for(const char *target, const char *arch, const char *mma_insn,
+                         const char *other_insn) {
+    static char out[1 << 16];
+    char cmd[2048], path[256];
+    const char *B = test_build_dir();
+    const char *ptxas = getenv("TRITONC_PTXAS") && *getenv("TRITONC_PTXAS")
+                            ? getenv("TRITONC_PTXAS") : "/usr/local/cuda/bin/ptxas";
+    for (int i = 0; i < COUNT_OF_CASES(attn_ptx_kernels); i++) {
+        const struct AttnPtxKernel *kk = &attn_ptx_kernels[i];
+        snprintf(path, sizeof path, "%s/attn-%s-%s.ptx", B, kk->tag, arch);
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/attn-cache ./%s/tritonc compile tests/kernels/%s %s "
+                 "--target %s --num-warps 4 --num-stages %d -o %s %s",
+                 B, B, kk->file, kk->kernel, target, kk->stages, path, kk->args);
+        int rc = test_run(cmd, out, sizeof out);
+        CHECK_INT(0, rc);
+        if (rc) { fprintf(stderr, "%s\n", out); continue; }
+        char *ptx = kt_read(path);
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        if (kk->has_dot) {
+            CHECK_CONTAINS(ptx, mma_insn);
+            CHECK(strstr(ptx, other_insn) == NULL);
+        }
+        CHECK(strstr(ptx, "fma.rn.f32") == NULL);   /* no dot fell back to the FMA loop */
+        free(ptx);
+        if (access(ptxas, X_OK) == 0) {
+            snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null", ptxas, arch, path);
+            rc = test_run(cmd, out, sizeof out);
+            CHECK_INT(0, rc);
+            if (rc) fprintf(stderr, "ptxas %s %s:\n%s\n", kk->kernel, arch, out);
+        }
+    }
+}
+
+TEST(attn_ptx_sm80_mma) {
+    attn_ptx_for("cuda:80", "sm_80", "mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32", "wgmma");
+}
+
+TEST(attn_ptx_sm90a_wgmma) {
+    attn_ptx_for("cuda:90a", "sm_90a", "wgmma.mma_async.sync.aligned.m64n", "mma.sync");
 }
