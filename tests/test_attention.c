@@ -246,3 +246,30 @@ TEST(attn_ptx_sm80_mma) {
 TEST(attn_ptx_sm90a_wgmma) {
     attn_ptx_for("cuda:90a", "sm_90a", "wgmma.mma_async.sync.aligned.m64n", "mma.sync");
 }
+
+/* scripts/attention-tutorial-check.c (run on Triton's tutorial file by
+ * scripts/attention-tutorial-check.sh; the file is not in this repository) builds against the
+ * library and refuses a missing file with its usage status */
+TEST(attn_tutorial_checker_builds) {
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+    return;   /* the sanitized library wants the sanitizer's flags: checked by the plain build */
+#else
+    static char out[1 << 14];
+    char cmd[1024];
+    const char *B = test_build_dir();
+    snprintf(cmd, sizeof cmd,
+             "cc -std=c11 -D_GNU_SOURCE -O1 -Wall -Wextra -Wno-unused-parameter -Wno-unused-function "
+             "-Werror -Iinclude -o %s/attention-tutorial-check scripts/attention-tutorial-check.c "
+             "%s/libtritonc.a -lm -ldl -lpthread",
+             B, B);
+    int rc = test_run(cmd, out, sizeof out);
+    CHECK_INT(0, rc);
+    if (rc) { fprintf(stderr, "%s\n", out); return; }
+    snprintf(cmd, sizeof cmd, "%s/attention-tutorial-check", B);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "no tutorial file given");
+    snprintf(cmd, sizeof cmd, "%s/attention-tutorial-check tests/kernels/attention.py --bogus", B);
+    CHECK_INT(2, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, "usage:");
+#endif
+}
