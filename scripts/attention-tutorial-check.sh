@@ -28,7 +28,8 @@ CC=${CC:-cc}
 PTXAS=${PTXAS:-/usr/local/cuda/bin/ptxas}
 JOBS=$(nproc 2>/dev/null || echo 2)
 [ "${GPU:-0}" = 1 ] || JOBS=2
-make B="$B" -j"$JOBS" "$B/libtritonc.a" "$B/tritonc" >"$B.attn.log" 2>&1 || { tail -30 "$B.attn.log"; exit 1; }
+mkdir -p "$B"
+make B="$B" -j"$JOBS" "$B/libtritonc.a" "$B/tritonc" >"$B/attention-check.log" 2>&1 || { tail -30 "$B/attention-check.log"; exit 1; }
 $CC -std=c11 -D_GNU_SOURCE -O2 -Iinclude -o "$B/attention-tutorial-check" scripts/attention-tutorial-check.c \
     "$B/libtritonc.a" -lm -ldl -lpthread
 unset TRITON_INTERPRET

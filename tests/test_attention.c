@@ -273,3 +273,36 @@ TEST(attn_tutorial_checker_builds) {
     CHECK_CONTAINS(out, "usage:");
 #endif
 }
+
+/* desc.load on an fp8 tensor (tutorial 06's fp8 forward): the out-of-bounds fill is a zero of
+ * the element's kind (an int 0 cast to fp8 was refused: "cannot cast int32 to fp8e5") */
+TEST(attn_desc_load_fp8) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "desc_fp8.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "fp8_block_to_fp32");
+    enum { M = 5, N = 3, BM = 4, BN = 4 };
+    /* fp8e5 bits: sign, 5 exponent bits (bias 15), 2 mantissa bits; 0x3c = 1.0, 0x40 = 2.0,
+     * 0x3e = 1.5, 0xc2 = -3.0 */
+    static const uint8_t x[M * N] = {0x3c, 0x40, 0x3e, 0xc2, 0x00, 0x3c,
+                                     0x40, 0x40, 0x40, 0x3e, 0x3e, 0x3e, 0xc2, 0x3c, 0x00};
+    static const double xv[M * N] = {1, 2, 1.5, -3, 0, 1, 2, 2, 2, 1.5, 1.5, 1.5, -3, 1, 0};
+    double e[2 * BM * BN], g[2 * BM * BN];
+    float o[2 * BM * BN];
+    for (int b = 0; b < 2; b++)
+        for (int i = 0; i < BM; i++)
+            for (int j = 0; j < BN; j++) {
+                int r = b * BM + i;
+                e[(b * BM + i) * BN + j] = r < M && j < N ? xv[r * N + j] : 0;
+            }
+    tc_tensor *tx = kt_t1(ctx, TC_FP8E5, M * N, x), *to = kt_t1(ctx, TC_FP32, 2 * BM * BN, NULL);
+    if (k && KT_RUN(ctx, k, 2, 1, 1, {"x_ptr", tc_tens(tx)}, {"out_ptr", tc_tens(to)},
+                    {"M", tc_int(M)}, {"N", tc_int(N)}, {"BM", tc_int(BM)}, {"BN", tc_int(BN)})) {
+        kt_get(to, o);
+        KT_WIDEN(g, o, 2 * BM * BN);
+        KT_CHECK_ARR(e, g, 2 * BM * BN, 0, 0);
+    }
+    tc_tensor_free(tx);
+    tc_tensor_free(to);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
