@@ -6,7 +6,8 @@
 #     with host descriptors (and once with plain tensors), then _attn_bwd_preprocess and
 #     _attn_bwd as the tutorial's backward launches them, Z 1, H 2, N_CTX 128 and 256; O, M,
 #     delta, dQ, dK, dV against the double reference of tests/attention_ref.h (its fp16 error
-#     bound, relative rms <= 2^-10, and the tutorial's own atol 1e-2);
+#     bound, relative rms <= 2^-10, and the tutorial's own atol 1e-2); the fp8 forward and the
+#     warp_specialize forward too;
 #  2. the same kernels through `tritonc run --interpret` (the command line loads and runs them);
 #  3. _attn_fwd (plain tensors), _attn_bwd_preprocess and _attn_bwd lowered for sm_80 and
 #     sm_90a: the dots on mma.sync / wgmma, and ptxas (where installed) accepts the PTX;
@@ -44,6 +45,10 @@ CHK="$B/attention-tutorial-check"
 echo "== 1. forward and backward on the interpreter against the reference"
 "$CHK" "$F" || status=1
 "$CHK" "$F" --plain --n 256 --d 64 --causal 1 --z 2 --h 1 || status=1
+# the forward's other paths: fp8 (one head: see --fp8 in the .c), and warp_specialize without
+# IS_HOPPER, which splits the accumulator at BLOCK_M = HEAD_DIM = 128
+"$CHK" "$F" --fp8 --z 1 --h 1 --n 128 || status=1
+"$CHK" "$F" --ws --n 256 --d 128 --config BLOCK_M=128,BLOCK_N=64,num_stages=2,num_warps=4 || status=1
 
 echo "== 2. tritonc run --interpret"
 TC="$B/tritonc"
@@ -107,6 +112,7 @@ done
 if [ "${GPU:-0}" = 1 ]; then
     echo "== 4. on the GPU: against the interpreter and the reference"
     "$CHK" "$F" --gpu || status=1
+    "$CHK" "$F" --gpu --fp8 --z 1 --h 1 --n 128 || status=1
     "$CHK" "$F" --gpu-only --n 1024 || status=1
     "$CHK" "$F" --gpu-only --n 4096 --z 1 --h 1 --causal 1 || status=1
     "$CHK" "$F" --gpu-only --n 4096 --z 1 --h 1 --causal 0 --d 128 || status=1

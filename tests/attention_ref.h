@@ -25,7 +25,8 @@
  * With ks_rounded (tutorial 06's backward takes K * s * log2(e) rounded to fp16), each
  * recomputed P_ij is off by a relative u s sum_d |Q_id K_jd| more, which is added through P.
  * Every bound also gets 2^-16 times the sum of the magnitudes it adds up (fp32 sums, exp2 and
- * the fp32 sm_scale). Errors are random in sign, so real ones stay well inside. */
+ * the fp32 sm_scale). Errors are random in sign, so real ones stay well inside.
+ * With r->mbits = 2 (fp8e5 P and O), u = 2^-3 and the subnormal step 2^-17. */
 #ifndef ATTENTION_REF_H
 #define ATTENTION_REF_H
 
@@ -34,6 +35,9 @@
 
 typedef struct AttnRef {
     int BH, N, D;
+    int mbits;   /* set before attn_ref_compute: mantissa bits of the type P and O are rounded to
+                    in the forward (0: fp16's 10; 2: fp8e5, tutorial 06's fp8 forward, whose
+                    backward tolerances then mean nothing) */
     /* [BH][N][D], except M and delta: [BH][N] */
     double *O, *M, *delta, *dQ, *dK, *dV;
     double *tO, *tM, *tdelta, *tdQ, *tdK, *tdV;   /* the tolerances, element by element */
@@ -50,9 +54,10 @@ static void attn_ref_free(AttnRef *r) {
 static int attn_ref_compute(AttnRef *r, int BH, int N, int D, int causal, double scale,
                             int ks_rounded, const double *Q, const double *K, const double *V,
                             const double *dO) {
-    const double u = ldexp(1.0, -11), e32 = ldexp(1.0, -16), sub = ldexp(1.0, -25);
+    int mb = r->mbits ? r->mbits : 10;
+    const double u = ldexp(1.0, -mb - 1), e32 = ldexp(1.0, -16), sub = ldexp(1.0, -15 - mb);
     size_t nd = (size_t)BH * N * D, nn = (size_t)N * N, n1 = (size_t)BH * N;
-    r->BH = BH; r->N = N; r->D = D;
+    r->BH = BH; r->N = N; r->D = D;   /* r->mbits as the caller set it */
     r->O = calloc(nd, sizeof(double)); r->dQ = calloc(nd, sizeof(double));
     r->dK = calloc(nd, sizeof(double)); r->dV = calloc(nd, sizeof(double));
     r->tO = calloc(nd, sizeof(double)); r->tdQ = calloc(nd, sizeof(double));
@@ -78,7 +83,7 @@ static int attn_ref_compute(AttnRef *r, int BH, int N, int D, int causal, double
                 int masked = causal && j > i;
                 P[(size_t)i * N + j] = masked ? -INFINITY : s * scale;
                 /* relative error of the P the backward recomputes */
-                eP[(size_t)i * N + j] = (ks_rounded ? u : 0) * scale * a + e32 * (1 + scale * a);
+                eP[(size_t)i * N + j] = (ks_rounded ? ldexp(1.0, -11) : 0) * scale * a + e32 * (1 + scale * a);
                 if (!masked && s * scale > mx) mx = s * scale;
                 if (!masked && e32 * (1 + scale * a) > es) es = e32 * (1 + scale * a);
             }
