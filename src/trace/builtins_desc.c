@@ -151,7 +151,8 @@ Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, con
     block_ptrs(t, d, *a[0], what, &ptr, &mask, loc);
     const char *mk[2] = {"mask", "other"};
     if (load) {
-        Val kv[2] = {mask, val_const(cv_int(0))};
+        /* zero of the element's kind: an int 0 does not cast to the fp8 types (as in Triton) */
+        Val kv[2] = {mask, val_const(dt_is_float(d.type.elem) ? cv_float(0) : cv_int(0))};
         return sem_call(t, "triton.language.load", NULL, &ptr, 1, mk, kv, 2, loc);
     }
     Val v = sem_to_tensor(t, *a[1], loc);
