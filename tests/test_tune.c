@@ -1309,3 +1309,40 @@ TEST(tune_cache_files_safety) {
     CHECK_CONTAINS(cout, "maxnreg: None; tuning cache ");
     chmod(sdir, 0700);
 }
+
+/* bench and tune take run's argument forms: --tensor NAME=VALUE named by desc(...), and bench
+ * takes --config (one config timed, none benchmarked for the choice). Fake GPU as above. */
+TEST(tune_cli_bench_tensor_desc_config) {
+    char fake[700];
+    snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
+    if (access(fake, R_OK) != 0) return;
+    scratch();
+    char env[1000];
+    snprintf(env, sizeof env, "TRITONC_LIBCUDA_PATH=%s FAKE_CUDA_LAUNCH=ok TRITONC_BENCH_FLUSH_BYTES=4096", fake);
+    const char *dargs = "--tensor 'x=fp32:arange(30)' --tensor 'y=fp32:zeros(5,6)' "
+                        "'src_desc=desc(x,[4,4],shape=[5,6])' 'dst_desc=desc(y,[4,4])' M=5 N=6 BM=4 BN=4 "
+                        "--grid 2,2 --warmup 1 --rep 2";
+    CHECK_INT(0, tcmd(env, "bench tests/kernels/desc.py tile_copy %s", dargs));
+    CHECK_CONTAINS(cout, "ms");
+    /* a desc() naming no tensor, and --tensor without NAME=: usage errors */
+    CHECK_INT(2, tcmd(env, "bench tests/kernels/desc.py tile_copy 'src_desc=desc(z,[4,4])' M=5"));
+    CHECK_CONTAINS(cout, "no tensor named 'z'");
+    CHECK_INT(2, tcmd(env, "bench tests/kernels/desc.py tile_copy --tensor x"));
+    CHECK_CONTAINS(cout, "--tensor takes NAME=VALUE");
+    /* --config: that config, nothing tuned */
+    CHECK_INT(0, tcmd(env, "bench %s add_sum_kernel " ADD_ARGS " --grid 'cdiv(n, BLOCK)' --config 2 --warmup 1 --rep 2", KFILE));
+    CHECK_CONTAINS(cout, "BLOCK: 1024");
+    CHECK(strstr(cout, "benchmarked on") == NULL);
+    CHECK_INT(2, tcmd(env, "bench %s add_sum_kernel " ADD_ARGS " --config 7", KFILE));
+    CHECK_INT(2, tcmd(env, "tune %s add_sum_kernel " ADD_ARGS " --config 1", KFILE));
+    CHECK_CONTAINS(cout, "tune times every config");
+    /* tuning compiles each config after its pre_hook (which sets the descriptors' block
+     * shapes, as tutorial 06 does): before, every config failed on the 1x1 blocks */
+    char env0[1100];   /* no tuning cache: a choice from an earlier run would skip the compiles */
+    snprintf(env0, sizeof env0, "%s TRITONC_TUNING_CACHE=0", env);
+    CHECK_INT(0, tcmd(env0, "bench tests/kernels/desc.py hooked_copy_tuned --tensor 'x=fp32:arange(18)' "
+                      "--tensor 'y=fp32:zeros(6,3)' 'x_desc=desc(x,[1,1],shape=[6,3])' 'y_desc=desc(y,[1,1])' "
+                      "M=6 N=3 --grid 3,3 --warmup 1 --rep 2"));
+    CHECK(strstr(cout, "failed") == NULL);
+    CHECK_CONTAINS(cout, "BM: ");
+}

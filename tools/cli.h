@@ -48,6 +48,23 @@ void cli_grid_bind(tc_launch_opts *o, tc_context *ctx);
  * NULL the value is only checked: no tensor is made. */
 int cli_parse_value(tc_context *ctx, const char *name, const char *val, int is_constexpr,
                     tc_value *v, tc_tensor **owned);
+/* One argument of a command line: its name, value and the tensor made for it (owned). */
+typedef struct RunArg {
+    const char *name;
+    tc_value v;
+    tc_tensor *t;
+} RunArg;
+/* tools/tritonc.c: the arguments of a launch from the command line, set in args: --tensor
+ * NAME=VALUE (tensors that are not parameters, for desc(...) and ptrs(...) to name; their
+ * names kept in auxname) and the NAME=VALUE assignments (run's VALUE forms, desc(...),
+ * ptrs(...)). Tensors made go to ra[*nra...] (the caller frees them). 0 or an exit status
+ * (the message printed). */
+int cli_build_args(tc_context *ctx, tc_kernel *k, tc_args *args, const char *cmdn,
+                   const char *const *auxs, int naux, const char *const *assigns, int nassign,
+                   RunArg *ra, int *nra, char (*auxname)[128]);
+/* tools/tritonc.c: --config N|NAME=VALUE,...: the config an autotuned kernel runs with (no
+ * benchmarking); 0 or an exit status. */
+int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config);
 /* tools/tritonc.c: the earlier of assigns[0..i) ("NAME=VALUE") setting the same NAME as
  * assigns[i] (a duplicate argument: a usage error), or NULL. */
 const char *cli_dup_arg(const char *const *assigns, int i);

@@ -673,12 +673,6 @@ static void fill_factory(int kind, tc_dtype dt, void *data, int64_t numel) {
     }
 }
 
-typedef struct RunArg {
-    const char *name;
-    tc_value v;
-    tc_tensor *t;        /* owned */
-} RunArg;
-
 /* parse_value for DTYPE:fn(...). An interpreter tensor is filled in place: no host copy,
  * and the untouched pages of a zero tensor are never faulted in. */
 static int factory_value(tc_context *ctx, const char *name, const char *val, RunArg *ra) {
@@ -1007,8 +1001,56 @@ static int cli_desc(tc_context *ctx, const char *cmdn, const char *name, const c
     return 0;
 }
 
-/* --config N|NAME=VALUE,...: the config of an autotuned kernel; 0 or an exit status. */
-static int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
+int cli_build_args(tc_context *ctx, tc_kernel *k, tc_args *args, const char *cmdn,
+                   const char *const *auxs, int naux, const char *const *assigns, int nassign,
+                   RunArg *ra, int *nrap, char (*auxname)[128]) {
+    int nra = *nrap, rc = 0;
+    tc_status s;
+    for (int i = 0; i < naux; i++) {   /* --tensor NAME=VALUE */
+        size_t nl = (size_t)(strchr(auxs[i], '=') - auxs[i]);
+        memcpy(auxname[i], auxs[i], nl);
+        auxname[i][nl] = 0;
+        for (int j = 0; j < nra; j++)
+            if (!strcmp(ra[j].name, auxname[i])) { rc = cli_usage_error(cmdn, "--tensor %s given twice", auxname[i]); goto out; }
+        int pr = parse_value(ctx, auxname[i], auxs[i] + nl + 1, 0, &ra[nra]);
+        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto out; }
+        if (pr) { rc = pr; goto out; }
+        if (!ra[nra++].t) { rc = cli_usage_error(cmdn, "--tensor %s: the value is not a tensor", auxname[i]); goto out; }
+    }
+    for (int i = 0; i < nassign; i++) {
+        const char *eq = strchr(assigns[i], '=');
+        char name[128];
+        size_t nl = (size_t)(eq - assigns[i]);
+        if (nl >= sizeof name) { rc = cli_usage_error(cmdn, "argument name too long"); goto out; }
+        memcpy(name, assigns[i], nl);
+        name[nl] = 0;
+        if (cli_dup_arg(assigns, i)) { rc = cli_usage_error(cmdn, "argument %s is given twice (%s and %s)", name, cli_dup_arg(assigns, i), assigns[i]); goto out; }
+        int idx = -1, is_cx = 0;
+        for (int j = 0; j < tc_kernel_param_count(k); j++)
+            if (strcmp(tc_kernel_param_name(k, j, &is_cx), name) == 0) { idx = j; break; }
+        if (idx < 0) {
+            s = tc_args_set(args, name, tc_none());  /* for the message naming the parameters */
+            cli_error("error: %s", tc_errmsg(ctx));
+            rc = EXIT_USAGE;
+            goto out;
+        }
+        tc_kernel_param_name(k, idx, &is_cx);
+        ra[nra].name = NULL;
+        ra[nra].t = NULL;
+        int pr = !strncmp(eq + 1, "ptrs(", 5) ? cli_ptr_table(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
+                 : !strncmp(eq + 1, "desc(", 5) ? cli_desc(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
+                 : parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
+        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto out; }
+        if (pr) { rc = pr; goto out; }
+        nra++;
+        if ((s = tc_args_set(args, name, ra[nra - 1].v))) { rc = cli_api_error(ctx, s, 1); goto out; }
+    }
+out:
+    *nrap = nra;
+    return rc;
+}
+
+int cli_run_config(tc_context *ctx, tc_kernel *k, const char *cmdn, const char *config) {
     int64_t n;
     int idx = -1;
     tc_tune_info ti;   /* the decorators' own errors are not usage errors */
@@ -1168,45 +1210,8 @@ int cli_run(int argc, char **argv, int check) {
     if (s) { cli_error("error: %s", tc_errmsg(ctx)); rc = EXIT_USAGE; goto done; }
     if ((s = tc_args_new(k, &args))) { rc = cli_api_error(ctx, s, 1); goto done; }
     if (config && (rc = cli_run_config(ctx, k, cmdn, config))) goto done;
-    for (int i = 0; i < naux; i++) {   /* --tensor NAME=VALUE */
-        size_t nl = (size_t)(strchr(auxs[i], '=') - auxs[i]);
-        memcpy(auxname[i], auxs[i], nl);
-        auxname[i][nl] = 0;
-        for (int j = 0; j < nra; j++)
-            if (!strcmp(ra[j].name, auxname[i])) { rc = cli_usage_error(cmdn, "--tensor %s given twice", auxname[i]); goto done; }
-        int pr = parse_value(ctx, auxname[i], auxs[i] + nl + 1, 0, &ra[nra]);
-        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
-        if (pr) { rc = pr; goto done; }
-        if (!ra[nra++].t) { rc = cli_usage_error(cmdn, "--tensor %s: the value is not a tensor", auxname[i]); goto done; }
-    }
-    for (int i = 0; i < nassign; i++) {
-        const char *eq = strchr(assigns[i], '=');
-        char name[128];
-        size_t nl = (size_t)(eq - assigns[i]);
-        if (nl >= sizeof name) { rc = cli_usage_error(cmdn, "argument name too long"); goto done; }
-        memcpy(name, assigns[i], nl);
-        name[nl] = 0;
-        if (cli_dup_arg(assigns, i)) { rc = cli_usage_error(cmdn, "argument %s is given twice (%s and %s)", name, cli_dup_arg(assigns, i), assigns[i]); goto done; }
-        int idx = -1, is_cx = 0;
-        for (int j = 0; j < tc_kernel_param_count(k); j++)
-            if (strcmp(tc_kernel_param_name(k, j, &is_cx), name) == 0) { idx = j; break; }
-        if (idx < 0) {
-            s = tc_args_set(args, name, tc_none());  /* for the message naming the parameters */
-            cli_error("error: %s", tc_errmsg(ctx));
-            rc = EXIT_USAGE;
-            goto done;
-        }
-        tc_kernel_param_name(k, idx, &is_cx);
-        ra[nra].name = NULL;
-        ra[nra].t = NULL;
-        int pr = !strncmp(eq + 1, "ptrs(", 5) ? cli_ptr_table(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
-                 : !strncmp(eq + 1, "desc(", 5) ? cli_desc(ctx, cmdn, tc_kernel_param_name(k, idx, NULL), eq + 1, ra, nra)
-                 : parse_value(ctx, tc_kernel_param_name(k, idx, NULL), eq + 1, is_cx, &ra[nra]);
-        if (pr >= 100) { rc = cli_api_error(ctx, (tc_status)(pr - 100), 1); goto done; }
-        if (pr) { rc = pr; goto done; }
-        nra++;
-        if ((s = tc_args_set(args, name, ra[nra - 1].v))) { rc = cli_api_error(ctx, s, 1); goto done; }
-    }
+    if ((rc = cli_build_args(ctx, k, args, cmdn, auxs, naux, assigns, nassign, ra, &nra, auxname)))
+        goto done;
     /* --print / --save names must be arguments */
     for (int i = 0; i < nprints; i++) {
         int found = 0;

@@ -27,7 +27,8 @@ static const char *usage_bench =
     "256 MB buffer (L2 flush) and timed by CUDA events. Prints the median and the 20th/80th\n"
     "percentiles, and GB/s or TFLOP/s when told the bytes or flops. Several --num-warps or\n"
     "--num-stages values sweep them (a table). Autotuned kernels are timed with the config\n"
-    "their launch picks. Needs a GPU: without a driver it fails (exit status 3).\n"
+    "their launch picks (tuned first), or the one --config names. Needs a GPU: without a\n"
+    "driver it fails (exit status 3).\n"
     "\n"
     "options:\n"
     "  --grid G[,G[,G]]     the grid: integers or expressions over the arguments and\n"
@@ -39,6 +40,9 @@ static const char *usage_bench =
     "  --warmup MS          warm-up budget in ms (default 25)\n"
     "  --rep MS             repetition budget in ms (default 100)\n"
     "  --tuning-db FILE     autotuned kernels: configs recorded in FILE\n"
+    "  --config N           autotuned kernels: time config N (or NAME=VALUE,...) only\n"
+    "  --tensor NAME=VALUE  a tensor that is not a parameter, for desc(NAME,...) and\n"
+    "                       ptrs(...) values to name (as in `tritonc run`)\n"
     "  --device N           time on GPU N of this host (default 0)\n"
     "  --json               one JSON object per line (a row of the table) instead of the table\n"
     "  --help               this text\n"
@@ -67,6 +71,7 @@ static const char *usage_tune =
     "  --export FILE        write the tuning database (every choice this run knows) to FILE\n"
     "  --tuning-db FILE     load choices recorded earlier (repeatable)\n"
     "  --interpret          use the CPU interpreter (replay only)\n"
+    "  --tensor NAME=VALUE  a tensor that is not a parameter (as in `tritonc run`)\n"
     "  --device N           tune on GPU N of this host (default 0)\n"
     "  --json               print the result as one JSON object\n"
     "  --help               this text\n"
@@ -144,12 +149,15 @@ typedef struct Setup {
     tc_module *m;
     tc_kernel *k;
     tc_args *args;
-    tc_tensor *owned[256]; int nowned;
+    const char *auxs[64]; int naux;   /* --tensor NAME=VALUE */
+    const char *config;               /* --config */
+    RunArg ra[256 + 64 + 64]; int nra; /* the arguments; their tensors owned */
+    char auxname[64][128];
     Grid g;
 } Setup;
 
 static void setup_free(Setup *s) {
-    for (int i = 0; i < s->nowned; i++) tc_tensor_free(s->owned[i]);
+    for (int i = 0; i < s->nra; i++) tc_tensor_free(s->ra[i].t);
     tc_args_free(s->args);
     tc_module_free(s->m);
     tc_context_free(s->ctx);
@@ -167,9 +175,10 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
     if (st) return st == TC_ERR_NOT_FOUND || st == TC_ERR_IO ? (cli_error("error: %s", tc_errmsg(s->ctx)), EXIT_ERR) : cli_api_error(s->ctx, st, 0);
     if ((st = tc_module_kernel(s->m, s->kernel, &s->k))) { cli_error("error: %s", tc_errmsg(s->ctx)); return EXIT_USAGE; }
     if ((st = tc_args_new(s->k, &s->args))) return cli_api_error(s->ctx, st, 0);
+    int rc = s->config ? cli_run_config(s->ctx, s->k, s->cmd, s->config) : 0;
+    if (rc) return rc;
     /* every argument is checked (names, duplicates, values) before a tensor is made, which
      * on the GPU needs the driver: a mistake is a usage error with or without one */
-    for (int pass = 0; pass < 2; pass++)
     for (int i = 0; i < s->nassign; i++) {
         const char *eq = strchr(s->assigns[i], '=');
         char name[128];
@@ -187,15 +196,15 @@ static int setup_load(Setup *s, tc_launch_opts *o) {
             return EXIT_USAGE;
         }
         tc_kernel_param_name(s->k, idx, &cx);
+        if (!strncmp(eq + 1, "desc(", 5) || !strncmp(eq + 1, "ptrs(", 5)) continue;  /* made below */
         tc_value v;
-        tc_tensor *t = NULL;
-        int pr = cli_parse_value(pass ? s->ctx : NULL, name, eq + 1, cx, &v, &t);
-        if (pr >= 100) return cli_api_error(s->ctx, (tc_status)(pr - 100), 0);
-        if (pr) return pr;
-        if (!pass) continue;
-        if (t) s->owned[s->nowned++] = t;
-        if ((st = tc_args_set(s->args, name, v))) return cli_api_error(s->ctx, st, 0);
+        tc_tensor *none;
+        int pr = cli_parse_value(NULL, name, eq + 1, cx, &v, &none);
+        if (pr) return pr >= 100 ? cli_api_error(s->ctx, (tc_status)(pr - 100), 0) : pr;
     }
+    rc = cli_build_args(s->ctx, s->k, s->args, s->cmd, s->auxs, s->naux, s->assigns,
+                            s->nassign, s->ra, &s->nra, s->auxname);
+    if (rc) return rc;
     if (s->grid) {
         s->g.expr = s->grid;
         s->g.ctx = s->ctx;
@@ -217,6 +226,17 @@ static int common_opt(Setup *s, int argc, char **argv, int *i) {
         if (!v || !*v) { cli_usage_error(s->cmd, "--tuning-db takes a file"); return -1; }
         if (s->ndb == 16) { cli_usage_error(s->cmd, "too many --tuning-db options"); return -1; }
         s->dbs[s->ndb++] = v;
+        return 1;
+    }
+    if (cli_opt_val(argc, argv, i, "--tensor", &v)) {
+        if (!v || !strchr(v, '=') || v[0] == '=' || strchr(v, '=') - v >= 128) { cli_usage_error(s->cmd, "--tensor takes NAME=VALUE"); return -1; }
+        if (s->naux == 64) { cli_usage_error(s->cmd, "too many --tensor options"); return -1; }
+        s->auxs[s->naux++] = v;
+        return 1;
+    }
+    if (cli_opt_val(argc, argv, i, "--config", &v)) {
+        if (!v || !*v) { cli_usage_error(s->cmd, "--config takes N or NAME=VALUE,..."); return -1; }
+        s->config = v;
         return 1;
     }
     if (strcmp(argv[*i], "--interpret") == 0) { s->interpret = 1; return 1; }
@@ -394,6 +414,7 @@ int cmd_tune(int argc, char **argv) {
         }
     }
     if (npos < 2) return cli_usage_error("tune", "expected FILE and KERNEL");
+    if (s.config) return cli_usage_error("tune", "--config: tune times every config (tritonc bench or run take one)");
     tc_launch_opts o = tc_launch_defaults();
     int rc = setup_load(&s, &o);
     if (rc) { setup_free(&s); return rc; }

@@ -2636,6 +2636,8 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     g->num_stages = num_stages > 0 ? num_stages : 3;
     const char *nomma3 = getenv("DISABLE_MMA_V3");   /* Triton's switch; in the cache key */
     g->no_mma_v3 = nomma3 && *nomma3 && strcmp(nomma3, "0") != 0;
+    const char *unver = getenv("TRITONC_GPU_UNVERIFIED");   /* in the cache key too */
+    g->unverified = unver && *unver && strcmp(unver, "0") != 0;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);

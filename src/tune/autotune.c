@@ -422,7 +422,9 @@ static tc_status choose(Ctl *c, int flags, tc_tune_progress_fn progress, void *p
         if (rc) goto out;
         o.grid_fn = NULL;
         o.grid[0] = 0; o.grid[1] = o.grid[2] = 1;   /* compile only: Triton launches nothing on a 0 grid */
-        rc = jit_launch(k, c->a, &o);
+        Err pe = {0};   /* the config's pre_hook first: it may set what the kernel specializes on
+                         * (tutorial 06 sets its descriptors' block shapes there) */
+        rc = hpy_pre_hook(t->py, i, c->a, &pe) ? jit_launch(k, c->a, &o) : ctx_take(ctx, &pe);
         if (rc == TC_ERR_NO_DRIVER || rc == TC_ERR_NOMEM || rc == TC_ERR_INTERNAL) goto out;
         if (rc) {
             res[i].status = rc;

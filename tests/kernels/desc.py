@@ -93,3 +93,14 @@ def made_copy(x, y, M, N, stride_m, BM: tl.constexpr, BN: tl.constexpr):
 @triton.jit
 def bad_make(d, out_ptr):
     e = tl.make_tensor_descriptor(out_ptr, [4, 4], [4, 2], [4, 4])
+
+
+# two configs: tuning compiles each after its pre_hook has set the block shapes
+@triton.autotune(configs=[triton.Config({"BM": 4, "BN": 2}, pre_hook=_set_block),
+                          triton.Config({"BM": 2, "BN": 4}, pre_hook=_set_block)], key=["M"])
+@triton.jit
+def hooked_copy_tuned(x_desc, y_desc, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    tl.static_assert(x_desc.block_shape[0] == BM)
+    pid_m = tl.program_id(0)
+    pid_n = tl.program_id(1)
+    y_desc.store([pid_m * BM, pid_n * BN], x_desc.load([pid_m * BM, pid_n * BN]) * 2)
