@@ -122,6 +122,9 @@ static int mma_kind(G *g, const Inst *in) {
     else return -1;
     /* M and N from 1: the instruction's 16 x 8 tile is padded, as Triton pads it */
     if (M < 1 || N < 1 || K < kstep) return -1;
+    /* not yet checked on a GPU: the split fp32 precisions and the padded tiles (the FMA loop
+     * without TRITONC_GPU_UNVERIFIED=1; scripts/gpu-dot-prec.sh checks them) */
+    if ((kind >= MMA_TF32X3 || M < 16 || N < 8) && !g->unverified) return -1;
     return kind;
 }
 
