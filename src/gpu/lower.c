@@ -2169,7 +2169,7 @@ static void lower_dot(G *g, const Inst *in) {
     int v = in->res[0];
     int rdt = f->types[v].dt, adt = f->types[in->args[0]].dt;
     int L = res_lay(g, v);
-    if (g->lays[L].mma) {
+    if (g->lays[L].mma && mma_lay(g, in) == L) {   /* not an FMA dot whose layout is alike */
         lower_dot_mma(g, in, L);
         return;
     }

@@ -98,7 +98,7 @@ static const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
 
 /* ---- choosing the path and the accumulator layout ------------------------------------ */
 
-enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_S8, MMA_F8 };
+enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_S8, MMA_F8, MMA_TF32X3, MMA_BF16X3, MMA_BF16X6 };
 
 static int mma_kind(G *g, const Inst *in) {
     const IrFunc *f = g->f;
@@ -113,15 +113,24 @@ static int mma_kind(G *g, const Inst *in) {
     int kind, kstep;
     if (at.dt == DT_FP16 && (rt.dt == DT_FP32 || rt.dt == DT_FP16)) kind = MMA_F16, kstep = 16;
     else if (at.dt == DT_BF16 && rt.dt == DT_FP32) kind = MMA_BF16, kstep = 16;
-    else if (at.dt == DT_FP32 && rt.dt == DT_FP32 && in->attr.kind == DOT_TF32) kind = MMA_TF32, kstep = 8;
+    else if (at.dt == DT_FP32 && rt.dt == DT_FP32 && in->attr.kind != DOT_IEEE)
+        kind = in->attr.kind == DOT_TF32X3 ? MMA_TF32X3 : in->attr.kind == DOT_BF16X3 ? MMA_BF16X3
+               : in->attr.kind == DOT_BF16X6 ? MMA_BF16X6 : MMA_TF32,
+        kstep = kind == MMA_BF16X3 || kind == MMA_BF16X6 ? 16 : 8;
     else if (at.dt == DT_I8 && rt.dt == DT_I32) kind = MMA_S8, kstep = 32;
     else if (f8 && rt.dt == DT_FP32 && (g->ti->features & TF_MMA_FP8)) kind = MMA_F8, kstep = 32;
     else return -1;
-    if (M < 16 || N < 8 || K < kstep) return -1;
+    /* M and N from 1: the instruction's 16 x 8 tile is padded, as Triton pads it */
+    if (M < 1 || N < 1 || K < kstep) return -1;
+    /* not yet checked on a GPU: the split fp32 precisions and the padded tiles (the FMA loop
+     * without TRITONC_GPU_UNVERIFIED=1; scripts/gpu-dot-prec.sh checks them) */
+    if ((kind >= MMA_TF32X3 || M < 16 || N < 8) && !g->unverified) return -1;
     return kind;
 }
 
-static int kstep_of(int kind) { return kind == MMA_TF32 ? 8 : kind == MMA_S8 || kind == MMA_F8 ? 32 : 16; }
+static int kstep_of(int kind) {
+    return kind == MMA_TF32 || kind == MMA_TF32X3 ? 8 : kind == MMA_S8 || kind == MMA_F8 ? 32 : 16;
+}
 
 /* warps over M and N: each to the dim whose per-warp extent is larger (square warp tiles
  * need the fewest fragment loads) */
@@ -150,10 +159,12 @@ static void acc_layout(G *g, const Type *rt, Layout *L) {
     }
     L->nwarp = g->nwbits;
     for (int j = 0; j < 5; j++) L->lane[j] = L->warp[j] = -1;
-    L->reg[L->nreg++] = 0;                    /* n0 */
-    L->reg[L->nreg++] = (int8_t)(nb + 3);      /* m3 */
-    L->lane[0] = 1; L->lane[1] = 2;
-    L->lane[2] = (int8_t)nb; L->lane[3] = (int8_t)(nb + 1); L->lane[4] = (int8_t)(nb + 2);
+    /* below the instruction's 16 x 8 the lanes past the shape hold copies and the registers
+     * past it are dropped (frag_of) */
+    if (nb >= 1) L->reg[L->nreg++] = 0;                 /* n0 */
+    if (mb >= 4) L->reg[L->nreg++] = (int8_t)(nb + 3);  /* m3 */
+    for (int j = 0; j < 2; j++) L->lane[j] = (int8_t)(nb > j + 1 ? j + 1 : -1);
+    for (int j = 0; j < 3; j++) L->lane[2 + j] = (int8_t)(mb > j ? nb + j : -1);
     int k = 0;
     for (int i = 0; i < wn; i++) L->warp[k++] = (int8_t)(3 + i);
     for (int i = 0; i < wm; i++) L->warp[k++] = (int8_t)(nb + 4 + i);
@@ -302,27 +313,164 @@ static void operands(G *g, const Inst *in, bool async, bool a_regs, Tile *ta, Ti
     E(g, "bar.sync 0;");
 }
 
-/* the acc layout's register index of (batch, m tile, n tile, fragment element 0) and
- * extents: low register bits are n0, m3, then n tiles, m tiles, batch */
-typedef struct Frag { int nt, mt, bt; int ntb, mtb; } Frag;
+/* The acc layout's register of fragment element j (0..3: row g + 8*(j>>1), column
+ * 2t + (j&1)) of (batch, m tile, n tile), or -1 where the tile pads the shape (M < 16: no
+ * rows g + 8; N = 1: no odd columns). Low register bits are n0 and m3 where the shape has
+ * them, then n tiles, m tiles, batch. */
+typedef struct Frag { int nt, mt, bt; int ntb, mtb; int n0, m3; } Frag;
 
 static Frag frag_of(const Layout *L, int M, int N) {
     Frag fr;
     int nb = lg2i(N), mb = lg2i(M);
+    fr.n0 = N >= 2;
+    fr.m3 = M >= 16;
     fr.ntb = 0;
     fr.mtb = 0;
-    for (int i = 2; i < L->nreg; i++) {
+    for (int i = fr.n0 + fr.m3; i < L->nreg; i++) {
         if (L->reg[i] < nb) fr.ntb++;
         else if (L->reg[i] < nb + mb) fr.mtb++;
     }
     fr.nt = 1 << fr.ntb;
     fr.mt = 1 << fr.mtb;
-    fr.bt = 1 << (L->nreg - 2 - fr.ntb - fr.mtb);
+    fr.bt = 1 << (L->nreg - fr.n0 - fr.m3 - fr.ntb - fr.mtb);
     return fr;
 }
 
-static int acc_reg(const Frag *fr, int b, int mi, int ni) {
-    return (ni | mi << fr->ntb | b << (fr->ntb + fr->mtb)) << 2;
+static int acc_reg(const Frag *fr, int b, int mi, int ni, int j) {
+    int jn = j & 1, jm = j >> 1;
+    if ((jn && !fr->n0) || (jm && !fr->m3)) return -1;
+    return (ni | mi << fr->ntb | b << (fr->ntb + fr->mtb)) << (fr->n0 + fr->m3) | jn | jm << fr->n0;
+}
+
+/* How B fragments are read: ldmatrix.trans (16-bit, N >= 8), or ld.shared of 16-bit pairs,
+ * 32-bit elements (the tf32 layout) or bytes */
+enum { BL_LDM, BL_B16, BL_B32, BL_B8 };
+
+/* one mma.sync dot: shapes, the accumulator layout and the operand tiles' addresses */
+typedef struct MmaDot {
+    int kind, M, N, K, nb, mb, bload;
+    Layout R;
+    Frag fr;
+    Tile ta, tb;
+    Addr aa, ab;
+} MmaDot;
+
+/* the A fragment (4 registers, ldmatrix) of m tile mi at k0, batch b */
+static void load_a(G *g, MmaDot *d, int b, int mi, int k0, int *q) {
+    int64_t fa = lay_reg_flat(&d->R, acc_reg(&d->fr, b, mi, 0, 0));
+    int64_t m = (fa >> d->nb) & (d->M - 1), bb = fa >> (d->nb + d->mb);
+    int64_t flat = (bb * d->M + m) * d->K + k0;
+    char b1[48];
+    for (int j = 0; j < 4; j++) q[j] = nr(g, CR);
+    E(g, "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%s, %s, %s, %s}, [%s];", rn(g, q[0]), rn(g, q[1]),
+      rn(g, q[2]), rn(g, q[3]), addr_at(g, &d->aa, swz(&d->ta, flat), b1, sizeof b1));
+}
+
+/* the B fragments (2 registers each) of every n tile at k0, batch b */
+static void load_b(G *g, MmaDot *d, int b, int k0, int (*bf)[2]) {
+    int N = d->N;
+    char b1[48];
+    for (int ni = 0; ni < d->fr.nt; ni++) {
+        int64_t fb = lay_reg_flat(&d->R, acc_reg(&d->fr, b, 0, ni, 0));
+        int64_t nn = fb & (N - 1), bb = fb >> (d->nb + d->mb);
+        int64_t flat = (bb * d->K + k0) * N + nn;
+        if (d->bload == BL_LDM) {
+            if (d->fr.nt >= 2 && (ni & 1)) continue;   /* loaded with its pair */
+            int q[4];
+            for (int j = 0; j < 4; j++) q[j] = nr(g, CR);
+            const char *ad = addr_at(g, &d->ab, swz(&d->tb, flat), b1, sizeof b1);
+            if (d->fr.nt >= 2) {
+                E(g, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%s, %s, %s, %s}, [%s];", rn(g, q[0]),
+                  rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), ad);
+                bf[ni][0] = q[0]; bf[ni][1] = q[1];
+                bf[ni + 1][0] = q[2]; bf[ni + 1][1] = q[3];
+            } else {
+                E(g, "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%s, %s}, [%s];", rn(g, q[0]), rn(g, q[1]),
+                  ad);
+                bf[ni][0] = q[0]; bf[ni][1] = q[1];
+            }
+            continue;
+        }
+        for (int h = 0; h < 2; h++) {
+            if (d->bload == BL_B32) {   /* b0: k = t, b1: k = t + 4 */
+                int r = nr(g, CR);
+                E(g, "ld.shared.b32 %s, [%s];", rn(g, r),
+                  addr_at(g, &d->ab, swz(&d->tb, flat + (int64_t)4 * h * N), b1, sizeof b1));
+                bf[ni][h] = r;
+            } else if (d->bload == BL_B16) {   /* register h: k = 2t + 8h, +1 */
+                int x[2], w = nr(g, CR);
+                for (int e = 0; e < 2; e++) {
+                    x[e] = nr(g, CH);
+                    E(g, "ld.shared.b16 %s, [%s];", rn(g, x[e]),
+                      addr_at(g, &d->ab, swz(&d->tb, flat + (int64_t)(8 * h + e) * N), b1, sizeof b1));
+                }
+                E(g, "mov.b32 %s, {%s, %s};", rn(g, w), rn(g, x[0]), rn(g, x[1]));
+                bf[ni][h] = w;
+            } else {   /* s8, fp8: register h holds k = 16h + 4t .. +3 */
+                int by[4];
+                for (int e = 0; e < 4; e++) {
+                    by[e] = nr(g, CR);
+                    E(g, "ld.shared.u8 %s, [%s];", rn(g, by[e]),
+                      addr_at(g, &d->ab, swz(&d->tb, flat + (int64_t)(16 * h + e) * N), b1, sizeof b1));
+                }
+                int lo = nr(g, CR), hi = nr(g, CR), w = nr(g, CR);
+                E(g, "prmt.b32 %s, %s, %s, 0x3340;", rn(g, lo), rn(g, by[0]), rn(g, by[1]));
+                E(g, "prmt.b32 %s, %s, %s, 0x3340;", rn(g, hi), rn(g, by[2]), rn(g, by[3]));
+                E(g, "prmt.b32 %s, %s, %s, 0x5410;", rn(g, w), rn(g, lo), rn(g, hi));
+                bf[ni][h] = w;
+            }
+        }
+    }
+}
+
+/* ---- fp32 dots: tf32, and tf32x3 / bf16x3 / bf16x6 as Triton's F32DotTC splits them ------
+ *
+ * Each operand element x is split into parts: tf32x3 big = tf32(x), small = tf32(x - big);
+ * bf16x3 and bf16x6 hi = bf16(x), mid = bf16(x - hi), lo = bf16(x - hi - mid). The products
+ * of small parts are summed from zero over the whole K, NaNs (inf - inf of a split infinity)
+ * zeroed, then the big x big product accumulates on top, then + acc: the interpreter's order.
+ * bf16 products run on m16n8k16 with the fragments of two tf32 k8 steps (k0 and k0 + 8)
+ * packed pairwise into bf16x2 registers: lane t's halves then hold k = t and t + 8 (and
+ * t + 4, t + 12) where the bf16 layout has 2t and 2t + 1 (2t + 8, 2t + 9), the same
+ * permutation of k for A and B, so each sum is the dot's. */
+
+static const int8_t split_prods[3][5][2] = {
+    {{1, 0}, {0, 1}},                           /* tf32x3: small x big, big x small */
+    {{1, 0}, {0, 1}},                           /* bf16x3: mid x hi, hi x mid */
+    {{1, 1}, {2, 0}, {0, 2}, {1, 0}, {0, 1}},   /* bf16x6: then lo x hi, hi x lo, ... */
+};
+
+/* the first np tf32 parts of fp32 registers x[0..n) into p[part][i] */
+static void tf32_parts(G *g, const int *x, int n, int np, int (*p)[4]) {
+    for (int i = 0; i < n; i++) {
+        p[0][i] = nr(g, CR);
+        E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, p[0][i]), rn(g, x[i]));
+        if (np < 2) continue;
+        int r = nr(g, CR);
+        p[1][i] = nr(g, CR);
+        E(g, "sub.f32 %s, %s, %s;", rn(g, r), rn(g, x[i]), rn(g, p[0][i]));
+        E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, p[1][i]), rn(g, r));
+    }
+}
+
+/* the first np bf16x2 parts of fp32 pairs (x0[i]: low half, x1[i]: high half) */
+static void bf16_parts(G *g, const int *x0, const int *x1, int n, int np, int (*p)[4]) {
+    for (int i = 0; i < n; i++) {
+        int r0 = x0[i], r1 = x1[i];
+        for (int k = 0; k < np; k++) {
+            int w = nr(g, CR);
+            E(g, "cvt.rn.bf16x2.f32 %s, %s, %s;", rn(g, w), rn(g, r1), rn(g, r0));
+            p[k][i] = w;
+            if (k + 1 == np) break;
+            int h0 = nr(g, CR), h1 = nr(g, CR), s0 = nr(g, CR), s1 = nr(g, CR);
+            E(g, "shl.b32 %s, %s, 16;", rn(g, h0), rn(g, w));
+            E(g, "and.b32 %s, %s, -65536;", rn(g, h1), rn(g, w));
+            E(g, "sub.f32 %s, %s, %s;", rn(g, s0), rn(g, r0), rn(g, h0));
+            E(g, "sub.f32 %s, %s, %s;", rn(g, s1), rn(g, r1), rn(g, h1));
+            r0 = s0;
+            r1 = s1;
+        }
+    }
 }
 
 void lower_dot_mma(G *g, const Inst *in, int L) {
@@ -336,131 +484,136 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     need(g, TF_MMA);
     int v = in->res[0];
     Type at = f->types[in->args[0]], rt = f->types[v];
-    int rank = rt.rank;
-    int M = rt.shape[rank - 2], N = rt.shape[rank - 1], K = at.shape[at.rank - 1];
-    int nb = lg2i(N), mb = lg2i(M);
+    MmaDot d;
+    d.kind = kind;
+    d.M = rt.shape[rt.rank - 2];
+    d.N = rt.shape[rt.rank - 1];
+    d.K = at.shape[at.rank - 1];
+    d.nb = lg2i(d.N);
+    d.mb = lg2i(d.M);
+    int nb = d.nb, mb = d.mb, K = d.K;
     int adt = at.dt, rdt = rt.dt;
     int esz = dt_size(adt);
     int ks = kstep_of(kind);
-    Layout R = g->lays[L].L;
-    Frag fr = frag_of(&R, M, N);
-    Tile ta, tb;
+    bool f32 = kind == MMA_TF32 || kind >= MMA_TF32X3;    /* fp32 operands in the tf32 layout */
+    bool bsplit = kind == MMA_BF16X3 || kind == MMA_BF16X6;
+    int sp = kind == MMA_TF32X3 ? 0 : kind == MMA_BF16X3 ? 1 : kind == MMA_BF16X6 ? 2 : -1;
+    int nparts = kind == MMA_BF16X6 ? 3 : sp >= 0 ? 2 : 1, nsmall = kind == MMA_BF16X6 ? 5 : sp >= 0 ? 2 : 0;
+    d.R = g->lays[L].L;
+    d.fr = frag_of(&d.R, d.M, d.N);
+    Frag fr = d.fr;
     int basea, baseb;
-    operands(g, in, false, false, &ta, &tb, &basea, &baseb);
+    operands(g, in, false, false, &d.ta, &d.tb, &basea, &baseb);
     /* fragment addresses: A rows m (lanes 0-3 -> m0..m3, lane 4 -> the second 16-byte
-     * column chunk), warps as in the accumulator */
+     * column chunk), warps as in the accumulator; rows and columns past M and N wrap */
     int8_t tba[10], tbb[10];
-    int lk = lg2i(K), ln = lg2i(N);
+    int lk = lg2i(K), ln = nb;
     int chunk_bit = lg2i(16 / esz);
-    for (int j = 0; j < 4; j++) tba[j] = (int8_t)(lk + j);
+    for (int j = 0; j < 4; j++) tba[j] = (int8_t)(j < mb ? lk + j : -1);
     tba[4] = (int8_t)chunk_bit;
     for (int k = 0; k < 5; k++) {
-        int p = k < R.nwarp ? R.warp[k] : -1;
+        int p = k < d.R.nwarp ? d.R.warp[k] : -1;
         tba[5 + k] = (int8_t)(p >= nb && p < nb + mb ? lk + (p - nb) : -1);
         tbb[5 + k] = (int8_t)(p >= 0 && p < nb ? p : -1);
     }
-    bool bldm = kind == MMA_F16 || kind == MMA_BF16;   /* ldmatrix.trans for B */
+    d.bload = f32 ? BL_B32 : kind == MMA_S8 || kind == MMA_F8 ? BL_B8 : d.N >= 8 ? BL_LDM : BL_B16;
     /* the first n-tile register bit: its flat bit is where the second n tile starts */
-    int ntile_bit = fr.ntb ? R.reg[2] : -1;
-    if (bldm) {
+    int ntile_bit = fr.ntb ? d.R.reg[fr.n0 + fr.m3] : -1;
+    if (d.bload == BL_LDM) {
         for (int j = 0; j < 4; j++) tbb[j] = (int8_t)(ln + j);   /* k0..k3 */
         tbb[4] = (int8_t)(fr.nt >= 2 ? ntile_bit : -1);
     } else {
-        /* scalar reads: lanes 0,1 (t) -> k = t (tf32) or 4t (s8), lanes 2-4 (g) -> n0..n2 */
-        int kt = kind == MMA_S8 || kind == MMA_F8 ? 2 : 0;
+        /* element reads: lanes 0,1 (t) -> k = t (tf32), 2t (16-bit) or 4t (8-bit), lanes 2-4
+         * (g) -> n0..n2 */
+        int kt = d.bload == BL_B8 ? 2 : d.bload == BL_B16 ? 1 : 0;
         tbb[0] = (int8_t)(ln + kt);
         tbb[1] = (int8_t)(ln + kt + 1);
-        tbb[2] = 0; tbb[3] = 1; tbb[4] = 2;
+        for (int j = 0; j < 3; j++) tbb[2 + j] = (int8_t)(j < nb ? j : -1);
     }
-    Addr aa, ab;
-    addr_init(&aa, thread_off(g, tba, 5 + R.nwarp, &ta), &ta, basea);
-    addr_init(&ab, thread_off(g, tbb, 5 + R.nwarp, &tb), &tb, baseb);
+    addr_init(&d.aa, thread_off(g, tba, 5 + d.R.nwarp, &d.ta), &d.ta, basea);
+    addr_init(&d.ab, thread_off(g, tbb, 5 + d.R.nwarp, &d.tb), &d.tb, baseb);
     int *C = get(g, in->args[2], L);
     int n = nlay(g, L);
     int *acc = alloc_regs(g, n);
-    /* accumulate in f32 (s32 for int8); an fp16 accumulator is widened first */
-    for (int r = 0; r < n; r++) acc[r] = rdt == DT_FP16 ? cast1(g, C[r], DT_FP16, DT_FP32, false) : C[r];
+    /* accumulate in f32 (s32 for int8): an fp16 accumulator is widened first; the split
+     * precisions start from zero and add the accumulator last */
+    int zero = nr(g, CR);
+    E(g, "mov.b32 %s, 0;", rn(g, zero));
+    for (int r = 0; r < n; r++)
+        acc[r] = sp >= 0 ? zero : rdt == DT_FP16 ? cast1(g, C[r], DT_FP16, DT_FP32, false) : C[r];
     char f8ins[64];
     int bdt = f->types[in->args[1]].dt;
     snprintf(f8ins, sizeof f8ins, "m16n8k32.row.col.f32.%s.%s.f32", adt == DT_FP8E5 ? "e5m2" : "e4m3",
              bdt == DT_FP8E5 ? "e5m2" : "e4m3");
     if (kind == MMA_F8) need(g, TF_MMA_FP8);
     const char *ins = kind == MMA_F16 ? "m16n8k16.row.col.f32.f16.f16.f32"
-                      : kind == MMA_BF16 ? "m16n8k16.row.col.f32.bf16.bf16.f32"
-                      : kind == MMA_TF32 ? "m16n8k8.row.col.f32.tf32.tf32.f32"
+                      : kind == MMA_BF16 || bsplit ? "m16n8k16.row.col.f32.bf16.bf16.f32"
+                      : kind == MMA_TF32 || kind == MMA_TF32X3 ? "m16n8k8.row.col.f32.tf32.tf32.f32"
                       : kind == MMA_F8 ? f8ins
                                          : "m16n8k32.row.col.s32.s8.s8.s32";
-    char b1[48], b2[48];
-    for (int b = 0; b < fr.bt; b++)
-        for (int k0 = 0; k0 < K; k0 += ks) {
-            int (*af)[4] = arena_alloc(g->a, sizeof(int[4]) * (size_t)fr.mt);
-            int (*bf)[2] = arena_alloc(g->a, sizeof(int[2]) * (size_t)fr.nt);
-            for (int mi = 0; mi < fr.mt; mi++) {
-                int64_t fa = lay_reg_flat(&R, acc_reg(&fr, b, mi, 0));
-                int64_t m = (fa >> nb) & (M - 1), bb = fa >> (nb + mb);
-                int64_t flat = (bb * M + m) * K + k0;
-                for (int q = 0; q < 4; q++) af[mi][q] = nr(g, CR);
-                E(g, "ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%s, %s, %s, %s}, [%s];", rn(g, af[mi][0]),
-                  rn(g, af[mi][1]), rn(g, af[mi][2]), rn(g, af[mi][3]), addr_at(g, &aa, swz(&ta, flat), b1, sizeof b1));
-                if (kind == MMA_TF32)
-                    for (int q = 0; q < 4; q++) E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, af[mi][q]), rn(g, af[mi][q]));
-            }
-            for (int ni = 0; ni < fr.nt; ni++) {
-                int64_t fb = lay_reg_flat(&R, acc_reg(&fr, b, 0, ni));
-                int64_t nn = fb & (N - 1), bb = fb >> (nb + mb);
-                int64_t flat = (bb * K + k0) * N + nn;
-                if (bldm) {
-                    if (fr.nt >= 2 && (ni & 1)) continue;   /* loaded with its pair */
-                    int q[4];
-                    for (int j = 0; j < 4; j++) q[j] = nr(g, CR);
-                    const char *ad = addr_at(g, &ab, swz(&tb, flat), b1, sizeof b1);
-                    if (fr.nt >= 2) {
-                        E(g, "ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%s, %s, %s, %s}, [%s];",
-                          rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), ad);
-                        bf[ni][0] = q[0]; bf[ni][1] = q[1];
-                        bf[ni + 1][0] = q[2]; bf[ni + 1][1] = q[3];
+    static const int8_t big[1][2] = {{0, 0}};
+    for (int pass = nsmall ? 0 : 1; pass < 2; pass++) {
+        int np = pass ? 1 : nparts, nprod = pass ? 1 : nsmall;
+        const int8_t (*prods)[2] = pass ? big : split_prods[sp];
+        for (int b = 0; b < fr.bt; b++)
+            for (int k0 = 0; k0 < K; k0 += ks) {
+                /* the operands' fragments, raw, and as the parts the products multiply */
+                int (*af)[3][4] = arena_alloc(g->a, sizeof(int[3][4]) * (size_t)fr.mt);
+                int (*bf)[3][4] = arena_alloc(g->a, sizeof(int[3][4]) * (size_t)fr.nt);
+                int (*raw)[2] = arena_alloc(g->a, sizeof(int[2]) * (size_t)fr.nt * 2);
+                for (int mi = 0; mi < fr.mt; mi++) {
+                    int x0[4], x1[4];
+                    load_a(g, &d, b, mi, k0, x0);
+                    if (bsplit) {
+                        load_a(g, &d, b, mi, k0 + 8, x1);
+                        bf16_parts(g, x0, x1, 4, np, af[mi]);
+                    } else if (f32) {
+                        tf32_parts(g, x0, 4, np, af[mi]);
                     } else {
-                        E(g, "ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16 {%s, %s}, [%s];", rn(g, q[0]),
-                          rn(g, q[1]), ad);
-                        bf[ni][0] = q[0]; bf[ni][1] = q[1];
-                    }
-                } else if (kind == MMA_TF32) {
-                    /* b0: k = t, b1: k = t + 4 */
-                    for (int h = 0; h < 2; h++) {
-                        int r = nr(g, CR);
-                        E(g, "ld.shared.b32 %s, [%s];", rn(g, r),
-                          addr_at(g, &ab, swz(&tb, flat + (int64_t)4 * h * N), b1, sizeof b1));
-                        E(g, "cvt.rna.tf32.f32 %s, %s;", rn(g, r), rn(g, r));
-                        bf[ni][h] = r;
-                    }
-                } else {
-                    /* s8, fp8: register h holds k = 16h + 4t .. +3 */
-                    for (int h = 0; h < 2; h++) {
-                        int by[4];
-                        for (int e = 0; e < 4; e++) {
-                            by[e] = nr(g, CR);
-                            E(g, "ld.shared.u8 %s, [%s];", rn(g, by[e]),
-                              addr_at(g, &ab, swz(&tb, flat + (int64_t)(16 * h + e) * N), b2, sizeof b2));
-                        }
-                        int lo = nr(g, CR), hi = nr(g, CR), w = nr(g, CR);
-                        E(g, "prmt.b32 %s, %s, %s, 0x3340;", rn(g, lo), rn(g, by[0]), rn(g, by[1]));
-                        E(g, "prmt.b32 %s, %s, %s, 0x3340;", rn(g, hi), rn(g, by[2]), rn(g, by[3]));
-                        E(g, "prmt.b32 %s, %s, %s, 0x5410;", rn(g, w), rn(g, lo), rn(g, hi));
-                        bf[ni][h] = w;
+                        memcpy(af[mi][0], x0, sizeof x0);
                     }
                 }
-            }
-            for (int mi = 0; mi < fr.mt; mi++)
+                load_b(g, &d, b, k0, raw);
+                if (bsplit) load_b(g, &d, b, k0 + 8, raw + fr.nt);
                 for (int ni = 0; ni < fr.nt; ni++) {
-                    int c0 = acc_reg(&fr, b, mi, ni);
-                    int d[4];
-                    for (int j = 0; j < 4; j++) d[j] = nr(g, CR);
-                    E(g, "mma.sync.aligned.%s {%s, %s, %s, %s}, {%s, %s, %s, %s}, {%s, %s}, {%s, %s, %s, %s};",
-                      ins, rn(g, d[0]), rn(g, d[1]), rn(g, d[2]), rn(g, d[3]), rn(g, af[mi][0]),
-                      rn(g, af[mi][1]), rn(g, af[mi][2]), rn(g, af[mi][3]), rn(g, bf[ni][0]), rn(g, bf[ni][1]),
-                      rn(g, acc[c0]), rn(g, acc[c0 + 1]), rn(g, acc[c0 + 2]), rn(g, acc[c0 + 3]));
-                    for (int j = 0; j < 4; j++) acc[c0 + j] = d[j];
+                    if (bsplit) bf16_parts(g, raw[ni], raw[fr.nt + ni], 2, np, bf[ni]);
+                    else if (f32) tf32_parts(g, raw[ni], 2, np, bf[ni]);
+                    else memcpy(bf[ni][0], raw[ni], sizeof raw[ni]);
                 }
+                for (int p = 0; p < nprod; p++)
+                    for (int mi = 0; mi < fr.mt; mi++)
+                        for (int ni = 0; ni < fr.nt; ni++) {
+                            const int *fa = af[mi][prods[p][0]], *fb = bf[ni][prods[p][1]];
+                            int c[4], o[4];
+                            for (int j = 0; j < 4; j++) {
+                                int r = acc_reg(&fr, b, mi, ni, j);
+                                c[j] = r >= 0 ? acc[r] : zero;   /* padding: computed, unused */
+                                o[j] = nr(g, CR);
+                            }
+                            E(g, "mma.sync.aligned.%s {%s, %s, %s, %s}, {%s, %s, %s, %s}, {%s, %s}, "
+                                 "{%s, %s, %s, %s};",
+                              ins, rn(g, o[0]), rn(g, o[1]), rn(g, o[2]), rn(g, o[3]), rn(g, fa[0]),
+                              rn(g, fa[1]), rn(g, fa[2]), rn(g, fa[3]), rn(g, fb[0]), rn(g, fb[1]), rn(g, c[0]),
+                              rn(g, c[1]), rn(g, c[2]), rn(g, c[3]));
+                            for (int j = 0; j < 4; j++) {
+                                int r = acc_reg(&fr, b, mi, ni, j);
+                                if (r >= 0) acc[r] = o[j];
+                            }
+                        }
+            }
+        if (pass == 0)   /* the small products' NaNs zeroed before the big one */
+            for (int r = 0; r < n; r++) {
+                int q = nr(g, CP), z = nr(g, CR);
+                E(g, "setp.nan.f32 %s, %s, %s;", rn(g, q), rn(g, acc[r]), rn(g, acc[r]));
+                E(g, "selp.b32 %s, 0, %s, %s;", rn(g, z), rn(g, acc[r]), rn(g, q));
+                acc[r] = z;
+            }
+    }
+    if (sp >= 0)
+        for (int r = 0; r < n; r++) {
+            int s = nr(g, CR);
+            E(g, "add.f32 %s, %s, %s;", rn(g, s), rn(g, acc[r]), rn(g, C[r]));
+            acc[r] = s;
         }
     int *out = acc;
     if (rdt == DT_FP16) {
@@ -585,7 +738,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     int off = 0;
     for (int i = 0; i < b->ninsts && p->nld < PIPE_MAXLD; i++) {
         const Inst *d = b->insts[i];
-        if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
+        if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma || mma_kind(g, d) < 0)
+            continue;
         if (wg_inst_n(g, d, mma_kind(g, d))) {
             p->wgmma = true;
             /* acc = dot(a, b, acc) carried by the loop and used nowhere else: the next

@@ -1,0 +1,23 @@
+# fp32 tl.dot under each input_precision in a K loop over masked pointer tiles, as Triton's
+# matmul tutorial writes it (single blocks of every shape: dot_prec.py's dot_prec_kernel).
+import triton
+import triton.language as tl
+
+
+@triton.jit
+def dot_prec_loop_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr, PREC: tl.constexpr, STAGES: tl.constexpr):
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * N + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BK), num_stages=STAGES):
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BK) & (offs_n[None, :] < N), other=0.0)
+        acc = tl.dot(a, b, acc, input_precision=PREC)
+        a_ptrs += BK
+        b_ptrs += BK * N
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
