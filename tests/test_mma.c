@@ -210,3 +210,23 @@ TEST(mma_wgmma_a_from_registers) {
              test_build_dir(), test_build_dir(), test_build_dir(), test_build_dir());
     CHECK_INT(0, test_run(cmd, out, sizeof out));
 }
+
+/* A wgmma is left in flight into the next iteration only when both operands are in the
+ * pipeline's ring: an operand staged in the scratch area each iteration would be written
+ * while the previous wgmma still reads it. */
+TEST(mma_wgmma_in_flight_only_from_ring) {
+    static char out[1 << 20];
+    char cmd[2048];
+    const char *kernels[] = {"dot_ws_kernel", "dot_scaled_a_kernel"};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py %s "
+                 "--target cuda:90a --num-warps 4 --num-stages 3 a_ptr='*fp16:16' b_ptr='*fp16:16' "
+                 "c_ptr='*fp32:16' K=i32:16 BM=64 BN=64 BK=32%s",
+                 test_build_dir(), test_build_dir(), kernels[i], i ? "" : " WS=False");
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_CONTAINS(out, "wgmma.mma_async");
+        /* both loads pipelined: in flight (wait_group 1); A computed: waited for (0) */
+        CHECK((strstr(out, "wgmma.wait_group.sync.aligned 1;") != NULL) == (i == 0));
+    }
+}

@@ -827,6 +827,15 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     p->P = arena_alloc(g->a, sizeof(Inst *) * (size_t)(b->ninsts + 1));
     for (int i = 0; i < b->ninsts; i++)
         if (inP[i]) p->P[p->nP++] = b->insts[i];
+    /* a wgmma left in flight reads its operands during the next iteration: only from the
+     * ring or the loop-invariant tiles, never from the scratch area the next iteration
+     * stages into */
+    for (int k = 0; p->defer && k < 2; k++) {
+        int v = p->defer->args[k];
+        bool held = g->piped[v];
+        for (int j = 0; j < p->ninv; j++) held |= p->inv[j] == v;
+        if (!held) p->defer = NULL;
+    }
     p->nslots = p->D + (p->defer ? 1 : 0);
     int64_t ring = (int64_t)p->nslots * off + inv_bytes;
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;

@@ -59,3 +59,18 @@ def dot_ws_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK
         b = tl.load(b_ptr + (k + offs_k)[:, None] * BN + offs_n[None, :])
         acc = tl.dot(a, b, acc)
     tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+
+
+# A computed in the loop (not a plain load): staged into scratch every iteration, so the
+# wgmma must finish before the next iteration stages over it
+@triton.jit
+def dot_scaled_a_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :]) * 2
+        b = tl.load(b_ptr + (k + offs_k)[:, None] * BN + offs_n[None, :])
+        acc = tl.dot(a, b, acc)
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
