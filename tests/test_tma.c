@@ -5,6 +5,7 @@
  * cuTensorMapEncodeTiled records its arguments), checked against hand-computed values.
  * Kernels: tests/kernels/tma.py. */
 #include "test.h"
+#include "test_child.h"
 #include "tritonc.h"
 #include "gpu/gpu.h"
 #include "trace/trace.h"
@@ -113,7 +114,7 @@ TEST(tma_tile_sm90a_uses_tma) {
     char *ptx = lower("tile_scale", args, 90, 4);
     CHECK(ptx != NULL);
     if (!ptx) return;
-    if (getenv("TMA_DUMP")) puts(ptx);
+    if (getenv("TMA_DUMP")) puts(ptx);   /* TMA_DUMP=1: show the PTX */
     CHECK_INT(1, count(ptx, BULK_LOAD));
     CHECK_INT(1, count(ptx, BULK_STORE));
     CHECK_INT(1, count(ptx, "mbarrier.init.shared::cta.b64"));
@@ -226,4 +227,137 @@ TEST(tma_matmul_assembles) {
         CHECK_INT(0, ptxas(ptx, arch == 90 ? "sm_90a" : "sm_80"));
         free(ptx);
     }
+}
+
+/* ---- the launch: tensor maps encoded by the runtime (fake libcuda, a child process) ----- */
+
+typedef struct {   /* fake_libcuda.c's record of one cuTensorMapEncodeTiled call */
+    int dtype; unsigned rank; uint64_t addr;
+    uint64_t dims[5], strides[5];
+    unsigned box[5], estrides[5];
+    int interleave, swizzle, l2promo, oobfill;
+} FakeTmap;
+
+static void *fake_sym(const char *name) {
+    void *h = dlopen(getenv("TRITONC_LIBCUDA_PATH"), RTLD_NOW | RTLD_NOLOAD);
+    void *f = h ? dlsym(h, name) : NULL;
+    if (h) dlclose(h);
+    return f;
+}
+
+static int fake_maps(FakeTmap *out, int n) {
+    int (*f)(FakeTmap *, int) = (int (*)(FakeTmap *, int))fake_sym("fake_cuda_tensor_maps");
+    return f ? f(out, n) : -1;
+}
+
+static void fake_counters(long c[8]) {
+    memset(c, 0, 8 * sizeof *c);
+    void (*f)(long *, int) = (void (*)(long *, int))fake_sym("fake_cuda_counters");
+    if (f) f(c, 8);
+}
+
+TEST(tma_launch_encodes_maps) {
+    test_run_child("TC_TMA_CHILD=1 TRITONC_OCCUPANCY=0 TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test "
+                   "FAKE_CUDA_LAUNCH=ok", "tmachild_", 30);
+}
+
+static tc_status launch_tile(tc_kernel *k, tc_tensor *xd, tc_tensor *yd, int bm, int bn,
+                             unsigned gx, unsigned gy, void *stream) {
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_desc", tc_tens(xd));
+    tc_args_set(a, "y_desc", tc_tens(yd));
+    tc_args_set(a, "BM", tc_int(bm));
+    tc_args_set(a, "BN", tc_int(bn));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = gx; o.grid[1] = gy; o.grid[2] = 1;
+    o.stream = stream;
+    tc_status rc = tc_launch(k, a, &o);
+    tc_args_free(a);
+    return rc;
+}
+
+TEST(tmachild_launch) {
+    if (!getenv("TC_TMA_CHILD")) return;
+    tc_context *ctx = NULL;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "tile_scale", &k));
+    if (!k) return;
+    /* x: fp16 100x72 whole; y: fp16 100x80 of which the descriptor covers 100x72 (row
+     * stride 80 elements = 160 bytes); 32x64 blocks */
+    int64_t xs[2] = {100, 72}, ys[2] = {100, 80}, blk[2] = {32, 64};
+    tc_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, xs, &x));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, ys, &y));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, x, 2, NULL, NULL, blk, &xd));
+    int64_t yst[2] = {80, 1};
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, y, 2, xs, yst, blk, &yd));
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 4, 2, NULL));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    FakeTmap t[16];
+    CHECK_INT(2, fake_maps(t, 16));
+    /* hand-computed: CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6; dims and box innermost first;
+     * strides in bytes of the outer dims only; element strides 1; no interleave, no swizzle,
+     * L2 promotion 128B (2), no NaN fill */
+    uint64_t xa = tc_tensor_address(x), ya = tc_tensor_address(y);
+    CHECK(t[0].dtype == 6 && t[0].rank == 2 && t[0].addr == xa);
+    CHECK(t[0].dims[0] == 72 && t[0].dims[1] == 100 && t[0].strides[0] == 144);
+    CHECK(t[0].box[0] == 64 && t[0].box[1] == 32 && t[0].estrides[0] == 1 && t[0].estrides[1] == 1);
+    CHECK(t[0].interleave == 0 && t[0].swizzle == 0 && t[0].l2promo == 2 && t[0].oobfill == 0);
+    CHECK(t[1].dtype == 6 && t[1].rank == 2 && t[1].addr == ya);
+    CHECK(t[1].dims[0] == 72 && t[1].dims[1] == 100 && t[1].strides[0] == 160);
+    CHECK(t[1].box[0] == 64 && t[1].box[1] == 32);
+    long c[8];
+    fake_counters(c);
+    CHECK_INT(1, c[1]);   /* one launch */
+    CHECK_INT(2, c[5]);   /* with two 64-aligned maps after the pointers */
+    CHECK_INT(0, c[6]);
+    tc_launch_report lr;
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_CONTAINS(lr.note, "tensor descriptors through TMA (cp.async.bulk.tensor): x_desc, y_desc");
+    /* a cached launch encodes them again (the tensors may be others of the same shape) */
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 4, 2, NULL));
+    fake_counters(c);
+    CHECK_INT(4, c[5]);
+    /* captured into a graph: the maps travel in the parameters, nothing is allocated */
+    void *s = NULL;
+    CHECK_INT(TC_OK, tc_stream_new(ctx, &s));
+    CHECK_INT(TC_OK, tc_graph_begin(ctx, s));
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 4, 2, s));
+    tc_graph *gr = NULL;
+    CHECK_INT(TC_OK, tc_graph_end(ctx, s, &gr));
+    CHECK_INT(1, tc_graph_kernel_count(gr));
+    fake_counters(c);
+    CHECK_INT(6, c[5]);
+    CHECK_INT(0, c[6]);
+    tc_graph_free(gr);
+    tc_stream_free(ctx, s);
+
+    /* fp32 5x6 (rows of 24 bytes): no TMA; the note says so and no map is encoded */
+    int64_t ss[2] = {5, 6}, sb[2] = {4, 4};
+    tc_tensor *u = NULL, *w = NULL, *ud = NULL, *wd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, ss, &u));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, ss, &w));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, u, 2, NULL, NULL, sb, &ud));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, w, 2, NULL, NULL, sb, &wd));
+    CHECK_INT(TC_OK, launch_tile(k, ud, wd, 4, 4, 2, 2, NULL));
+    CHECK_INT(2 + 0, fake_maps(t, 16) >= 2 ? 2 : -1);
+    fake_counters(c);
+    CHECK_INT(6, c[5]);
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_CONTAINS(lr.note, "tensor descriptors as ordinary loads and stores (no TMA");
+    tc_tensor_free(ud);
+    tc_tensor_free(wd);
+    tc_tensor_free(u);
+    tc_tensor_free(w);
+    tc_tensor_free(xd);
+    tc_tensor_free(yd);
+    tc_tensor_free(x);
+    tc_tensor_free(y);
+    tc_module_free(m);
+    tc_context_free(ctx);
 }
