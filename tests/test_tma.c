@@ -129,6 +129,10 @@ TEST(tma_tile_sm90a_uses_tma) {
     CHECK_CONTAINS(ptx, ".param .u64 tile_scale_param_1,\n\t.param .align 64 .b8 tile_scale_tma_0_0[128],\n"
                         "\t.param .align 64 .b8 tile_scale_tma_1_0[128]\n)");
     CHECK_CONTAINS(ptx, "cvta.param.u64");
+    /* the tile read and written 16 bytes at a time (8 fp16 per thread in a row) */
+    CHECK_INT(2, count(ptx, "ld.shared.v4.b32"));
+    CHECK_INT(2, count(ptx, "st.shared.v4.b32"));
+    CHECK_INT(0, count(ptx, "ld.shared.b16"));
     /* no per-element global loads or stores of the block remain */
     CHECK_INT(0, count(ptx, "ld.global"));
     CHECK_INT(0, count(ptx, "st.global"));

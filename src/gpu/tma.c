@@ -78,6 +78,59 @@ static void coords(G *g, const Inst *in, char *out, size_t n) {
     if (o < n) snprintf(out + o, n - o, "}");
 }
 
+/* A thread's elements of the row-major tile at shared address a (this thread's part of the
+ * flat index already in it), in layout L: read into regs, or written from them. Registers
+ * that hold consecutive elements go as one vector of up to 16 bytes (aligned: the tile is,
+ * and the thread's and the registers' flat parts have zero low bits); 16-bit floats two to
+ * a word. 8-bit and 16-bit integers (kept widened in b32 registers) go one at a time. */
+static void tile_access(G *g, int dt, int a, const Layout *L, int *regs, bool store) {
+    int n = 1 << L->nreg, esz = dt_size(dt);
+    bool half = dt == DT_FP16 || dt == DT_BF16;
+    int vec = 1 << lay_vec_bits(L);
+    if (vec > 16 / esz) vec = 16 / esz;
+    if (!(half || esz >= 4) || dt == DT_I1) vec = 1;
+    if (half && vec < 2) vec = 1;
+    for (int r = 0; r < n; r += vec) {
+        int64_t off = lay_reg_flat(L, r) * esz;
+        if (vec == 1) {
+            if (store) st_shared(g, dt, a, off, regs[r]);
+            else regs[r] = ld_shared(g, dt, a, off);
+            continue;
+        }
+        int nw = half ? vec / 2 : vec, wcls = esz == 8 ? CD : CR;
+        int w[8];
+        char list[256];
+        size_t o = 0;
+        for (int j = 0; j < nw; j++) {
+            if (half && store) {
+                w[j] = nr(g, CR);
+                E(g, "mov.b32 %s, {%s, %s};", rn(g, w[j]), rn(g, regs[r + 2 * j]), rn(g, regs[r + 2 * j + 1]));
+            } else if (store) {
+                w[j] = regs[r + j];
+            } else {
+                w[j] = nr(g, wcls);
+            }
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", rn(g, w[j]));
+        }
+        const char *ty = wcls == CD ? "b64" : "b32";
+        char vs[8] = "";
+        if (nw > 1) snprintf(vs, sizeof vs, ".v%d", nw);
+        if (store) {
+            E(g, "st.shared%s.%s [%s+%lld], %s%s%s;", vs, ty, rn(g, a), (long long)off,
+              nw > 1 ? "{" : "", list, nw > 1 ? "}" : "");
+            continue;
+        }
+        E(g, "ld.shared%s.%s %s%s%s, [%s+%lld];", vs, ty, nw > 1 ? "{" : "", list,
+          nw > 1 ? "}" : "", rn(g, a), (long long)off);
+        for (int j = 0; j < nw; j++) {
+            if (!half) { regs[r + j] = w[j]; continue; }
+            regs[r + 2 * j] = nr(g, CH);
+            regs[r + 2 * j + 1] = nr(g, CH);
+            E(g, "mov.b32 {%s, %s}, %s;", rn(g, regs[r + 2 * j]), rn(g, regs[r + 2 * j + 1]), rn(g, w[j]));
+        }
+    }
+}
+
 bool tma_load(G *g, const Inst *in) {
     int slot;
     if (!tma_ok(g, in, &slot)) return false;
@@ -106,7 +159,7 @@ bool tma_load(G *g, const Inst *in) {
     int a = nr(g, CR);
     E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tflat(g, L)), esz, rn(g, g->smem));
     int *out = alloc_regs(g, n);
-    for (int r = 0; r < n; r++) out[r] = ld_shared(g, dt, a, lay_reg_flat(&Lx, r) * esz);
+    tile_access(g, dt, a, &Lx, out, false);
     set_val(g, v, L, out);
     return true;
 }
@@ -125,7 +178,7 @@ bool tma_store(G *g, const Inst *in) {
     E(g, "bar.sync 0;");
     int a = nr(g, CR);
     E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tflat(g, L)), esz, rn(g, g->smem));
-    for (int r = 0; r < nlay(g, L); r++) st_shared(g, dt, a, lay_reg_flat(&Lx, r) * esz, V[r]);
+    tile_access(g, dt, a, &Lx, V, true);
     E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
     E(g, "@%s cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%s, %s], [%s];", rn(g, g->leader), rank,
