@@ -184,6 +184,18 @@ TEST(tma_fallbacks_on_sm90a) {
     }
 }
 
+TEST(tma_not_for_descriptors_made_in_the_kernel) {
+    SpecArg ptr = dptr(DT_FP32, NULL, true);
+    SpecArg args[6] = {ptr, ptr, rint32(), rint32(), cint(16), cint(16)};
+    char *ptx = lower("made_tile", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(0, count(ptx, "cp.async.bulk"));
+    CHECK(count(ptx, "ld.global") > 0);
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
+}
+
 TEST(tma_1d_and_3d_assemble) {
     TDesc d1 = {0};
     d1.rank = 1;

@@ -39,3 +39,12 @@ def batch_copy(x_desc, y_desc, BB: tl.constexpr, BM: tl.constexpr, BN: tl.conste
     b = tl.program_id(0) * BB
     m = tl.program_id(1) * BM
     y_desc.store([b, m, 0], x_desc.load([b, m, 0]) - 3)
+
+
+@triton.jit
+def made_tile(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
+    # descriptors made in the kernel: ordinary loads and stores on every target (for now)
+    xd = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, BN])
+    yd = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN])
+    m = tl.program_id(0) * BM
+    yd.store([m, 0], xd.load([m, 0]) + 1)
