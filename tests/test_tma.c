@@ -377,3 +377,47 @@ TEST(tmachild_launch) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+TEST(tma_dot_direct_operands) {
+    /* TRITONC_TMA_DOT=1: the loads feeding the dot go straight into its operand tiles, one
+     * copy per slab; the maps carry the swizzle of the slab width: a [64, 32] fp16 rows of
+     * 64 bytes (64B swizzle, 2), b [32, 64] rows of 128 bytes (128B, 3); then a [64, 128]:
+     * rows of 256 bytes, two 128-byte slabs, two copies */
+    setenv("TRITONC_TMA_DOT", "1", 1);
+    TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
+          dc = desc2(64, 64, 256, 192, 192);
+    SpecArg args[7] = {dptr(DT_FP16, &da, true), dptr(DT_FP16, &db, true), dptr(DT_FP32, &dc, true),
+                       rint32(), cint(64), cint(64), cint(32)};
+    char *ptx = lower("desc_matmul", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        if (getenv("TMA_DUMP")) puts(ptx);
+        CHECK_INT(2, count(ptx, BULK_LOAD));
+        CHECK_CONTAINS(ptx, ".b8 desc_matmul_tma_0_2[128],\n\t.param .align 64 .b8 desc_matmul_tma_1_3[128],\n"
+                            "\t.param .align 64 .b8 desc_matmul_tma_2_0[128]\n)");
+        CHECK_CONTAINS(ptx, "], 4096;");   /* 64 * 32 * 2 bytes, and 32 * 64 * 2 */
+        CHECK_INT(0, count(ptx, "ld.shared.v4.b32"));   /* no trip through registers */
+        CHECK_INT(0, count(ptx, "cp.async.ca"));         /* nor the cp.async pipeline */
+        CHECK_CONTAINS(ptx, "wgmma.mma_async");
+        GpuTmap maps[GPU_MAX_TMAPS];
+        CHECK_INT(3, gpu_tma_maps(ptx, "desc_matmul", maps));
+        CHECK(maps[0].swizzle == 2 && maps[1].swizzle == 3 && maps[2].swizzle == 0);
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    TDesc wa = desc2(64, 128, 256, 256, 256), wb = desc2(128, 64, 256, 192, 192);
+    SpecArg args2[7] = {dptr(DT_FP16, &wa, true), dptr(DT_FP16, &wb, true), dptr(DT_FP32, &dc, true),
+                        rint32(), cint(64), cint(64), cint(128)};
+    ptx = lower("desc_matmul", args2, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(3, count(ptx, BULK_LOAD));   /* a in two slabs, b in one */
+        CHECK_CONTAINS(ptx, "], 16384;");
+        GpuTmap maps[GPU_MAX_TMAPS];
+        CHECK_INT(3, gpu_tma_maps(ptx, "desc_matmul", maps));
+        CHECK(maps[0].swizzle == 3 && maps[1].swizzle == 3);
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    unsetenv("TRITONC_TMA_DOT");
+}

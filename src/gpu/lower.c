@@ -2645,6 +2645,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].type.dt == DT_VOID) err_fail(e, TC_ERR_INTERNAL, (SrcLoc){0}, "void param");
     analyze(g);
+    tma_plan(g);
     g->tid = nr(g, CR);
     g->smem = nr(g, CR);
     EP(g, "mov.u32 %s, %%tid.x;", rn(g, g->tid));

@@ -58,6 +58,9 @@ typedef struct G {
      * for next, and the predicate of thread 0 */
     int tma_param[GPU_MAX_TMAPS], tma_addr[GPU_MAX_TMAPS], ntma;
     int mbar, mbar_phase, leader;
+    int *tma_sw;      /* IR parameter -> the swizzle of its map (0: none) */
+    bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
+    int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
 } G;
 
 int lay_id(G *g, const Layout *L);
@@ -94,6 +97,7 @@ int ld_shared(G *g, int dt, int addr, int64_t off);
 
 /* tma.c: desc.load / desc.store through TMA where the instruction allows (false: lower it
  * the ordinary way); the mbarrier's place (returns the shared size); the map parameters */
+void tma_plan(G *g);
 bool tma_load(G *g, const Inst *in);
 bool tma_store(G *g, const Inst *in);
 int tma_finish(G *g, int shared);

@@ -18,20 +18,102 @@
  * the row-major tile in the value's layout. The tile is unswizzled (SWIZZLE_NONE); the loads
  * that the pipeliner (mma.c) issues ahead for a dot keep its cp.async ring.
  * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
- * thread 0 issues the copy out, commits it and waits until the tile has been read. */
+ * thread 0 issues the copy out, commits it and waits until the tile has been read.
+ *
+ * With TRITONC_TMA_DOT=1 (off by default until checked on a GPU; in the disk cache's key), a
+ * 2-D load whose one use is an operand of a tensor-core dot, the dot's other operand such a
+ * load too, is copied straight into the operand tile the dot reads (mma.c's Tile: slabs of
+ * min(row bytes, 128) bytes, 16-byte chunks XOR-swizzled as TMA's 128/64/32-byte modes lay
+ * them out), one copy per slab, in an area of its own after all other shared memory; the dot
+ * reads it there with no trip through registers. The descriptor's map then has that swizzle
+ * and a box of the slab's width; if another access of the same descriptor needs another map,
+ * no load of the kernel goes direct. */
 #include "gpu/lower.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+static int param_of(const IrFunc *f, int value) {
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].value == value) return i;
+    return -1;
+}
+
+/* The bytes of one slab of a dot operand tile with rows of `row` bytes (mma.c's tile_of), and
+ * the TMA swizzle that lays a box of that width out the same way. */
+static int slab_of(int row) { return row < 128 ? row : 128; }
+static int swizzle_of(int slab) { return slab == 128 ? 3 : slab == 64 ? 2 : slab == 32 ? 1 : 0; }
+
+/* A LOAD TMA can copy straight into its dot's operand tile: 2-D, used once, rows a multiple
+ * of 8 (so that each slab starts on a swizzle period), a 16-byte-aligned descriptor. */
+static bool direct_ok(G *g, const Inst *ld) {
+    if (!ld || ld->op != OP_LOAD || ir_desc_rank(ld) != 2) return false;
+    const IrFunc *f = g->f;
+    int v = ld->res[0], j = param_of(f, ld->args[3]);
+    Type t = f->types[v];
+    return g->uses[v] == 1 && j >= 0 && f->params[j].div16 && t.shape[0] % 8 == 0 &&
+           t.shape[1] * dt_size(t.dt) >= 16;
+}
+
+static void plan_dots(G *g, const Region *r) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) plan_dots(g, in->regions[k]);
+        if (in->op != OP_DOT || g->f->types[in->res[0]].rank != 2) continue;
+        int L = g->pref[in->res[0]];
+        if (L < 0 || !g->lays[L].mma) continue;
+        const Inst *a = g->def[in->args[0]], *b = g->def[in->args[1]];
+        if (direct_ok(g, a) && direct_ok(g, b) && a != b)
+            g->tma_direct[a->res[0]] = g->tma_direct[b->res[0]] = true;
+    }
+}
+
+/* The swizzle each descriptor access asks of its parameter's map (demand: -1 none yet);
+ * false on a conflict. */
+static bool plan_maps(G *g, const Region *r, int *demand) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k] && !plan_maps(g, in->regions[k], demand)) return false;
+        if (!ir_desc_rank(in)) continue;
+        int j = param_of(g->f, in->args[3]);
+        if (j < 0) continue;
+        int sw = 0;
+        if (in->op == OP_LOAD && g->tma_direct[in->res[0]]) {
+            Type t = g->f->types[in->res[0]];
+            sw = swizzle_of(slab_of(t.shape[1] * dt_size(t.dt)));
+        }
+        if (demand[j] >= 0 && demand[j] != sw) return false;
+        demand[j] = sw;
+    }
+    return true;
+}
+
+void tma_plan(G *g) {
+    const IrFunc *f = g->f;
+    g->tma_sw = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
+    g->tma_direct = arena_alloc(g->a, (size_t)f->nvalues + 1);
+    memset(g->tma_sw, 0, sizeof(int) * (size_t)(f->nparams + 1));
+    memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
+    const char *on = getenv("TRITONC_TMA_DOT");
+    if (!(g->ti->features & TF_TMA) || !on || !*on || !strcmp(on, "0")) return;
+    plan_dots(g, f->body);
+    int *demand = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
+    for (int j = 0; j <= f->nparams; j++) demand[j] = -1;
+    if (!plan_maps(g, f->body, demand)) {
+        memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
+        return;
+    }
+    for (int j = 0; j < f->nparams; j++) g->tma_sw[j] = demand[j] > 0 ? demand[j] : 0;
+}
+
 /* The tensor-map slot of descriptor parameter `base` (a value), created on first use; -1 when
  * the value is no parameter the runtime can encode a map for (16-byte aligned pointer). */
 static int tma_slot(G *g, int base) {
     const IrFunc *f = g->f;
-    int j = -1;
-    for (int i = 0; i < f->nparams; i++)
-        if (f->params[i].value == base) { j = i; break; }
+    int j = param_of(f, base);
     if (j < 0 || !f->params[j].div16 || f->params[j].type.dt != DT_PTR) return -1;
     for (int s = 0; s < g->ntma; s++)
         if (g->tma_param[s] == j) return s;
@@ -40,7 +122,7 @@ static int tma_slot(G *g, int base) {
     g->tma_param[s] = j;
     int a = nr(g, CD);
     g->tma_addr[s] = nr(g, CD);
-    EP(g, "mov.b64 %s, %s_tma_%d_0;", rn(g, a), f->name, j);
+    EP(g, "mov.b64 %s, %s_tma_%d_%d;", rn(g, a), f->name, j, g->tma_sw[j]);
     EP(g, "cvta.param.u64 %s, %s;", rn(g, g->tma_addr[s]), rn(g, a));
     return s;
 }
@@ -131,12 +213,57 @@ static void tile_access(G *g, int dt, int a, const Layout *L, int *regs, bool st
     }
 }
 
+/* The mbarrier wait of every load: the phase, then the next one. */
+static void wait_phase(G *g) {
+    int lw = ++g->labels, p = nr(g, CP);
+    buf_printf(&g->body, "$L%d:\n", lw);
+    E(g, "mbarrier.try_wait.parity.shared::cta.b64 %s, [%s], %s;", rn(g, p), rn(g, g->mbar),
+      rn(g, g->mbar_phase));
+    E(g, "@!%s bra $L%d;", rn(g, p), lw);
+    E(g, "xor.b32 %s, %s, 1;", rn(g, g->mbar_phase), rn(g, g->mbar_phase));
+}
+
+/* A load straight into its dot's operand tile (TRITONC_TMA_DOT): one copy per slab. */
+static bool direct_load(G *g, const Inst *in, int slot, int64_t bytes) {
+    const IrFunc *f = g->f;
+    int v = in->res[0];
+    Type t = f->types[v];
+    int esz = dt_size(t.dt), rows = t.shape[0];
+    int slab = slab_of(t.shape[1] * esz), nsl = t.shape[1] * esz / slab;
+    if (!g->tma_area) g->tma_area = nr(g, CR);
+    int off = g->tma_area_bytes;
+    g->tma_area_bytes += (int)((bytes + 1023) & ~1023);
+    g->smem_align = 1024;
+    int inner = g->vr[in->args[5]][0], outer = g->vr[in->args[4]][0];
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    int st = nr(g, CD);
+    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, g->leader), rn(g, st),
+      rn(g, g->mbar), (long long)bytes);
+    for (int s = 0; s < nsl; s++) {
+        int c = inner, d = nr(g, CR);
+        if (s) {
+            c = nr(g, CR);
+            E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * slab / esz);
+        }
+        E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, g->tma_area), (long long)off + (long long)s * rows * slab);
+        E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+          "[%s], [%s, {%s, %s}], [%s];", rn(g, g->leader), rn(g, d), rn(g, g->tma_addr[slot]),
+          rn(g, c), rn(g, outer), rn(g, g->mbar));
+    }
+    wait_phase(g);
+    g->smop_base[v] = g->tma_area;
+    g->smop_off[v] = off;
+    return true;
+}
+
 bool tma_load(G *g, const Inst *in) {
     int slot;
     if (!tma_ok(g, in, &slot)) return false;
     const IrFunc *f = g->f;
     int v = in->res[0], dt = f->types[v].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
     int64_t bytes = type_numel(f->types[v]) * esz;
+    if (g->tma_direct[v]) return direct_load(g, in, slot, bytes);
     need_smem(g, bytes);
     char c[160];
     coords(g, in, c, sizeof c);
@@ -148,12 +275,7 @@ bool tma_load(G *g, const Inst *in) {
     E(g, "@%s cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
       "[%s], [%s, %s], [%s];", rn(g, g->leader), rank, rn(g, g->smem), rn(g, g->tma_addr[slot]), c,
       rn(g, g->mbar));
-    int lw = ++g->labels, p = nr(g, CP);
-    buf_printf(&g->body, "$L%d:\n", lw);
-    E(g, "mbarrier.try_wait.parity.shared::cta.b64 %s, [%s], %s;", rn(g, p), rn(g, g->mbar),
-      rn(g, g->mbar_phase));
-    E(g, "@!%s bra $L%d;", rn(g, p), lw);
-    E(g, "xor.b32 %s, %s, 1;", rn(g, g->mbar_phase), rn(g, g->mbar_phase));
+    wait_phase(g);
     int L = res_lay(g, v), n = nlay(g, L);
     Layout Lx = g->lays[L].L;
     int a = nr(g, CR);
@@ -193,6 +315,11 @@ bool tma_store(G *g, const Inst *in) {
  * (its arrival count 1: thread 0's arrive.expect_tx). Returns the new shared size. */
 int tma_finish(G *g, int shared) {
     if (!g->mbar) return shared;
+    if (g->tma_area_bytes) {   /* the dot operand tiles, 1024-aligned (swizzle periods) */
+        int base = (shared + 1023) & ~1023;
+        EP(g, "add.u32 %s, %s, %d;", rn(g, g->tma_area), rn(g, g->smem), base);
+        shared = base + g->tma_area_bytes;
+    }
     int off = (shared + 7) & ~7;
     EP(g, "add.u32 %s, %s, %d;", rn(g, g->mbar), rn(g, g->smem), off);
     EP(g, "@%s mbarrier.init.shared::cta.b64 [%s], 1;", rn(g, g->leader), rn(g, g->mbar));
@@ -204,7 +331,8 @@ int tma_finish(G *g, int shared) {
 /* The .entry's tensor-map parameters, after f's own. */
 void tma_params(G *g, Buf *b) {
     for (int s = 0; s < g->ntma; s++)
-        buf_printf(b, ",\n\t.param .align 64 .b8 %s_tma_%d_0[128]", g->f->name, g->tma_param[s]);
+        buf_printf(b, ",\n\t.param .align 64 .b8 %s_tma_%d_%d[128]", g->f->name, g->tma_param[s],
+                   g->tma_sw[g->tma_param[s]]);
 }
 
 int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out) {

@@ -341,6 +341,12 @@ bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
                       nomma3 && *nomma3 && strcmp(nomma3, "0") != 0);
     if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
     w += w2;
+    /* TRITONC_TMA_DOT=1: descriptor loads straight into dot operand tiles (src/gpu/tma.c) */
+    const char *tmadot = getenv("TRITONC_TMA_DOT");
+    w2 = snprintf(k->text + w, sizeof k->text - (size_t)w, "tma_dot %d\n",
+                  tmadot && *tmadot && strcmp(tmadot, "0") != 0);
+    if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
+    w += w2;
     uint8_t kh[32];
     sha256(k->text, (size_t)w, kh);
     sha256_hex(kh, k->hex);

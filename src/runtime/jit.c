@@ -740,6 +740,9 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                                 k->fn->params[e->ir_param[e->tmap[m].param]].name);
             int32_t blk[TC_MAX_RANK];
             for (int d = 0; d < t->drank; d++) blk[d] = (int32_t)t->dblock[d];
+            int sw = e->tmap[m].swizzle;   /* a swizzled map's box is one slab wide (tma.c) */
+            if (sw && blk[t->drank - 1] > (16 << sw) / dt_size((int)t->dtype))
+                blk[t->drank - 1] = (16 << sw) / dt_size((int)t->dtype);
             Err ce = {0};
             if (cuda_tensor_map(tmaps[m], (int)t->dtype, t->drank, t->dev, t->dshape, t->dstrides,
                                 blk, e->tmap[m].swizzle, &ce))
