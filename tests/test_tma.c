@@ -366,6 +366,54 @@ TEST(tmachild_launch) {
     CHECK_INT(6, c[5]);
     tc_last_launch(ctx, &lr, sizeof lr);
     CHECK_CONTAINS(lr.note, "tensor descriptors as ordinary loads and stores (no TMA");
+
+    /* TRITONC_TMA_DOT=1: the maps of the dot's operands have the 128-byte swizzle and a box
+     * one 128-byte slab wide; c's is plain */
+    setenv("TRITONC_TMA_DOT", "1", 1);
+    tc_kernel *mk = NULL;
+    CHECK_INT(TC_OK, tc_module_kernel(m, "desc_matmul", &mk));
+    int64_t as[2] = {256, 128}, bs[2] = {128, 192}, cs[2] = {256, 192};
+    int64_t ab[2] = {64, 128}, bb[2] = {128, 64}, cb[2] = {64, 64};
+    tc_tensor *ta = NULL, *tb = NULL, *tcc = NULL, *ad = NULL, *bd = NULL, *cd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, as, &ta));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, bs, &tb));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, cs, &tcc));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, ta, 2, NULL, NULL, ab, &ad));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tb, 2, NULL, NULL, bb, &bd));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tcc, 2, NULL, NULL, cb, &cd));
+    tc_args *ma = NULL;
+    tc_args_new(mk, &ma);
+    tc_args_set(ma, "a_desc", tc_tens(ad));
+    tc_args_set(ma, "b_desc", tc_tens(bd));
+    tc_args_set(ma, "c_desc", tc_tens(cd));
+    tc_args_set(ma, "K", tc_int(128));
+    tc_args_set(ma, "BM", tc_int(64));
+    tc_args_set(ma, "BN", tc_int(64));
+    tc_args_set(ma, "BK", tc_int(128));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 4; o.grid[1] = 3; o.grid[2] = 1;
+    CHECK_INT(TC_OK, tc_launch(mk, ma, &o));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    int nm = fake_maps(t, 16);
+    CHECK_INT(9, nm);                 /* 3 launches of tile_scale with 2 maps, then a, b, c */
+    FakeTmap *q = &t[nm >= 3 ? nm - 3 : 0];
+    CHECK(q[0].dtype == 6 && q[0].dims[0] == 128 && q[0].dims[1] == 256 && q[0].strides[0] == 256);
+    CHECK(q[0].box[0] == 64 && q[0].box[1] == 64 && q[0].swizzle == 3);
+    CHECK(q[1].dtype == 6 && q[1].dims[0] == 192 && q[1].dims[1] == 128 && q[1].strides[0] == 384);
+    CHECK(q[1].box[0] == 64 && q[1].box[1] == 128 && q[1].swizzle == 3);
+    CHECK(q[2].dtype == 7 && q[2].dims[0] == 192 && q[2].dims[1] == 256 && q[2].strides[0] == 768);
+    CHECK(q[2].box[0] == 64 && q[2].box[1] == 64 && q[2].swizzle == 0);
+    fake_counters(c);
+    CHECK_INT(9, c[5]);
+    CHECK_INT(0, c[6]);
+    unsetenv("TRITONC_TMA_DOT");
+    tc_args_free(ma);
+    tc_tensor_free(ad);
+    tc_tensor_free(bd);
+    tc_tensor_free(cd);
+    tc_tensor_free(ta);
+    tc_tensor_free(tb);
+    tc_tensor_free(tcc);
     tc_tensor_free(ud);
     tc_tensor_free(wd);
     tc_tensor_free(u);
