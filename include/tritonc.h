@@ -763,7 +763,8 @@ TC_API tc_status tc_assumed_device(tc_context *ctx, tc_target *t, tc_device_prop
  * parameter the kernel uses as a tl.tensor_descriptor (desc.load / desc.store); shape,
  * strides and block shape are part of the specialization key. TC_ERR_ARG when the strides
  * are negative or reach outside the tensor. Free it with tc_tensor_free (the tensor must
- * outlive it). */
+ * outlive it). On sm_90+ its blocks move by TMA where the strides and block allow (README:
+ * the launch encodes its tensor map with cuTensorMapEncodeTiled, nothing allocated). */
 TC_API tc_status tc_tensor_descriptor(tc_context *ctx, tc_tensor *tensor, int rank,
                                       const int64_t *shape, const int64_t *strides,
                                       const int64_t *block_shape, tc_tensor **out);

@@ -19,7 +19,10 @@
  * Streams, stream capture and graphs: a launch on a capturing stream is recorded (and
  * succeeds whatever FAKE_CUDA_LAUNCH says); cuGraphLaunch "runs" the recorded kernels.
  * fake_cuda_counters() (for tests, through dlsym) counts module loads, launches, graph
- * launches and the kernels they ran. */
+ * launches and the kernels they ran, and the tensor maps launches passed (checked or bad).
+ * cuTensorMapEncodeTiled records its arguments (fake_cuda_tensor_maps: the last 16) and
+ * writes "TMAP", the call's number and the address into the map; a launch checks that each
+ * `.param .align 64 .b8 x[128]` of its entry points at such a map, 64-byte aligned. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -207,6 +210,59 @@ EXPORT void fake_cuda_counters(long *out, int n) {
 }
 static void count(int i, long v) { __atomic_fetch_add(&counters[i], v, __ATOMIC_RELAXED); }
 
+/* cuTensorMapEncodeTiled's arguments, as tests read them (tests/test_tma.c) */
+typedef struct {
+    int dtype; unsigned rank; uint64_t addr;
+    uint64_t dims[5], strides[5];
+    unsigned box[5], estrides[5];
+    int interleave, swizzle, l2promo, oobfill;
+} FakeTmap;
+static FakeTmap tmaps[16];
+static int ntmaps;
+EXPORT int fake_cuda_tensor_maps(FakeTmap *out, int n) {
+    int k = ntmaps < 16 ? ntmaps : 16;
+    for (int i = 0; i < k && i < n; i++) out[i] = tmaps[(ntmaps - k + i) % 16];
+    return k;
+}
+EXPORT CUresult cuTensorMapEncodeTiled(void *map, int dtype, unsigned rank, void *addr,
+                                       const uint64_t *dims, const uint64_t *strides,
+                                       const unsigned *box, const unsigned *estrides,
+                                       int interleave, int swizzle, int l2promo, int oobfill) {
+    if (!map || (uintptr_t)map % 64 || rank < 1 || rank > 5 || (uintptr_t)addr % 16) return INVALID_VALUE;
+    FakeTmap *t = &tmaps[ntmaps % 16];
+    memset(t, 0, sizeof *t);
+    *t = (FakeTmap){dtype, rank, (uint64_t)(uintptr_t)addr, {0}, {0}, {0}, {0}, interleave, swizzle, l2promo, oobfill};
+    for (unsigned i = 0; i < rank; i++) {
+        t->dims[i] = dims[i];
+        t->box[i] = box[i];
+        t->estrides[i] = estrides[i];
+        if (i + 1 < rank) {
+            t->strides[i] = strides[i];
+            if (strides[i] % 16) return INVALID_VALUE;
+        }
+        if (box[i] == 0 || box[i] > 256) return INVALID_VALUE;
+    }
+    ntmaps++;
+    memset(map, 0, 128);
+    memcpy(map, "TMAP", 4);
+    memcpy((char *)map + 8, &ntmaps, sizeof ntmaps);
+    memcpy((char *)map + 16, &t->addr, 8);
+    return OK;
+}
+
+/* The launch's tensor-map parameters: counters[5] += good ones, counters[6] += bad ones. */
+static void count(int i, long v);
+static void check_tensor_maps(const char *entry, void **params) {
+    const char *end = strchr(entry, ')');
+    int i = 0;
+    for (const char *p = strstr(entry, ".param"); p && end && p < end; p = strstr(p + 1, ".param"), i++) {
+        const char *nl = strchr(p, '\n');
+        if (!nl || !strstr(p, ".align 64 .b8") || strstr(p, ".align 64 .b8") > nl) continue;
+        const char *m = params ? params[i] : NULL;
+        count(m && (uintptr_t)m % 64 == 0 && !memcmp(m, "TMAP", 4) ? 5 : 6, 1);
+    }
+}
+
 typedef struct FakeModule FakeModule;
 typedef struct { FakeModule *m; const char *entry; } FakeFunc;
 struct FakeModule { char *text; void *ctx; FakeFunc fn[8]; int nfn; };
@@ -294,6 +350,7 @@ EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, u
                                void **params, void **extra) {
     FakeFunc *fn = f;
     if (!fn || fn->m->ctx != current) return INVALID_HANDLE;
+    check_tensor_maps(fn->entry, params);
     FakeStream *s = stream;
     if (s && s->capturing) { s->recorded++; count(4, 1); return OK; }
     const char *l = getenv("FAKE_CUDA_LAUNCH");

@@ -110,6 +110,10 @@ static struct {
     CUresult (*cuGraphLaunch)(CUgraphExec x, CUstream s);
     CUresult (*cuGraphExecDestroy)(CUgraphExec x);
     CUresult (*cuGraphDestroy)(CUgraph g);
+    CUresult (*cuTensorMapEncodeTiled)(void *map, int dtype, unsigned rank, void *addr,
+                                       const uint64_t *dims, const uint64_t *strides,
+                                       const unsigned *box, const unsigned *estrides,
+                                       int interleave, int swizzle, int l2promo, int oobfill);
 } cu;
 
 /* Symbols to resolve. An entry whose slot is already filled is skipped, so a later name is
@@ -157,6 +161,7 @@ static const struct { const char *name; size_t off; bool required; } cu_syms[] =
     SYM(cuGraphLaunch, false),
     SYM(cuGraphExecDestroy, false),
     SYM(cuGraphDestroy, false),
+    SYM(cuTensorMapEncodeTiled, false),
 #undef SYM
 };
 
@@ -830,6 +835,46 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
     cuda_module_unload(m1);
     if (regs1 <= 0 || regs1 > cap || local1 < 0 || local1 > local0) { free(out); return NULL; }
     return out;
+}
+
+/* ---- tensor maps (TMA) ---------------------------------------------------------------------- */
+
+/* CUtensorMapDataType of a dtype (8-bit floats as UINT8, as Triton); -1 for i1. */
+static int tmap_dtype(int dt) {
+    switch (dt) {
+    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
+    case DT_I16: case DT_U16: return 1;
+    case DT_U32: return 2;
+    case DT_I32: return 3;
+    case DT_U64: return 4;
+    case DT_I64: return 5;
+    case DT_FP16: return 6;
+    case DT_FP32: return 7;
+    case DT_FP64: return 8;
+    case DT_BF16: return 9;
+    default: return -1;
+    }
+}
+
+tc_status cuda_tensor_map(void *map, int dtype, int rank, CuDevPtr addr, const int64_t *shape,
+                          const int64_t *strides, const int32_t *block, int swizzle, Err *e) {
+    int ty = tmap_dtype(dtype);
+    if (ty < 0 || rank < 1 || rank > 5) {
+        err_set(e, TC_ERR_INTERNAL, (SrcLoc){0}, "cuTensorMapEncodeTiled: no tensor map for a "
+                "rank-%d %s tensor", rank, dt_name(dtype));
+        return e->code;
+    }
+    uint64_t dims[5], st[5];
+    unsigned box[5], one[5] = {1, 1, 1, 1, 1};
+    int esz = dt_size(dtype);
+    for (int i = 0; i < rank; i++) {   /* the driver counts dimensions innermost first */
+        dims[i] = (uint64_t)shape[rank - 1 - i];
+        box[i] = (unsigned)block[rank - 1 - i];
+        if (i < rank - 1) st[i] = (uint64_t)strides[rank - 2 - i] * (uint64_t)esz;
+    }
+    /* CU_TENSOR_MAP_INTERLEAVE_NONE, L2_PROMOTION_L2_128B (2), FLOAT_OOB_FILL_NONE: zeros */
+    return CU_CALL(e, cuTensorMapEncodeTiled, map, ty, (unsigned)rank, (void *)(uintptr_t)addr,
+                   dims, st, box, one, 0, swizzle, 2, 0);
 }
 
 /* ---- launch, sync, events ------------------------------------------------------------------ */

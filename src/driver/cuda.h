@@ -87,6 +87,12 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes);
 /* False when TRITONC_OCCUPANCY=0. */
 bool cuda_occupancy_on(void);
 
+/* cuTensorMapEncodeTiled: the 128-byte CUtensorMap (map: 64-byte aligned) of a rank-dim
+ * tensor of dtype at addr, with shape and strides in elements and block (the box) outermost
+ * first as Triton writes them, element strides 1, swizzle a CUtensorMapSwizzle, zero fill. */
+tc_status cuda_tensor_map(void *map, int dtype, int rank, CuDevPtr addr, const int64_t *shape,
+                          const int64_t *strides, const int32_t *block, int swizzle, Err *e);
+
 /* cuLaunchKernel with params[] = pointers to each argument value. */
 tc_status cuda_launch(CuModule *m, const uint32_t grid[3], int threads, int shared_bytes,
                       void *stream, void **params, Err *e);

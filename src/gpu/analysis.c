@@ -322,6 +322,8 @@ static void spt_inst(G *g, const Inst *in) {
     if (t.rank == 0) return;
     int mask = in->op == OP_LOAD ? in->args[1] : in->args[2];
     int v = mem_vec(g, ptr, mask);
+    if (ir_desc_rank(in) && (g->ti->features & TF_TMA))   /* a TMA tile (tma.c): 16 bytes */
+        v = 16 / dt_size(t.elem);
     int64_t per = type_numel(t) / (32 * g->nw);
     if (per < 1) per = 1;
     if (v > per) v = (int)per;

@@ -31,6 +31,15 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
                       int max_shared, GpuKernel *out, Err *e);
 void gpu_kernel_free(GpuKernel *k);
 
+/* TMA (tma.c): the tensor maps a kernel takes, by value after its own parameters
+ * (`.param .align 64 .b8 <kernel>_tma_<param>_<swizzle>[128]`, one per host descriptor
+ * parameter whose blocks move through cp.async.bulk.tensor), in order: param is the IR
+ * parameter the map describes, swizzle CUtensorMapSwizzle (0: none). Read from the PTX, so
+ * that code from the disk cache needs no other record. Returns how many (<= GPU_MAX_TMAPS). */
+#define GPU_MAX_TMAPS 16
+typedef struct GpuTmap { int param, swizzle; } GpuTmap;
+int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out);
+
 /* How f's tl.dot ran in ptx, for the launch report: "wgmma, 3 stages", "mma.sync, loads not
  * pipelined", "fma"; "" when f has no dot. */
 void gpu_dot_summary(const IrFunc *f, const char *ptx, char *out, size_t n);

@@ -387,7 +387,7 @@ static int smem_addr(G *g, int t, int scale) {
     return a;
 }
 
-static void st_shared(G *g, int dt, int addr, int64_t off, int r) {
+void st_shared(G *g, int dt, int addr, int64_t off, int r) {
     if (dt == DT_I1) {
         int t = pred_to_u32(g, r);
         E(g, "st.shared.u8 [%s+%lld], %s;", rn(g, addr), (long long)off, rn(g, t));
@@ -398,7 +398,7 @@ static void st_shared(G *g, int dt, int addr, int64_t off, int r) {
     }
 }
 
-static int ld_shared(G *g, int dt, int addr, int64_t off) {
+int ld_shared(G *g, int dt, int addr, int64_t off) {
     int d;
     if (dt == DT_I1) {
         int t = nr(g, CR);
@@ -1686,6 +1686,7 @@ static void lower_load(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0], dt = f->types[v].dt;
     if (g->piped[v]) return;   /* issued ahead into shared memory by the pipeliner */
+    if (tma_load(g, in)) return;
     int L = res_lay(g, v);
     int n = nlay(g, L);
     int *P = get(g, in->args[0], L);
@@ -1759,6 +1760,7 @@ static int and_pred(G *g, int a, int b) {
 
 static void lower_store(G *g, const Inst *in) {
     const IrFunc *f = g->f;
+    if (tma_store(g, in)) return;
     int ptr = in->args[0], dt = f->types[in->args[1]].dt;
     int L = f->types[ptr].rank ? (g->pref[ptr] >= 0 ? g->pref[ptr] : default_lay(g, &f->types[ptr])) : 0;
     int n = nlay(g, L);
@@ -2658,6 +2660,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     for (int i = 0; i < f->nparams; i++)
         if (f->params[i].type.dt == DT_VOID) err_fail(e, TC_ERR_INTERNAL, (SrcLoc){0}, "void param");
     analyze(g);
+    tma_plan(g);
     g->tid = nr(g, CR);
     g->smem = nr(g, CR);
     EP(g, "mov.u32 %s, %%tid.x;", rn(g, g->tid));
@@ -2685,6 +2688,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
         EP(g, "add.u32 %s, %s, %d;", rn(g, g->ring), rn(g, g->smem), scratch);
         shared = scratch + g->ring_bytes;
     }
+    shared = tma_finish(g, shared);
     int limit = max_shared > 0 ? max_shared : ti->smem_block;
     if (shared > limit) {
         err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},
@@ -2717,6 +2721,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     for (int i = 0; i < f->nparams; i++)
         buf_printf(&g->text, "%s\n\t.param .%s %s_param_%d", i ? "," : "", param_ty(f->params[i].type.dt),
                    f->name, i);
+    tma_params(g, &g->text);
     /* tensor-core kernels hold large accumulators: without .minnctapersm ptxas may cap
      * registers for occupancy and spill them */
     buf_printf(&g->text, "\n)\n.maxntid %d, 1, 1\n%s{\n", num_warps * 32,

@@ -57,6 +57,14 @@ typedef struct G {
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
     const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
+    /* TMA (tma.c): the parameter of each tensor-map slot and the register with its generic
+     * address; the kernel's mbarrier (a register with its shared address), the phase to wait
+     * for next, and the predicate of thread 0 */
+    int tma_param[GPU_MAX_TMAPS], tma_addr[GPU_MAX_TMAPS], ntma;
+    int mbar, mbar_phase, leader;
+    int *tma_sw;      /* IR parameter -> the swizzle of its map (0: none) */
+    bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
+    int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
 } G;
 
 int lay_id(G *g, const Layout *L);
@@ -91,6 +99,16 @@ void scope_enter(G *g);
 void scope_leave(G *g);
 void lower_inst(G *g, const Inst *in);
 int load_vec(G *g, int lay, int ptr, int mask);
+void st_shared(G *g, int dt, int addr, int64_t off, int r);
+int ld_shared(G *g, int dt, int addr, int64_t off);
+
+/* tma.c: desc.load / desc.store through TMA where the instruction allows (false: lower it
+ * the ordinary way); the mbarrier's place (returns the shared size); the map parameters */
+void tma_plan(G *g);
+bool tma_load(G *g, const Inst *in);
+bool tma_store(G *g, const Inst *in);
+int tma_finish(G *g, int shared);
+void tma_params(G *g, Buf *b);
 void par_copy(G *g, int **dst, int **src, const int *ns, int count);
 
 /* mma.c: tl.dot on tensor cores */

@@ -746,7 +746,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
              * iteration may start before it finishes, as Triton's wait_group 1 */
             int c = d->args[2], pi = param_index(b, c);
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-            if (!p->defer && pi > 0 && g->uses[c] == 1 && g->uses[d->res[0]] == 1 && y &&
+            if (!p->defer && pi > 0 && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
+                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && y &&
                 y->op == OP_YIELD && pi - 1 < y->nargs && y->args[pi - 1] == d->res[0] &&
                 f->types[d->res[0]].dt == DT_FP32)
                 p->defer = d;
@@ -767,6 +768,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 kmaj = true;
             }
             if (!ld || ld->op != OP_LOAD || g->uses[v] != 1 || !in_body(b, ld, &pos)) continue;
+            if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
             if (ld->attr.kind & 1) continue;                          /* volatile */
             if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
             int esz = dt_size(f->types[v].dt);

@@ -95,6 +95,12 @@ typedef struct IrFunc {
     Arena *arena;                   /* owns the function (not freed by ir_*) */
 } IrFunc;
 
+/* The rank of a LOAD/STORE's descriptor operands (ops.h): args[3] the descriptor's base
+ * pointer, args[4 .. 4+rank) its block's offsets; 0 when it has none. */
+static inline int ir_desc_rank(const Inst *in) {
+    return (in->op == OP_LOAD || in->op == OP_STORE) && in->nargs > 4 ? in->nargs - 4 : 0;
+}
+
 /* building */
 IrFunc *ir_func_new(Arena *a, const char *name);
 int ir_value_new(IrFunc *f, Type t, SrcLoc loc);

@@ -72,6 +72,10 @@ OP(LOAD,   "load",   3)  /* ptr, mask (or -1), other (or -1); result has the poi
                             the pointer's shape; masked-off lanes read `other` (0 if absent)
                             and never touch memory. attr.kind bit 0: volatile */
 OP(STORE,  "store",  3)  /* ptr, value (pointee dtype), mask (or -1); no result */
+/* LOAD and STORE of a host tensor descriptor's block that TMA can express carry more
+ * operands after those 3: the descriptor's base pointer (a parameter) and one i32 scalar
+ * offset per dimension (ir_desc_rank). The 3 operands keep the meaning; the rest is a hint a
+ * backend may use instead (the GPU: cp.async.bulk.tensor on sm_90+). */
 OP(ATOMIC, "atomic", 3)  /* ptr, val, mask (or -1); attr.kind = AtomKind; result = old values */
 OP(ATOMIC_CAS,"atomic_cas",3) /* ptr, cmp, val; result = old values */
 

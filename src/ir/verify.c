@@ -142,6 +142,17 @@ static bool check_shape_op(Vf *v, const Inst *in, Type rt) {
 static bool check_memory_op(Vf *v, const Inst *in, Type rt) {
     const int *a = in->args;
     int op = in->op;
+    int drank = ir_desc_rank(in);
+    if (drank) {   /* descriptor operands: base pointer, one i32 offset per block dimension */
+        for (int k = 3; k < in->nargs; k++)
+            if (a[k] < 0) return vfail(v, in, "descriptor operand %d is absent", k);
+        Type b = T(v, a[3]), p = T(v, a[0]);
+        if (b.dt != DT_PTR || b.rank != 0 || b.elem != p.elem || p.rank != drank)
+            return vfail(v, in, "descriptor operands: base must be a scalar pointer like the block's");
+        for (int k = 0; k < drank; k++)
+            if (T(v, a[4 + k]).dt != DT_I32 || T(v, a[4 + k]).rank != 0)
+                return vfail(v, in, "descriptor offset %d must be an i32 scalar", k);
+    }
     switch (op) {
     case OP_LOAD: {
         Type p = T(v, a[0]);
@@ -268,7 +279,8 @@ static bool check_inst(Vf *v, const Region *r, int idx) {
     if (!in) return vfail(v, NULL, "null instruction");
     if (in->op >= OP_COUNT) return vfail(v, in, "unknown opcode %d", in->op);
     int op = in->op;
-    if (op_nargs[op] >= 0 && in->nargs != op_nargs[op])
+    int drank = ir_desc_rank(in);
+    if (op_nargs[op] >= 0 && in->nargs != op_nargs[op] && !(drank >= 1 && drank <= TC_MAX_RANK))
         return vfail(v, in, "%d operands, expected %d", in->nargs, op_nargs[op]);
     if (op == OP_FOR && in->nargs < 3) return vfail(v, in, "needs lb, ub, step");
     for (int k = 0; k < in->nargs; k++) {

@@ -54,6 +54,8 @@ struct JitEntry {
     int disk_cache;            /* tc_cache_event of the compile (CUDA) */
     char note[256];            /* the disk cache's remark, if any */
     char dot[48];              /* how tl.dot ran (GPU) */
+    GpuTmap tmap[GPU_MAX_TMAPS];  /* the tensor maps encoded at each launch (TMA) */
+    int ntmap;
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
@@ -269,6 +271,28 @@ static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, 
     if (o >= cap && cap > 4) memcpy(buf + cap - 4, "...", 4);
 }
 
+/* For --verbose: how the descriptor parameters' blocks move, before the disk cache's
+ * remark. */
+static void tma_note(const tc_kernel *k, JitEntry *e, const KeyArg *ka, int n) {
+    int ndesc = 0;
+    for (int i = 0; i < n; i++) ndesc += ka[i].desc.rank > 0;
+    if (!ndesc) return;
+    char s[2 * sizeof e->note];
+    size_t o = 0;
+    if (e->ntmap) {
+        o += (size_t)snprintf(s, sizeof s, "tensor descriptors through TMA (cp.async.bulk.tensor):");
+        for (int m = 0; m < e->ntmap && o < sizeof s; m++)
+            o += (size_t)snprintf(s + o, sizeof s - o, "%s %s", m ? "," : "",
+                                  k->fn->params[e->ir_param[e->tmap[m].param]].name);
+    } else {
+        o += (size_t)snprintf(s, sizeof s, "tensor descriptors as ordinary loads and stores (no TMA: "
+                              "the target lacks it, or the strides, block or alignment rule it out)");
+    }
+    if (e->note[0] && o < sizeof s) snprintf(s + o, sizeof s - o, "; %s", e->note);
+    memcpy(e->note, s, sizeof e->note);
+    e->note[sizeof e->note - 1] = 0;
+}
+
 /* Traces (and under CUDA compiles and loads) one specialization. */
 static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h,
                                tc_backend b, int nw, int ns, int arch, JitEntry **out) {
@@ -350,6 +374,9 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
     e->disk_cache = code.cache_event;
     memcpy(e->note, code.note, sizeof e->note);
     memcpy(e->dot, code.dot, sizeof e->dot);
+    memcpy(e->tmap, code.tmap, sizeof e->tmap);
+    e->ntmap = code.ntmap;
+    if (b == TC_BACKEND_CUDA) tma_note(k, e, ka, n);
     if (!cache_insert(k, e)) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
     *out = e;
     return TC_OK;
@@ -674,7 +701,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         }
     } else {
         uint64_t slots[JIT_MAX_PARAMS];
-        void *params[JIT_MAX_PARAMS];
+        void *params[JIT_MAX_PARAMS + GPU_MAX_TMAPS];
         for (int j = 0; j < f->nparams; j++) {
             const tc_value *v = &vals[e->ir_param[j]];
             int dt = f->params[j].type.dt;
@@ -696,6 +723,31 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                 else memcpy(&slots[j], &x, 8);
             }
             params[j] = &slots[j];
+        }
+        /* the tensor maps (TMA) by value after the parameters, encoded from the descriptors'
+         * tensors on this stack frame: a launch allocates nothing and a graph keeps a copy */
+        _Alignas(64) unsigned char tmaps[GPU_MAX_TMAPS][128];
+        for (int m = 0; m < e->ntmap; m++) {
+            const tc_value *v = &vals[e->ir_param[e->tmap[m].param]];
+            const tc_tensor *t = v->kind == TC_VAL_TENSOR ? v->u.t : NULL;
+            if (!t || !t->drank)
+                return ctx_fail(ctx, TC_ERR_INTERNAL, "%s: parameter '%s' was compiled as a tensor "
+                                "descriptor but is not one", k->signature,
+                                k->fn->params[e->ir_param[e->tmap[m].param]].name);
+            if (t->dev % 16)
+                return ctx_fail(ctx, TC_ERR_ARG, "%s: the tensor of descriptor '%s' is not 16-byte "
+                                "aligned, which TMA requires", k->signature,
+                                k->fn->params[e->ir_param[e->tmap[m].param]].name);
+            int32_t blk[TC_MAX_RANK];
+            for (int d = 0; d < t->drank; d++) blk[d] = (int32_t)t->dblock[d];
+            int sw = e->tmap[m].swizzle;   /* a swizzled map's box is one slab wide (tma.c) */
+            if (sw && blk[t->drank - 1] > (16 << sw) / dt_size((int)t->dtype))
+                blk[t->drank - 1] = (16 << sw) / dt_size((int)t->dtype);
+            Err ce = {0};
+            if (cuda_tensor_map(tmaps[m], (int)t->dtype, t->drank, t->dev, t->dshape, t->dstrides,
+                                blk, e->tmap[m].swizzle, &ce))
+                return ctx_take(ctx, &ce);
+            params[f->nparams + m] = tmaps[m];
         }
         /* Launches are asynchronous, as in Triton: a kernel's fault surfaces at the next
          * synchronizing call (tc_synchronize, tc_tensor_to_host). TRITONC_LAUNCH_BLOCKING=1

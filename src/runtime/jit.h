@@ -8,6 +8,7 @@
 #include "front/ast.h"
 #include "trace/trace.h"
 #include "driver/cuda.h"
+#include "gpu/gpu.h"
 
 /* Most parameters a kernel may have (Triton has no limit; CUDA's parameter space is 4 KB). */
 #define JIT_MAX_PARAMS 128
@@ -114,6 +115,8 @@ typedef struct PipelineCode {
     int cache_event;         /* tc_cache_event */
     char note[256];          /* the disk cache's remark for --verbose, if any */
     char dot[48];            /* how tl.dot ran (gpu_dot_summary) */
+    GpuTmap tmap[GPU_MAX_TMAPS];  /* the tensor maps it takes after its parameters (TMA) */
+    int ntmap;
 } PipelineCode;
 
 /* One specialization from the AST to code: traced into *ir (allocated in arena; static_print

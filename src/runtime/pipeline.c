@@ -222,6 +222,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
         code->threads = ent.meta.threads;
         code->shared_bytes = ent.meta.shared_bytes;
         gpu_dot_summary(f, ent.ptx, code->dot, sizeof code->dot);
+        code->ntmap = gpu_tma_maps(ent.ptx, ent.meta.kernel, code->tmap);
         bool restore = false;
         if (hit == &plain && occ_on && !(ent.meta.flags & CACHE_META_OCC_CHECKED)) {
             /* made by `tritonc compile` or with TRITONC_OCCUPANCY=0: the step runs now */
@@ -257,6 +258,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
     gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
+    code->ntmap = gpu_tma_maps(gk.ptx, gk.name, code->tmap);
     dump_kernel(f, use ? (occ ? occk.hex : plain.hex) : NULL, gk.name, c.ptx, note, noten);
     bool store = use && cache_may_store(cr);
     rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);

@@ -98,7 +98,8 @@ void sem_block_addr(Trace *t, Val base, int rank, const int32_t *block, const Va
 }
 
 /* The block's pointers and its in-bounds mask at `offsets` (one integer per dimension). */
-static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Val *mask, SrcLoc loc) {
+static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Val *mask, Val *offv,
+                       SrcLoc loc) {
     const TDesc *ds = d.desc;
     int n = sem_tuple_len(&offs);
     if (n < 0) FAIL("%s: offsets must be a list or tuple of integers, one per dimension", what);
@@ -119,11 +120,43 @@ static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Va
         o[i] = sem_to_tensor(t, sem_tuple_item(&offs, i), loc);
         if (o[i].type.rank != 0 || !dt_is_int(o[i].type.dt))
             FAIL("%s: offset %d must be an integer scalar, not %s", what, i, sem_type_s(t, o[i].type));
+        int idt = wide || dt_bits(o[i].type.dt) > 32 ? DT_I64 : DT_I32;
+        o[i] = offv[i] = sem_cast_impl(t, o[i], type_scalar(idt), 0, loc);   /* TMA's offsets too */
         dim[i] = ds->dyn ? ds->dyn[i] : val_const(cv_int(ds->shape[i]));
         stride[i] = ds->dyn ? ds->dyn[ds->rank + i] : val_const(cv_int(ds->strides[i]));
     }
     sem_block_addr(t, base, ds->rank, ds->block, o, dim, stride, (1u << ds->rank) - 1, wide, false,
                    ptr, mask, loc);
+}
+
+/* A host descriptor's block that TMA can express (the rules of cuTensorMapEncodeTiled:
+ * innermost stride 1, other strides and the block's innermost extent multiples of 16 bytes,
+ * block dimensions at most 256, i32 offsets; no i1): the LOAD or STORE just emitted (the
+ * LOAD with result `res`) gets the descriptor operands of ops.h, for a backend that has TMA. */
+static void tma_operands(Trace *t, Val d, const Val *offv, int op, int res) {
+    const TDesc *ds = d.desc;
+    int esz = dt_size(d.type.elem);
+    if (ds->dyn || d.type.elem == DT_I1 || ds->strides[ds->rank - 1] != 1 ||
+        (ds->block[ds->rank - 1] * esz) % 16 != 0)
+        return;
+    for (int i = 0; i < ds->rank; i++) {
+        if (ds->block[i] > 256 || offv[i].kind != V_TENSOR || offv[i].type.dt != DT_I32 ||
+            ds->shape[i] < 1 || ds->shape[i] > ((int64_t)1 << 32))
+            return;
+        if (i < ds->rank - 1 && ((ds->strides[i] * esz) % 16 != 0 || ds->strides[i] * esz >= ((int64_t)1 << 40)))
+            return;
+    }
+    Region *r = t->cur;
+    Inst *in = NULL;
+    for (int i = r->ninsts - 1; i >= 0 && !in; i--)
+        if (r->insts[i]->op == op && (op == OP_STORE || r->insts[i]->res[0] == res)) in = r->insts[i];
+    if (!in || in->nargs != 3) return;
+    int *args = arena_alloc(t->arena, sizeof(int) * (size_t)(4 + ds->rank));
+    memcpy(args, in->args, sizeof(int) * 3);
+    args[3] = d.id;
+    for (int i = 0; i < ds->rank; i++) args[4 + i] = offv[i].id;
+    in->args = args;
+    in->nargs = 4 + ds->rank;
 }
 
 Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, const char **kwn,
@@ -147,13 +180,15 @@ Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, con
         if (!a[i]) FAIL("%s() missing 1 required positional argument: '%s'", method, names[i]);
     char what[32];
     snprintf(what, sizeof what, "desc.%s", method);
-    Val ptr, mask;
-    block_ptrs(t, d, *a[0], what, &ptr, &mask, loc);
+    Val ptr, mask, offv[TC_MAX_RANK];
+    block_ptrs(t, d, *a[0], what, &ptr, &mask, offv, loc);
     const char *mk[2] = {"mask", "other"};
     if (load) {
         /* zero of the element's kind: an int 0 does not cast to the fp8 types (as in Triton) */
         Val kv[2] = {mask, val_const(dt_is_float(d.type.elem) ? cv_float(0) : cv_int(0))};
-        return sem_call(t, "triton.language.load", NULL, &ptr, 1, mk, kv, 2, loc);
+        Val r = sem_call(t, "triton.language.load", NULL, &ptr, 1, mk, kv, 2, loc);
+        tma_operands(t, d, offv, OP_LOAD, r.id);
+        return r;
     }
     Val v = sem_to_tensor(t, *a[1], loc);
     const TDesc *ds = d.desc;
@@ -164,6 +199,7 @@ Val sem_desc_call(Trace *t, const char *method, Val d, Val *args, int nargs, con
              sem_shape_s(t, v.type.rank, v.type.shape), sem_shape_s(t, ds->rank, ds->block));
     Val sa[2] = {ptr, v};
     sem_call(t, "triton.language.store", NULL, sa, 2, mk, &mask, 1, loc);
+    tma_operands(t, d, offv, OP_STORE, -1);
     return val_void();
 }
 

@@ -1,0 +1,127 @@
+#!/bin/sh
+# gpu-tma-check.sh — tensor descriptors through TMA (issue 13 item 2) on a machine with an
+# NVIDIA GPU (sm_90+ to see TMA; elsewhere the same kernels run as ordinary loads):
+#  1. the unit tests tma_ and desc_ (PTX for sm_90a and sm_80, ptxas, the tensor maps the
+#     runtime encodes, against the fake driver);
+#  2. tests/kernels/tma.py on the GPU and on the interpreter, outputs compared element by
+#     element (OK / MISMATCH lines), each GPU run's path printed from --verbose ("note:
+#     tensor descriptors through TMA ..." or "... as ordinary loads and stores"):
+#       tile_scale  fp32 37x40 through 16x16 blocks (ragged edges), written into a 40x48
+#                   buffer through a 37x40 descriptor (the rest must stay 0: clipped stores);
+#                   also fp16 100x72 through 32x64 blocks
+#       row_shift   1-D fp32, 1000 elements, 128-blocks read at i+shift (shift -5 and 7:
+#                   zero fill on both ends)
+#       batch_copy  3-D int32 5x20x16 through 2x8x16 blocks
+#       desc_matmul fp16 256x128 @ 128x192 -> fp32 (64x64x32 and 64x64x64 blocks) without
+#                   TMA, then with it (the loads copied straight into the dot's swizzled
+#                   operand tiles)
+#       tile_scale  fp32 5x6 4x4 blocks: rows of 24 bytes, TMA impossible -> ordinary path
+#  3. with TUT=/path/to/Triton/python/tutorials: 06-fused-attention's _attn_fwd with host
+#     descriptors, GPU against interpreter (as scripts/gpu-desc-check.sh does).
+# Usage: scripts/gpu-tma-check.sh      (env: B=build dir [build-gpu], TUT)
+set -e
+cd "$(dirname "$0")/.."
+B=${B:-build-gpu}
+export TRITONC_GPU_UNVERIFIED=1   # TMA is used only under the switch until this check passes
+case "$B" in /*) ;; *) B="./$B" ;; esac
+JOBS=$(nproc 2>/dev/null || echo 8)
+make B="$B" -j"$JOBS" all "$B/run_tests" "$B/fake/libcuda.so.1" >"$B.log" 2>&1 || { tail -40 "$B.log"; exit 1; }
+unset TRITONC_TARGET TRITON_INTERPRET
+TC="$B/tritonc"
+F=tests/kernels/tma.py
+D=$(mktemp -d /tmp/tma-check.XXXXXX)
+export TRITONC_CACHE_DIR="$D/cache"
+echo "== unit tests: tma_ desc_"
+TRITONC_BUILD="$B" "$B/run_tests" tma_ desc_ 2>&1 | tail -3
+"$TC" info 2>&1 | head -3 || true
+
+# compare NAME: $D/NAME_gpu.npy against $D/NAME_interp.npy (fp16/fp32/int32, no numpy)
+compare() {
+    python3 - "$D" "$1" "${2:-0}" <<'PY' || echo "$2: compare failed"
+import struct, sys
+d, name, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
+def load(p):
+    b = open(p, 'rb').read(); hl = struct.unpack('<H', b[8:10])[0]
+    h = b[10:10 + hl].decode(); data = b[10 + hl:]
+    code = h.split("'descr': '")[1].split("'")[0][1:]
+    fmt = {'f2': 'e', 'f4': 'f', 'i4': 'i', 'f8': 'd'}[code]
+    return struct.unpack('<%d%s' % (len(data) // struct.calcsize(fmt), fmt), data)
+g, i = load('%s/%s_gpu.npy' % (d, name)), load('%s/%s_interp.npy' % (d, name))
+bad = [k for k, (x, y) in enumerate(zip(g, i)) if not (abs(x - y) <= tol * max(1.0, abs(y)))]
+big = max((abs(x - y) for x, y in zip(g, i)), default=0)
+print('%s: %s (%d elements, %d differ, largest |gpu - interpreter| = %g)' %
+      (name, 'OK' if not bad and len(g) == len(i) else 'MISMATCH', len(g), len(bad), big))
+if bad: print('  first differing flat indices:', bad[:8])
+PY
+}
+
+# run NAME KERNEL ARGS...: on the GPU (path printed) and on the interpreter, saving y
+run() {
+    name=$1; shift
+    for mode in gpu interp; do
+        X=; [ $mode = interp ] && X="--interpret --target cuda:90"
+        if ! "$TC" run $F "$@" $X --save "y=$D/${name}_$mode.npy" --verbose >"$D/$name.$mode.log" 2>&1; then
+            echo "$name ($mode) FAILED:"; tail -15 "$D/$name.$mode.log"
+        fi
+        [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: tensor descriptors|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
+    done
+    compare "$name" "$TOL"
+}
+
+TOL=0
+echo "== tile_scale fp32 37x40, 16x16 blocks, into a 40x48 buffer"
+run tile32 tile_scale --tensor 'x=fp32:randn(37,40)' --tensor 'y=fp32:zeros(40,48)' \
+    'x_desc=desc(x,[16,16])' 'y_desc=desc(y,[16,16],shape=[37,40],strides=[48,1])' BM=16 BN=16 \
+    --grid 3,3 --seed 1
+echo "== tile_scale fp16 100x72, 32x64 blocks"
+run tile16 tile_scale --tensor 'x=fp16:randn(100,72)' --tensor 'y=fp16:zeros(100,72)' \
+    'x_desc=desc(x,[32,64])' 'y_desc=desc(y,[32,64])' BM=32 BN=64 --grid 4,2 --seed 2
+for s in -5 7; do
+    echo "== row_shift shift=$s"
+    run "shift$s" row_shift --tensor 'x=fp32:randn(1000)' --tensor 'y=fp32:zeros(1000)' \
+        'x_desc=desc(x,[128])' 'y_desc=desc(y,[128])' shift=$s BN=128 --grid 8 --seed 3
+done
+echo "== batch_copy int32 5x20x16, 2x8x16 blocks"
+run batch batch_copy --tensor 'x=i32:arange(1600)' --tensor 'y=i32:zeros(5,20,16)' \
+    'x_desc=desc(x,[2,8,16],shape=[5,20,16],strides=[320,16,1])' 'y_desc=desc(y,[2,8,16])' \
+    BB=2 BM=8 BN=16 --grid 3,3
+echo "== tile_scale fp32 5x6, 4x4 blocks (no TMA: rows of 24 bytes)"
+run small tile_scale --tensor 'x=fp32:randn(5,6)' --tensor 'y=fp32:zeros(5,6)' \
+    'x_desc=desc(x,[4,4])' 'y_desc=desc(y,[4,4])' BM=4 BN=4 --grid 2,2 --seed 4
+# desc_matmul NAME BK WARPS [env]: fp16 256x128 @ 128x192 -> fp32, 64x64xBK blocks
+mm() {
+    name=$1 bk=$2 nw=$3; shift 3
+    for mode in gpu interp; do
+        X=; [ $mode = interp ] && X="--interpret --target cuda:90"
+        env "$@" "$TC" run $F desc_matmul --tensor 'a=fp16:randn(256,128)' --tensor 'b=fp16:randn(128,192)' \
+            --tensor 'c=fp32:zeros(256,192)' "a_desc=desc(a,[64,$bk])" "b_desc=desc(b,[$bk,64])" \
+            'c_desc=desc(c,[64,64])' K=128 BM=64 BN=64 BK=$bk --num-warps $nw --grid 4,3 --seed 5 $X \
+            --save "c=$D/${name}_$mode.npy" --verbose >"$D/$name.$mode.log" 2>&1 || { echo "$name ($mode) FAILED:"; tail -15 "$D/$name.$mode.log"; }
+        [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: tensor descriptors|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
+    done
+    compare "$name" 1e-3
+}
+echo "== desc_matmul fp16 256x128 @ 128x192 -> fp32, the checked path (no TMA)"
+mm mm32 32 4 TRITONC_GPU_UNVERIFIED=0
+mm mm64 64 8 TRITONC_GPU_UNVERIFIED=0
+echo "== the same with TRITONC_GPU_UNVERIFIED=1 (TMA straight into swizzled operand tiles: 64B and 128B)"
+mm mmdot32 32 4 TRITONC_GPU_UNVERIFIED=1
+mm mmdot64 64 4 TRITONC_GPU_UNVERIFIED=1
+mm mmdot64w8 64 8 TRITONC_GPU_UNVERIFIED=1
+
+if [ -n "$TUT" ] && [ -f "$TUT/06-fused-attention.py" ]; then
+    S=256
+    for mode in gpu interp; do
+        X=; [ $mode = interp ] && X="--interpret --target cuda:90"
+        echo "== tutorial 06 _attn_fwd ($mode, host descriptors, --config 0)"
+        "$TC" run "$TUT/06-fused-attention.py" _attn_fwd $X --config 0 --seed 1 \
+            --tensor "q=fp16:randn($S,64)" --tensor "k=fp16:randn($S,64)" --tensor "v=fp16:randn($S,64)" \
+            --tensor "o=fp16:zeros($S,64)" 'desc_q=desc(q,[1,1])' 'desc_k=desc(k,[1,1])' \
+            'desc_v=desc(v,[1,1])' 'desc_o=desc(o,[1,1])' sm_scale=0.125 "M=fp32:zeros($S)" Z=1 H=1 \
+            N_CTX=$S HEAD_DIM=64 FP8_OUTPUT=false STAGE=1 warp_specialize=false IS_HOPPER=true \
+            --grid "(cdiv($S, BLOCK_M), 1)" --save "o=$D/att_$mode.npy" --verbose 2>&1 |
+            grep -E '^note|^launch|rror' || true
+    done
+    compare att 1e-2
+fi
+rm -rf "$D"

@@ -1,0 +1,352 @@
+/* tma.c — desc.load / desc.store of host tensor descriptors through the Tensor Memory
+ * Accelerator (sm_90+): a LOAD or STORE carrying descriptor operands (ops.h) becomes one
+ * cp.async.bulk.tensor of the whole block between global memory and a shared-memory tile,
+ * instead of one access per element. Out-of-bounds elements are the hardware's: zero-filled
+ * on loads, not written by stores, which is Triton's definition (and what the ordinary
+ * masked access computes).
+ *
+ * The tensor map of descriptor parameter j travels by value after the kernel's own
+ * parameters, as `.param .align 64 .b8 <kernel>_tma_<j>_<swizzle>[128]` (Triton's
+ * __grid_constant__ CUtensorMap); the runtime encodes it at launch with
+ * cuTensorMapEncodeTiled and finds which maps a kernel takes in its PTX (gpu_tma_maps), so
+ * code from the disk cache needs no other record.
+ *
+ * A load: every thread fences its earlier shared-memory accesses to the async proxy and
+ * meets the others at bar.sync (the tile lives in the scratch area other ops share); thread
+ * 0 arms the kernel's one mbarrier with the tile's byte count and issues the copy; all wait
+ * on the barrier's phase (a register toggled after each wait), then read their elements of
+ * the row-major tile in the value's layout. The tile is unswizzled (SWIZZLE_NONE); the loads
+ * that the pipeliner (mma.c) issues ahead for a dot keep its cp.async ring.
+ * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
+ * thread 0 issues the copy out, commits it and waits until the tile has been read.
+ *
+ * All of it only under TRITONC_GPU_UNVERIFIED=1 until checked on a GPU (in the disk cache's
+ * key); there also a
+ * 2-D load whose one use is an operand of a tensor-core dot, the dot's other operand such a
+ * load too, is copied straight into the operand tile the dot reads (mma.c's Tile: slabs of
+ * min(row bytes, 128) bytes, 16-byte chunks XOR-swizzled as TMA's 128/64/32-byte modes lay
+ * them out), one copy per slab, in an area of its own after all other shared memory; the dot
+ * reads it there with no trip through registers. The descriptor's map then has that swizzle
+ * and a box of the slab's width; if another access of the same descriptor needs another map,
+ * no load of the kernel goes direct. */
+#include "gpu/lower.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static int param_of(const IrFunc *f, int value) {
+    for (int i = 0; i < f->nparams; i++)
+        if (f->params[i].value == value) return i;
+    return -1;
+}
+
+/* The bytes of one slab of a dot operand tile with rows of `row` bytes (mma.c's tile_of), and
+ * the TMA swizzle that lays a box of that width out the same way. */
+static int slab_of(int row) { return row < 128 ? row : 128; }
+static int swizzle_of(int slab) { return slab == 128 ? 3 : slab == 64 ? 2 : slab == 32 ? 1 : 0; }
+
+/* A LOAD TMA can copy straight into its dot's operand tile: 2-D, used once, rows a multiple
+ * of 8 (so that each slab starts on a swizzle period), a 16-byte-aligned descriptor. */
+static bool direct_ok(G *g, const Inst *ld) {
+    if (!ld || ld->op != OP_LOAD || ir_desc_rank(ld) != 2) return false;
+    const IrFunc *f = g->f;
+    int v = ld->res[0], j = param_of(f, ld->args[3]);
+    Type t = f->types[v];
+    return g->uses[v] == 1 && j >= 0 && f->params[j].div16 && t.shape[0] % 8 == 0 &&
+           t.shape[1] * dt_size(t.dt) >= 16;
+}
+
+static void plan_dots(G *g, const Region *r) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) plan_dots(g, in->regions[k]);
+        if (in->op != OP_DOT || g->f->types[in->res[0]].rank != 2) continue;
+        int L = g->pref[in->res[0]];
+        if (L < 0 || !g->lays[L].mma) continue;
+        const Inst *a = g->def[in->args[0]], *b = g->def[in->args[1]];
+        if (direct_ok(g, a) && direct_ok(g, b) && a != b)
+            g->tma_direct[a->res[0]] = g->tma_direct[b->res[0]] = true;
+    }
+}
+
+/* The swizzle each descriptor access asks of its parameter's map (demand: -1 none yet);
+ * false on a conflict. */
+static bool plan_maps(G *g, const Region *r, int *demand) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k] && !plan_maps(g, in->regions[k], demand)) return false;
+        if (!ir_desc_rank(in)) continue;
+        int j = param_of(g->f, in->args[3]);
+        if (j < 0) continue;
+        int sw = 0;
+        if (in->op == OP_LOAD && g->tma_direct[in->res[0]]) {
+            Type t = g->f->types[in->res[0]];
+            sw = swizzle_of(slab_of(t.shape[1] * dt_size(t.dt)));
+        }
+        if (demand[j] >= 0 && demand[j] != sw) return false;
+        demand[j] = sw;
+    }
+    return true;
+}
+
+void tma_plan(G *g) {
+    const IrFunc *f = g->f;
+    g->tma_sw = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
+    g->tma_direct = arena_alloc(g->a, (size_t)f->nvalues + 1);
+    memset(g->tma_sw, 0, sizeof(int) * (size_t)(f->nparams + 1));
+    memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
+    if (!(g->ti->features & TF_TMA) || !g->unverified) return;
+    plan_dots(g, f->body);
+    int *demand = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
+    for (int j = 0; j <= f->nparams; j++) demand[j] = -1;
+    if (!plan_maps(g, f->body, demand)) {
+        memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
+        return;
+    }
+    for (int j = 0; j < f->nparams; j++) g->tma_sw[j] = demand[j] > 0 ? demand[j] : 0;
+}
+
+/* The tensor-map slot of descriptor parameter `base` (a value), created on first use; -1 when
+ * the value is no parameter the runtime can encode a map for (16-byte aligned pointer). */
+static int tma_slot(G *g, int base) {
+    const IrFunc *f = g->f;
+    int j = param_of(f, base);
+    if (j < 0 || !f->params[j].div16 || f->params[j].type.dt != DT_PTR) return -1;
+    for (int s = 0; s < g->ntma; s++)
+        if (g->tma_param[s] == j) return s;
+    if (g->ntma == GPU_MAX_TMAPS) return -1;
+    int s = g->ntma++;
+    g->tma_param[s] = j;
+    int a = nr(g, CD);
+    g->tma_addr[s] = nr(g, CD);
+    EP(g, "mov.b64 %s, %s_tma_%d_%d;", rn(g, a), f->name, j, g->tma_sw[j]);
+    EP(g, "cvta.param.u64 %s, %s;", rn(g, g->tma_addr[s]), rn(g, a));
+    return s;
+}
+
+/* Whether `in` goes through TMA here: descriptor operands, a target with TMA, i32 offsets
+ * in registers, a map slot. Its slot in *slot. */
+static bool tma_ok(G *g, const Inst *in, int *slot) {
+    int rank = ir_desc_rank(in);
+    /* only under TRITONC_GPU_UNVERIFIED until checked on a GPU: the masked accesses else */
+    if (!rank || !(g->ti->features & TF_TMA) || !g->unverified) return false;
+    for (int k = 0; k < rank; k++) {
+        int o = in->args[4 + k];
+        if (g->f->types[o].dt != DT_I32 || !g->vr[o] || RCLS(g->vr[o][0]) != CR) return false;
+    }
+    *slot = tma_slot(g, in->args[3]);
+    if (*slot < 0) return false;
+    need(g, TF_TMA);
+    if (!g->mbar) {   /* the kernel's mbarrier: placed and initialised by tma_finish */
+        g->mbar = nr(g, CR);
+        g->mbar_phase = nr(g, CR);
+        g->leader = nr(g, CP);
+        EP(g, "mov.u32 %s, 0;", rn(g, g->mbar_phase));
+        EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, g->leader), rn(g, g->tid));
+    }
+    if (g->smem_align < 128) g->smem_align = 128;   /* the copy's shared address */
+    return true;
+}
+
+/* "{c_inner, ..., c_outer}": the block's offsets, innermost first as TMA counts dimensions */
+static void coords(G *g, const Inst *in, char *out, size_t n) {
+    int rank = ir_desc_rank(in);
+    size_t o = 0;
+    for (int k = rank - 1; k >= 0 && o < n; k--)
+        o += (size_t)snprintf(out + o, n - o, "%s%s", k == rank - 1 ? "{" : ", ",
+                              rn(g, g->vr[in->args[4 + k]][0]));
+    if (o < n) snprintf(out + o, n - o, "}");
+}
+
+/* A thread's elements of the row-major tile at shared address a (this thread's part of the
+ * flat index already in it), in layout L: read into regs, or written from them. Registers
+ * that hold consecutive elements go as one vector of up to 16 bytes (aligned: the tile is,
+ * and the thread's and the registers' flat parts have zero low bits); 16-bit floats two to
+ * a word. 8-bit and 16-bit integers (kept widened in b32 registers) go one at a time. */
+static void tile_access(G *g, int dt, int a, const Layout *L, int *regs, bool store) {
+    int n = 1 << L->nreg, esz = dt_size(dt);
+    bool half = dt == DT_FP16 || dt == DT_BF16;
+    int vec = 1 << lay_vec_bits(L);
+    if (vec > 16 / esz) vec = 16 / esz;
+    if (!(half || esz >= 4) || dt == DT_I1) vec = 1;
+    if (half && vec < 2) vec = 1;
+    for (int r = 0; r < n; r += vec) {
+        int64_t off = lay_reg_flat(L, r) * esz;
+        if (vec == 1) {
+            if (store) st_shared(g, dt, a, off, regs[r]);
+            else regs[r] = ld_shared(g, dt, a, off);
+            continue;
+        }
+        int nw = half ? vec / 2 : vec, wcls = esz == 8 ? CD : CR;
+        int w[8];
+        char list[256];
+        size_t o = 0;
+        for (int j = 0; j < nw; j++) {
+            if (half && store) {
+                w[j] = nr(g, CR);
+                E(g, "mov.b32 %s, {%s, %s};", rn(g, w[j]), rn(g, regs[r + 2 * j]), rn(g, regs[r + 2 * j + 1]));
+            } else if (store) {
+                w[j] = regs[r + j];
+            } else {
+                w[j] = nr(g, wcls);
+            }
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", rn(g, w[j]));
+        }
+        const char *ty = wcls == CD ? "b64" : "b32";
+        char vs[8] = "";
+        if (nw > 1) snprintf(vs, sizeof vs, ".v%d", nw);
+        if (store) {
+            E(g, "st.shared%s.%s [%s+%lld], %s%s%s;", vs, ty, rn(g, a), (long long)off,
+              nw > 1 ? "{" : "", list, nw > 1 ? "}" : "");
+            continue;
+        }
+        E(g, "ld.shared%s.%s %s%s%s, [%s+%lld];", vs, ty, nw > 1 ? "{" : "", list,
+          nw > 1 ? "}" : "", rn(g, a), (long long)off);
+        for (int j = 0; j < nw; j++) {
+            if (!half) { regs[r + j] = w[j]; continue; }
+            regs[r + 2 * j] = nr(g, CH);
+            regs[r + 2 * j + 1] = nr(g, CH);
+            E(g, "mov.b32 {%s, %s}, %s;", rn(g, regs[r + 2 * j]), rn(g, regs[r + 2 * j + 1]), rn(g, w[j]));
+        }
+    }
+}
+
+/* The mbarrier wait of every load: the phase, then the next one. */
+static void wait_phase(G *g) {
+    int lw = ++g->labels, p = nr(g, CP);
+    buf_printf(&g->body, "$L%d:\n", lw);
+    E(g, "mbarrier.try_wait.parity.shared::cta.b64 %s, [%s], %s;", rn(g, p), rn(g, g->mbar),
+      rn(g, g->mbar_phase));
+    E(g, "@!%s bra $L%d;", rn(g, p), lw);
+    E(g, "xor.b32 %s, %s, 1;", rn(g, g->mbar_phase), rn(g, g->mbar_phase));
+}
+
+/* A load straight into its dot's operand tile (under the switch): one copy per slab. */
+static bool direct_load(G *g, const Inst *in, int slot, int64_t bytes) {
+    const IrFunc *f = g->f;
+    int v = in->res[0];
+    Type t = f->types[v];
+    int esz = dt_size(t.dt), rows = t.shape[0];
+    int slab = slab_of(t.shape[1] * esz), nsl = t.shape[1] * esz / slab;
+    if (!g->tma_area) g->tma_area = nr(g, CR);
+    int off = g->tma_area_bytes;
+    g->tma_area_bytes += (int)((bytes + 1023) & ~1023);
+    g->smem_align = 1024;
+    int inner = g->vr[in->args[5]][0], outer = g->vr[in->args[4]][0];
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    int st = nr(g, CD);
+    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, g->leader), rn(g, st),
+      rn(g, g->mbar), (long long)bytes);
+    for (int s = 0; s < nsl; s++) {
+        int c = inner, d = nr(g, CR);
+        if (s) {
+            c = nr(g, CR);
+            E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * slab / esz);
+        }
+        E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, g->tma_area), (long long)off + (long long)s * rows * slab);
+        E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+          "[%s], [%s, {%s, %s}], [%s];", rn(g, g->leader), rn(g, d), rn(g, g->tma_addr[slot]),
+          rn(g, c), rn(g, outer), rn(g, g->mbar));
+    }
+    wait_phase(g);
+    g->smop_base[v] = g->tma_area;
+    g->smop_off[v] = off;
+    return true;
+}
+
+bool tma_load(G *g, const Inst *in) {
+    int slot;
+    if (!tma_ok(g, in, &slot)) return false;
+    const IrFunc *f = g->f;
+    int v = in->res[0], dt = f->types[v].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
+    int64_t bytes = type_numel(f->types[v]) * esz;
+    if (g->tma_direct[v]) return direct_load(g, in, slot, bytes);
+    need_smem(g, bytes);
+    char c[160];
+    coords(g, in, c, sizeof c);
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    int st = nr(g, CD);
+    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, g->leader), rn(g, st),
+      rn(g, g->mbar), (long long)bytes);
+    E(g, "@%s cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
+      "[%s], [%s, %s], [%s];", rn(g, g->leader), rank, rn(g, g->smem), rn(g, g->tma_addr[slot]), c,
+      rn(g, g->mbar));
+    wait_phase(g);
+    int L = res_lay(g, v), n = nlay(g, L);
+    Layout Lx = g->lays[L].L;
+    int a = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tflat(g, L)), esz, rn(g, g->smem));
+    int *out = alloc_regs(g, n);
+    tile_access(g, dt, a, &Lx, out, false);
+    set_val(g, v, L, out);
+    return true;
+}
+
+bool tma_store(G *g, const Inst *in) {
+    int slot;
+    if (!tma_ok(g, in, &slot)) return false;
+    const IrFunc *f = g->f;
+    int val = in->args[1], dt = f->types[val].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
+    need_smem(g, type_numel(f->types[val]) * esz);
+    int L = g->vlay[val] >= 0 ? g->vlay[val] : default_lay(g, &f->types[val]);
+    int *V = get(g, val, L);
+    Layout Lx = g->lays[L].L;
+    char c[160];
+    coords(g, in, c, sizeof c);
+    E(g, "bar.sync 0;");
+    int a = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tflat(g, L)), esz, rn(g, g->smem));
+    tile_access(g, dt, a, &Lx, V, true);
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    E(g, "@%s cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%s, %s], [%s];", rn(g, g->leader), rank,
+      rn(g, g->tma_addr[slot]), c, rn(g, g->smem));
+    E(g, "@%s cp.async.bulk.commit_group;", rn(g, g->leader));
+    E(g, "@%s cp.async.bulk.wait_group.read 0;", rn(g, g->leader));
+    E(g, "bar.sync 0;");
+    return true;
+}
+
+/* The mbarrier after all other shared memory (8-byte aligned), initialised in the prologue
+ * (its arrival count 1: thread 0's arrive.expect_tx). Returns the new shared size. */
+int tma_finish(G *g, int shared) {
+    if (!g->mbar) return shared;
+    if (g->tma_area_bytes) {   /* the dot operand tiles, 1024-aligned (swizzle periods) */
+        int base = (shared + 1023) & ~1023;
+        EP(g, "add.u32 %s, %s, %d;", rn(g, g->tma_area), rn(g, g->smem), base);
+        shared = base + g->tma_area_bytes;
+    }
+    int off = (shared + 7) & ~7;
+    EP(g, "add.u32 %s, %s, %d;", rn(g, g->mbar), rn(g, g->smem), off);
+    EP(g, "@%s mbarrier.init.shared::cta.b64 [%s], 1;", rn(g, g->leader), rn(g, g->mbar));
+    EP(g, "fence.mbarrier_init.release.cluster;");
+    EP(g, "bar.sync 0;");
+    return off + 8;
+}
+
+/* The .entry's tensor-map parameters, after f's own. */
+void tma_params(G *g, Buf *b) {
+    for (int s = 0; s < g->ntma; s++)
+        buf_printf(b, ",\n\t.param .align 64 .b8 %s_tma_%d_%d[128]", g->f->name, g->tma_param[s],
+                   g->tma_sw[g->tma_param[s]]);
+}
+
+int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out) {
+    int n = 0;
+    char pat[160];
+    snprintf(pat, sizeof pat, ".param .align 64 .b8 %s_tma_", kernel);
+    size_t pl = strlen(pat);
+    for (const char *p = ptx ? strstr(ptx, pat) : NULL; p && n < GPU_MAX_TMAPS; p = strstr(p + pl, pat)) {
+        int j, sw;
+        if (sscanf(p + pl, "%d_%d[128]", &j, &sw) != 2 || j < 0 || sw < 0 || sw > 3) continue;
+        out[n].param = j;
+        out[n].swizzle = sw;
+        n++;
+    }
+    return n;
+}

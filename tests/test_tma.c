@@ -1,0 +1,488 @@
+/* test_tma.c — host tensor descriptors through TMA on sm_90a: desc.load / desc.store lowered
+ * to cp.async.bulk.tensor with an mbarrier and the tensor map as a 128-byte, 64-aligned
+ * .param; the ordinary path on sm_80 and where TMA cannot express the descriptor; ptxas
+ * assembles all of it; and the tensor map the runtime encodes at launch (the fake libcuda's
+ * cuTensorMapEncodeTiled records its arguments), checked against hand-computed values.
+ * Kernels: tests/kernels/tma.py. */
+#include "test.h"
+#include "test_child.h"
+#include "tritonc.h"
+#include "gpu/gpu.h"
+#include "trace/trace.h"
+
+#include <dlfcn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char *TFILE = "tests/kernels/tma.py";
+
+/* A host descriptor's specialization: block, shape, strides (elements). */
+static TDesc desc2(int b0, int b1, int64_t s0, int64_t s1, int64_t st0) {
+    TDesc d = {0};
+    d.rank = 2;
+    d.block[0] = b0; d.block[1] = b1;
+    d.shape[0] = s0; d.shape[1] = s1;
+    d.strides[0] = st0; d.strides[1] = 1;
+    return d;
+}
+
+static SpecArg dptr(int dt, const TDesc *d, bool div16) {
+    SpecArg a;
+    memset(&a, 0, sizeof a);
+    a.type = type_ptr(dt);
+    a.div16 = div16;
+    a.desc = d;
+    return a;
+}
+
+static SpecArg cint(int64_t v) {
+    SpecArg a;
+    memset(&a, 0, sizeof a);
+    a.is_constexpr = true;
+    a.cv = cv_int(v);
+    return a;
+}
+
+static SpecArg rint32(void) {
+    SpecArg a;
+    memset(&a, 0, sizeof a);
+    a.type = type_scalar(DT_I32);
+    return a;
+}
+
+/* ptxas -arch=ARCH on ptx: 0 when it assembles (or there is no ptxas), else its status with
+ * the log printed. */
+static int ptxas(const char *ptx, const char *arch) {
+    const char *px = getenv("TRITONC_PTXAS");
+    if (!px || !*px) px = "/usr/local/cuda/bin/ptxas";
+    if (access(px, X_OK) != 0) return 0;
+    char path[] = "/tmp/tc_tma_XXXXXX";
+    int fd = mkstemp(path);
+    if (fd < 0) return 0;
+    if (write(fd, ptx, strlen(ptx)) < 0) {}
+    close(fd);
+    char cmd[512];
+    static char out[8192];
+    snprintf(cmd, sizeof cmd, "%s -arch=%s %s -o /dev/null", px, arch, path);
+    int rc = test_run(cmd, out, sizeof out);
+    if (rc) printf("ptxas -arch=%s:\n%s\n", arch, out);
+    unlink(path);
+    return rc;
+}
+
+/* Kernel `name` of tests/kernels/tma.py specialized on args, lowered for cuda:<arch>(a);
+ * malloc'd PTX, NULL (with the error printed) on failure. */
+static bool lower_checked_path;   /* lower() without TRITONC_GPU_UNVERIFIED */
+
+static char *lower(const char *name, const SpecArg *args, int arch, int num_warps) {
+    Err e = {0};
+    Source *s = source_read_file(TFILE, &e);
+    if (!s) { printf("%s\n", e.msg); return NULL; }
+    Module *m = parse_module(s, &e);
+    char *ptx = NULL;
+    if (m) {
+        Arena a;
+        arena_init(&a, &e);
+        IrFunc *f = trace_kernel(m, module_find(m, name), args, &a, &e, NULL);
+        if (f) {
+            tc_target tg = {"cuda", arch, 32, arch >= 90};
+            GpuKernel gk = {0};
+            /* TMA is used only under TRITONC_GPU_UNVERIFIED until checked on a GPU */
+            bool had = getenv("TRITONC_GPU_UNVERIFIED") != NULL;
+            if (!had && !lower_checked_path) setenv("TRITONC_GPU_UNVERIFIED", "1", 1);
+            if (gpu_compile(f, &tg, num_warps, 3, 0, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
+            if (!had) unsetenv("TRITONC_GPU_UNVERIFIED");
+            gpu_kernel_free(&gk);
+        }
+        arena_free(&a);
+        module_free(m);
+    }
+    if (!ptx) printf("%s: %s\n", name, e.msg);
+    source_free(s);
+    return ptx;
+}
+
+static int count(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
+#define BULK_LOAD "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
+#define BULK_STORE "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
+
+TEST(tma_only_under_the_switch) {
+    /* without TRITONC_GPU_UNVERIFIED the checked path: masked loads and stores, no maps */
+    TDesc d = desc2(32, 64, 100, 72, 72);
+    SpecArg args[4] = {dptr(DT_FP16, &d, true), dptr(DT_FP16, &d, true), cint(32), cint(64)};
+    lower_checked_path = true;
+    char *ptx = lower("tile_scale", args, 90, 4);
+    lower_checked_path = false;
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(0, count(ptx, "cp.async.bulk"));
+    CHECK_INT(0, count(ptx, "_tma_"));
+    CHECK(count(ptx, "ld.global") > 0);
+    free(ptx);
+}
+
+TEST(tma_tile_sm90a_uses_tma) {
+    /* fp16 100x72 (row stride 72: 144 bytes) through 32x64 blocks: TMA-expressible */
+    TDesc d = desc2(32, 64, 100, 72, 72);
+    SpecArg args[4] = {dptr(DT_FP16, &d, true), dptr(DT_FP16, &d, true), cint(32), cint(64)};
+    char *ptx = lower("tile_scale", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    if (getenv("TMA_DUMP")) puts(ptx);   /* TMA_DUMP=1: show the PTX */
+    CHECK_INT(1, count(ptx, BULK_LOAD));
+    CHECK_INT(1, count(ptx, BULK_STORE));
+    CHECK_INT(1, count(ptx, "mbarrier.init.shared::cta.b64"));
+    CHECK_INT(1, count(ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"));
+    /* the tile's bytes: 32 * 64 * 2 */
+    CHECK_CONTAINS(ptx, "], 4096;");
+    CHECK_INT(1, count(ptx, "mbarrier.try_wait.parity.shared::cta.b64"));
+    CHECK_INT(1, count(ptx, "fence.proxy.async.shared::cta;") >= 2);
+    CHECK_INT(1, count(ptx, "cp.async.bulk.commit_group"));
+    CHECK_INT(1, count(ptx, "cp.async.bulk.wait_group.read 0"));
+    /* both maps by value, 64-aligned, after the two pointers */
+    CHECK_CONTAINS(ptx, ".param .u64 tile_scale_param_1,\n\t.param .align 64 .b8 tile_scale_tma_0_0[128],\n"
+                        "\t.param .align 64 .b8 tile_scale_tma_1_0[128]\n)");
+    CHECK_CONTAINS(ptx, "cvta.param.u64");
+    /* the tile read and written 16 bytes at a time (8 fp16 per thread in a row) */
+    CHECK_INT(2, count(ptx, "ld.shared.v4.b32"));
+    CHECK_INT(2, count(ptx, "st.shared.v4.b32"));
+    CHECK_INT(0, count(ptx, "ld.shared.b16"));
+    /* no per-element global loads or stores of the block remain */
+    CHECK_INT(0, count(ptx, "ld.global"));
+    CHECK_INT(0, count(ptx, "st.global"));
+    CHECK_CONTAINS(ptx, ".target sm_90a");
+    GpuTmap maps[GPU_MAX_TMAPS];
+    CHECK_INT(2, gpu_tma_maps(ptx, "tile_scale", maps));
+    CHECK(maps[0].param == 0 && maps[0].swizzle == 0 && maps[1].param == 1 && maps[1].swizzle == 0);
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
+}
+
+TEST(tma_tile_sm80_ordinary) {
+    TDesc d = desc2(32, 64, 100, 72, 72);
+    SpecArg args[4] = {dptr(DT_FP16, &d, true), dptr(DT_FP16, &d, true), cint(32), cint(64)};
+    char *ptx = lower("tile_scale", args, 80, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(0, count(ptx, "cp.async.bulk"));
+    CHECK_INT(0, count(ptx, "mbarrier"));
+    CHECK_INT(0, count(ptx, ".align 64 .b8"));
+    CHECK(count(ptx, "ld.global") > 0 && count(ptx, "st.global") > 0);
+    GpuTmap maps[GPU_MAX_TMAPS];
+    CHECK_INT(0, gpu_tma_maps(ptx, "tile_scale", maps));
+    CHECK_INT(0, ptxas(ptx, "sm_80"));
+    free(ptx);
+}
+
+TEST(tma_fallbacks_on_sm90a) {
+    /* what TMA cannot express keeps the ordinary masked accesses on sm_90a too */
+    struct { const char *why; TDesc d; int dt; bool div16; } cases[] = {
+        {"row stride of 24 bytes (fp32 x 6)", desc2(4, 4, 5, 6, 6), DT_FP32, true},
+        {"inner block of 8 bytes (fp32 x 2)", desc2(4, 2, 8, 8, 8), DT_FP32, true},
+        {"base not 16-byte aligned", desc2(16, 16, 64, 64, 64), DT_FP32, false},
+        {"block dimension 512 > 256", desc2(512, 8, 1024, 64, 64), DT_FP16, true},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        SpecArg args[4] = {dptr(cases[i].dt, &cases[i].d, cases[i].div16),
+                           dptr(cases[i].dt, &cases[i].d, cases[i].div16),
+                           cint(cases[i].d.block[0]), cint(cases[i].d.block[1])};
+        char *ptx = lower("tile_scale", args, 90, 4);
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        if (count(ptx, "cp.async.bulk") || count(ptx, ".align 64 .b8")) {
+            printf("TMA used despite: %s\n", cases[i].why);
+            CHECK(0);
+        }
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+}
+
+TEST(tma_not_for_descriptors_made_in_the_kernel) {
+    SpecArg ptr = dptr(DT_FP32, NULL, true);
+    SpecArg args[6] = {ptr, ptr, rint32(), rint32(), cint(16), cint(16)};
+    char *ptx = lower("made_tile", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(0, count(ptx, "cp.async.bulk"));
+    CHECK(count(ptx, "ld.global") > 0);
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
+}
+
+TEST(tma_1d_and_3d_assemble) {
+    TDesc d1 = {0};
+    d1.rank = 1;
+    d1.block[0] = 128;
+    d1.shape[0] = 1000;
+    d1.strides[0] = 1;
+    SpecArg a1[4] = {dptr(DT_FP32, &d1, true), dptr(DT_FP32, &d1, true), rint32(), cint(128)};
+    char *ptx = lower("row_shift", a1, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.1d.shared::cluster.global"));
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.1d.global.shared::cta"));
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    TDesc d3 = {0};
+    d3.rank = 3;
+    d3.block[0] = 2; d3.block[1] = 8; d3.block[2] = 16;
+    d3.shape[0] = 5; d3.shape[1] = 20; d3.shape[2] = 16;
+    d3.strides[0] = 20 * 16; d3.strides[1] = 16; d3.strides[2] = 1;
+    SpecArg a3[5] = {dptr(DT_I32, &d3, true), dptr(DT_I32, &d3, true), cint(2), cint(8), cint(16)};
+    ptx = lower("batch_copy", a3, 90, 2);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.3d.shared::cluster.global"));
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.3d.global.shared::cta"));
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+}
+
+TEST(tma_matmul_assembles) {
+    /* a [256, 128] fp16, b [128, 192] fp16, c [256, 192] fp32 through 64x64x32 blocks */
+    TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
+          dc = desc2(64, 64, 256, 192, 192);
+    SpecArg args[7] = {dptr(DT_FP16, &da, true), dptr(DT_FP16, &db, true), dptr(DT_FP32, &dc, true),
+                       rint32(), cint(64), cint(64), cint(32)};
+    for (int arch = 80; arch <= 90; arch += 10) {
+        char *ptx = lower("desc_matmul", args, arch, 4);
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        /* c's store goes through TMA on sm_90a; the loop's loads feed the dot and may be
+         * pipelined with cp.async instead (either way it assembles) */
+        CHECK_INT(arch == 90 ? 1 : 0, count(ptx, BULK_STORE));
+        CHECK_INT(0, ptxas(ptx, arch == 90 ? "sm_90a" : "sm_80"));
+        free(ptx);
+    }
+}
+
+/* ---- the launch: tensor maps encoded by the runtime (fake libcuda, a child process) ----- */
+
+typedef struct {   /* fake_libcuda.c's record of one cuTensorMapEncodeTiled call */
+    int dtype; unsigned rank; uint64_t addr;
+    uint64_t dims[5], strides[5];
+    unsigned box[5], estrides[5];
+    int interleave, swizzle, l2promo, oobfill;
+} FakeTmap;
+
+static void *fake_sym(const char *name) {
+    void *h = dlopen(getenv("TRITONC_LIBCUDA_PATH"), RTLD_NOW | RTLD_NOLOAD);
+    void *f = h ? dlsym(h, name) : NULL;
+    if (h) dlclose(h);
+    return f;
+}
+
+static int fake_maps(FakeTmap *out, int n) {
+    int (*f)(FakeTmap *, int) = (int (*)(FakeTmap *, int))fake_sym("fake_cuda_tensor_maps");
+    return f ? f(out, n) : -1;
+}
+
+static void fake_counters(long c[8]) {
+    memset(c, 0, 8 * sizeof *c);
+    void (*f)(long *, int) = (void (*)(long *, int))fake_sym("fake_cuda_counters");
+    if (f) f(c, 8);
+}
+
+TEST(tma_launch_encodes_maps) {
+    test_run_child("TC_TMA_CHILD=1 TRITONC_GPU_UNVERIFIED=1 TRITONC_OCCUPANCY=0 TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test "
+                   "FAKE_CUDA_LAUNCH=ok", "tmachild_", 30);
+}
+
+static tc_status launch_tile(tc_kernel *k, tc_tensor *xd, tc_tensor *yd, int bm, int bn,
+                             unsigned gx, unsigned gy, void *stream) {
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x_desc", tc_tens(xd));
+    tc_args_set(a, "y_desc", tc_tens(yd));
+    tc_args_set(a, "BM", tc_int(bm));
+    tc_args_set(a, "BN", tc_int(bn));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = gx; o.grid[1] = gy; o.grid[2] = 1;
+    o.stream = stream;
+    tc_status rc = tc_launch(k, a, &o);
+    tc_args_free(a);
+    return rc;
+}
+
+TEST(tmachild_launch) {
+    if (!getenv("TC_TMA_CHILD")) return;
+    tc_context *ctx = NULL;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "tile_scale", &k));
+    if (!k) return;
+    /* x: fp16 100x72 whole; y: fp16 100x80 of which the descriptor covers 100x72 (row
+     * stride 80 elements = 160 bytes); 32x64 blocks */
+    int64_t xs[2] = {100, 72}, ys[2] = {100, 80}, blk[2] = {32, 64};
+    tc_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, xs, &x));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, ys, &y));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, x, 2, NULL, NULL, blk, &xd));
+    int64_t yst[2] = {80, 1};
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, y, 2, xs, yst, blk, &yd));
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 4, 2, NULL));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    FakeTmap t[16];
+    CHECK_INT(2, fake_maps(t, 16));
+    /* hand-computed: CU_TENSOR_MAP_DATA_TYPE_FLOAT16 = 6; dims and box innermost first;
+     * strides in bytes of the outer dims only; element strides 1; no interleave, no swizzle,
+     * L2 promotion 128B (2), no NaN fill */
+    uint64_t xa = tc_tensor_address(x), ya = tc_tensor_address(y);
+    CHECK(t[0].dtype == 6 && t[0].rank == 2 && t[0].addr == xa);
+    CHECK(t[0].dims[0] == 72 && t[0].dims[1] == 100 && t[0].strides[0] == 144);
+    CHECK(t[0].box[0] == 64 && t[0].box[1] == 32 && t[0].estrides[0] == 1 && t[0].estrides[1] == 1);
+    CHECK(t[0].interleave == 0 && t[0].swizzle == 0 && t[0].l2promo == 2 && t[0].oobfill == 0);
+    CHECK(t[1].dtype == 6 && t[1].rank == 2 && t[1].addr == ya);
+    CHECK(t[1].dims[0] == 72 && t[1].dims[1] == 100 && t[1].strides[0] == 160);
+    CHECK(t[1].box[0] == 64 && t[1].box[1] == 32);
+    long c[8];
+    fake_counters(c);
+    CHECK_INT(1, c[1]);   /* one launch */
+    CHECK_INT(2, c[5]);   /* with two 64-aligned maps after the pointers */
+    CHECK_INT(0, c[6]);
+    tc_launch_report lr;
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_CONTAINS(lr.note, "tensor descriptors through TMA (cp.async.bulk.tensor): x_desc, y_desc");
+    /* a cached launch encodes them again (the tensors may be others of the same shape) */
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 4, 2, NULL));
+    fake_counters(c);
+    CHECK_INT(4, c[5]);
+    /* captured into a graph: the maps travel in the parameters, nothing is allocated */
+    void *s = NULL;
+    CHECK_INT(TC_OK, tc_stream_new(ctx, &s));
+    CHECK_INT(TC_OK, tc_graph_begin(ctx, s));
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 4, 2, s));
+    tc_graph *gr = NULL;
+    CHECK_INT(TC_OK, tc_graph_end(ctx, s, &gr));
+    CHECK_INT(1, tc_graph_kernel_count(gr));
+    fake_counters(c);
+    CHECK_INT(6, c[5]);
+    CHECK_INT(0, c[6]);
+    tc_graph_free(gr);
+    tc_stream_free(ctx, s);
+
+    /* fp32 5x6 (rows of 24 bytes): no TMA; the note says so and no map is encoded */
+    int64_t ss[2] = {5, 6}, sb[2] = {4, 4};
+    tc_tensor *u = NULL, *w = NULL, *ud = NULL, *wd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, ss, &u));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, ss, &w));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, u, 2, NULL, NULL, sb, &ud));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, w, 2, NULL, NULL, sb, &wd));
+    CHECK_INT(TC_OK, launch_tile(k, ud, wd, 4, 4, 2, 2, NULL));
+    CHECK_INT(2 + 0, fake_maps(t, 16) >= 2 ? 2 : -1);
+    fake_counters(c);
+    CHECK_INT(6, c[5]);
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_CONTAINS(lr.note, "tensor descriptors as ordinary loads and stores (no TMA");
+
+    /* the maps of the dot's operands have the 128-byte swizzle and a box
+     * one 128-byte slab wide; c's is plain */
+    tc_kernel *mk = NULL;
+    CHECK_INT(TC_OK, tc_module_kernel(m, "desc_matmul", &mk));
+    int64_t as[2] = {256, 128}, bs[2] = {128, 192}, cs[2] = {256, 192};
+    int64_t ab[2] = {64, 128}, bb[2] = {128, 64}, cb[2] = {64, 64};
+    tc_tensor *ta = NULL, *tb = NULL, *tcc = NULL, *ad = NULL, *bd = NULL, *cd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, as, &ta));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, bs, &tb));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, cs, &tcc));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, ta, 2, NULL, NULL, ab, &ad));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tb, 2, NULL, NULL, bb, &bd));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tcc, 2, NULL, NULL, cb, &cd));
+    tc_args *ma = NULL;
+    tc_args_new(mk, &ma);
+    tc_args_set(ma, "a_desc", tc_tens(ad));
+    tc_args_set(ma, "b_desc", tc_tens(bd));
+    tc_args_set(ma, "c_desc", tc_tens(cd));
+    tc_args_set(ma, "K", tc_int(128));
+    tc_args_set(ma, "BM", tc_int(64));
+    tc_args_set(ma, "BN", tc_int(64));
+    tc_args_set(ma, "BK", tc_int(128));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = 4; o.grid[1] = 3; o.grid[2] = 1;
+    CHECK_INT(TC_OK, tc_launch(mk, ma, &o));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    int nm = fake_maps(t, 16);
+    CHECK_INT(9, nm);                 /* 3 launches of tile_scale with 2 maps, then a, b, c */
+    FakeTmap *q = &t[nm >= 3 ? nm - 3 : 0];
+    CHECK(q[0].dtype == 6 && q[0].dims[0] == 128 && q[0].dims[1] == 256 && q[0].strides[0] == 256);
+    CHECK(q[0].box[0] == 64 && q[0].box[1] == 64 && q[0].swizzle == 3);
+    CHECK(q[1].dtype == 6 && q[1].dims[0] == 192 && q[1].dims[1] == 128 && q[1].strides[0] == 384);
+    CHECK(q[1].box[0] == 64 && q[1].box[1] == 128 && q[1].swizzle == 3);
+    CHECK(q[2].dtype == 7 && q[2].dims[0] == 192 && q[2].dims[1] == 256 && q[2].strides[0] == 768);
+    CHECK(q[2].box[0] == 64 && q[2].box[1] == 64 && q[2].swizzle == 0);
+    fake_counters(c);
+    CHECK_INT(9, c[5]);
+    CHECK_INT(0, c[6]);
+    tc_args_free(ma);
+    tc_tensor_free(ad);
+    tc_tensor_free(bd);
+    tc_tensor_free(cd);
+    tc_tensor_free(ta);
+    tc_tensor_free(tb);
+    tc_tensor_free(tcc);
+    tc_tensor_free(ud);
+    tc_tensor_free(wd);
+    tc_tensor_free(u);
+    tc_tensor_free(w);
+    tc_tensor_free(xd);
+    tc_tensor_free(yd);
+    tc_tensor_free(x);
+    tc_tensor_free(y);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+TEST(tma_dot_direct_operands) {
+    /* the loads feeding the dot go straight into its operand tiles, one
+     * copy per slab; the maps carry the swizzle of the slab width: a [64, 32] fp16 rows of
+     * 64 bytes (64B swizzle, 2), b [32, 64] rows of 128 bytes (128B, 3); then a [64, 128]:
+     * rows of 256 bytes, two 128-byte slabs, two copies */
+    TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
+          dc = desc2(64, 64, 256, 192, 192);
+    SpecArg args[7] = {dptr(DT_FP16, &da, true), dptr(DT_FP16, &db, true), dptr(DT_FP32, &dc, true),
+                       rint32(), cint(64), cint(64), cint(32)};
+    char *ptx = lower("desc_matmul", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        if (getenv("TMA_DUMP")) puts(ptx);
+        CHECK_INT(2, count(ptx, BULK_LOAD));
+        CHECK_CONTAINS(ptx, ".b8 desc_matmul_tma_0_2[128],\n\t.param .align 64 .b8 desc_matmul_tma_1_3[128],\n"
+                            "\t.param .align 64 .b8 desc_matmul_tma_2_0[128]\n)");
+        CHECK_CONTAINS(ptx, "], 4096;");   /* 64 * 32 * 2 bytes, and 32 * 64 * 2 */
+        CHECK_INT(0, count(ptx, "ld.shared.v4.b32"));   /* no trip through registers */
+        CHECK_INT(0, count(ptx, "cp.async.ca"));         /* nor the cp.async pipeline */
+        CHECK_CONTAINS(ptx, "wgmma.mma_async");
+        GpuTmap maps[GPU_MAX_TMAPS];
+        CHECK_INT(3, gpu_tma_maps(ptx, "desc_matmul", maps));
+        CHECK(maps[0].swizzle == 2 && maps[1].swizzle == 3 && maps[2].swizzle == 0);
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    TDesc wa = desc2(64, 128, 256, 256, 256), wb = desc2(128, 64, 256, 192, 192);
+    SpecArg args2[7] = {dptr(DT_FP16, &wa, true), dptr(DT_FP16, &wb, true), dptr(DT_FP32, &dc, true),
+                        rint32(), cint(64), cint(64), cint(128)};
+    ptx = lower("desc_matmul", args2, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(3, count(ptx, BULK_LOAD));   /* a in two slabs, b in one */
+        CHECK_CONTAINS(ptx, "], 16384;");
+        GpuTmap maps[GPU_MAX_TMAPS];
+        CHECK_INT(3, gpu_tma_maps(ptx, "desc_matmul", maps));
+        CHECK(maps[0].swizzle == 3 && maps[1].swizzle == 3);
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+}
