@@ -1,4 +1,4 @@
-/* lower.h — the lowering state shared by analysis.c and lower.c. */
+/* lower.h — the lowering state shared by analysis.c, lower.c, mma.c and math.c. */
 #ifndef GPU_LOWER_H
 #define GPU_LOWER_H
 
@@ -96,5 +96,11 @@ void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int 
 void pipe_begin(G *g, Pipe *p);
 void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
 void pipe_drain(G *g, Pipe *p);
+
+/* math.c: libdevice's elementary functions, fmod/remainder, fp64 transcendental unary ops */
+int fmod_exact(G *g, bool f64, int a, int b, bool rem);
+int math1(G *g, int fn, int dt, int a);
+int math2(G *g, int fn, int dt, int a, int b);
+int unop_f64_math(G *g, int op, int a);
 
 #endif
