@@ -211,6 +211,124 @@ static int atan_f64(G *g, int x) {
     return r;
 }
 
+/* ---- small emitters for the fp64 algorithms ---- */
+
+static int dk(G *g, double v) {
+    int d = nr(g, CD);
+    E(g, "mov.f64 %s, 0d%016llX;", rn(g, d), D64(v));
+    return d;
+}
+
+/* ins (e.g. "mul.rn.f64") of a and b into a new register */
+static int d2(G *g, const char *ins, int a, int b) {
+    int d = nr(g, CD);
+    E(g, "%s %s, %s, %s;", ins, rn(g, d), rn(g, a), rn(g, b));
+    return d;
+}
+
+/* c[0] + c[1] z + ... + c[n-1] z^(n-1) by Horner with fma */
+static int horner_d(G *g, int z, const double *c, int n) {
+    int r = dk(g, c[n - 1]);
+    for (int i = n - 2; i >= 0; i--) {
+        int d = nr(g, CD);
+        E(g, "fma.rn.f64 %s, %s, %s, 0d%016llX;", rn(g, d), rn(g, r), rn(g, z), D64(c[i]));
+        r = d;
+    }
+    return r;
+}
+
+/* ---- erf, erfc, erfinv (fp32 through fp64) --------------------------------------------- */
+
+#define ERF_SER_N 38   /* terms of the series below: relative 1e-12 for |x| < 2.5 */
+#define ERFC_CF_K 40   /* levels of the continued fraction: relative 1e-14 for x >= 2.5 */
+
+/* erf x for 0 <= x <= 2.5: 2/sqrt(pi) x e^(-x^2) sum_n (2x^2)^n / (1 3 5 ... (2n+1)), a
+ * series of positive terms (no cancellation) */
+static int erf_ser_f64(G *g, int x) {
+    double c[ERF_SER_N];
+    c[0] = 1;
+    for (int n = 1; n < ERF_SER_N; n++) c[n] = c[n - 1] * 2 / (2 * n + 1);
+    int z = d2(g, "mul.rn.f64", x, x);
+    int s = horner_d(g, z, c, ERF_SER_N);
+    int t = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, z), D64(-0x1.71547652b82fep+0));
+    int e = exp2_f64(g, t);
+    int r = d2(g, "mul.rn.f64", s, e);
+    r = d2(g, "mul.rn.f64", r, x);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, r), rn(g, r), D64(1.1283791670955126));
+    return r;
+}
+
+/* erfc x for x >= 2.5 (or +inf): e^(-x^2) / (sqrt(pi) (x + (1/2) / (x + 1 / (x + (3/2) /
+ * (x + ...))))), Laplace's continued fraction evaluated from its ERFC_CF_K-th level up */
+static int erfc_cf_f64(G *g, int x) {
+    int f = nr(g, CD), q = nr(g, CD);
+    E(g, "mov.f64 %s, %s;", rn(g, f), rn(g, x));
+    for (int k = ERFC_CF_K; k >= 1; k--) {
+        E(g, "div.rn.f64 %s, 0d%016llX, %s;", rn(g, q), D64(k * 0.5), rn(g, f));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, f), rn(g, x), rn(g, q));
+    }
+    int z = d2(g, "mul.rn.f64", x, x), t = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, z), D64(-0x1.71547652b82fep+0));
+    int e = exp2_f64(g, t);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, f), rn(g, f), D64(1.7724538509055160));
+    return d2(g, "div.rn.f64", e, f);
+}
+
+/* erfc x for x >= 0: 1 - the series below 2.5, the continued fraction above */
+static int erfc_pos_f64(G *g, int x) {
+    int s = erf_ser_f64(g, x), c = erfc_cf_f64(g, x), r = nr(g, CD), p = nr(g, CP);
+    E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, s), rn(g, s));
+    E(g, "setp.lt.f64 %s, %s, 0d4004000000000000;", rn(g, p), rn(g, x));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, r), rn(g, s), rn(g, c), rn(g, p));
+    return r;
+}
+
+/* erfinv x for |x| < 1 (fp32 values), positive: y for |x|, x's sign. A first guess from
+ * Giles' single-precision rational form (w = -ln(1 - x^2)), then two Newton steps on
+ * f(y) = erf(y) - |x|, computed as erf(y) - |x| below y = 0.5 and as (1 - |x|) - erfc(y)
+ * above (1 - |x| is exact), f'(y) = 2/sqrt(pi) e^(-y^2). */
+static int erfinv_f64(G *g, int x) {
+    static const double p1[] = {1.50140941, 0.246640727, -0.00417768164, -0.00125372503,
+                                0.00021858087, -4.39150654e-06, -3.5233877e-06, 3.43273939e-07,
+                                2.81022636e-08};
+    static const double p2[] = {2.83297682, 1.00167406, 0.00943887047, -0.0076224613,
+                                0.00573950773, -0.00367342844, 0.00134934322, 0.000100950558,
+                                -0.000200214257};
+    int ax = nr(g, CD), om = nr(g, CD), w = nr(g, CD), p = nr(g, CP), pb = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, om), rn(g, ax));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, w), rn(g, ax));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, w), rn(g, w), rn(g, om));
+    E(g, "max.f64 %s, %s, 0d0010000000000000;", rn(g, w), rn(g, w));   /* normal for log_f64 */
+    int l = log_f64(g, w);
+    E(g, "neg.f64 %s, %s;", rn(g, w), rn(g, l));
+    int w1 = nr(g, CD), w2 = nr(g, CD);
+    E(g, "sub.rn.f64 %s, %s, 0d4004000000000000;", rn(g, w1), rn(g, w));
+    E(g, "sqrt.rn.f64 %s, %s;", rn(g, w2), rn(g, w));
+    E(g, "sub.rn.f64 %s, %s, 0d4008000000000000;", rn(g, w2), rn(g, w2));
+    int q1 = horner_d(g, w1, p1, 9), q2 = horner_d(g, w2, p2, 9), y = nr(g, CD);
+    E(g, "setp.lt.f64 %s, %s, 0d4014000000000000;", rn(g, pb), rn(g, w));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, y), rn(g, q1), rn(g, q2), rn(g, pb));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, y), rn(g, y), rn(g, ax));
+    for (int it = 0; it < 2; it++) {
+        int es = erf_ser_f64(g, y), ec = erfc_pos_f64(g, y), f = nr(g, CD), f2 = nr(g, CD);
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, f), rn(g, es), rn(g, ax));
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, f2), rn(g, om), rn(g, ec));
+        E(g, "setp.lt.f64 %s, %s, 0d3FE0000000000000;", rn(g, p), rn(g, y));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, f), rn(g, f), rn(g, f2), rn(g, p));
+        int z = d2(g, "mul.rn.f64", y, y), t = nr(g, CD);
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, z), D64(-0x1.71547652b82fep+0));
+        int e = exp2_f64(g, t);
+        E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, e), rn(g, e), D64(1.1283791670955126));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, f), rn(g, f), rn(g, e));
+        int yn = d2(g, "sub.rn.f64", y, f);
+        y = yn;
+    }
+    E(g, "copysign.f64 %s, %s, %s;", rn(g, y), rn(g, x), rn(g, y));
+    return y;
+}
+
 /* fp32 exp10, expm1, log10, log1p, asinh, acosh, atanh, sinh, cosh, atan, asin, acos; NaN
  * in, NaN out */
 static int explog_f32(G *g, int fn, int a) {
@@ -335,6 +453,15 @@ static int explog_f32(G *g, int fn, int a) {
         }
         break;
     }
+    case MF_ERFC: {   /* x < 0: 2 - erfc|x| */
+        int ax = nr(g, CD), pn = nr(g, CP);
+        E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+        r = erfc_pos_f64(g, ax);
+        E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, pn), rn(g, x));
+        E(g, "@%s sub.rn.f64 %s, 0d4000000000000000, %s;", rn(g, pn), rn(g, r), rn(g, r));
+        break;
+    }
+    case MF_ERFINV: r = erfinv_f64(g, x); break;
     default: math_unsupported(g, fn, DT_FP32);
     }
     E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
@@ -359,6 +486,14 @@ static int explog_f32(G *g, int fn, int a) {
         E(g, "setp.eq.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, d));
         if (fn == MF_SINPI) E(g, "@%s copysign.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, d), rn(g, a));
         else E(g, "@%s mov.f32 %s, 0f00000000;", rn(g, p), rn(g, d));
+    }
+    if (fn == MF_ERFINV) {   /* +-1: +-inf; |x| > 1: NaN */
+        int aa = nr(g, CR);
+        E(g, "abs.f32 %s, %s;", rn(g, aa), rn(g, a));
+        E(g, "setp.eq.f32 %s, %s, 0f3F800000;", rn(g, p), rn(g, aa));
+        E(g, "@%s copysign.f32 %s, %s, 0f7F800000;", rn(g, p), rn(g, d), rn(g, a));
+        E(g, "setp.gt.f32 %s, %s, 0f3F800000;", rn(g, p), rn(g, aa));
+        E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
     }
     if (fn == MF_ASIN || fn == MF_ACOS) {   /* |x| > 1: NaN */
         int aa = nr(g, CR);
@@ -431,7 +566,7 @@ int math1(G *g, int fn, int dt, int a) {
     }
     case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P: case MF_ASINH: case MF_ACOSH:
     case MF_ATANH: case MF_SINH: case MF_COSH: case MF_ATAN: case MF_ASIN: case MF_ACOS:
-    case MF_SINPI: case MF_COSPI:
+    case MF_SINPI: case MF_COSPI: case MF_ERFC: case MF_ERFINV:
         if (f64) math_unsupported(g, fn, dt);
         return explog_f32(g, fn, a);
     case MF_CBRT: case MF_RCBRT: {

@@ -345,7 +345,7 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_ASINH: return (T)asinh((double)x); \
     case MF_ACOSH: return (T)acosh((double)x); \
     case MF_ATANH: return (T)atanh((double)x); \
-    case MF_ERFC: return erfc##S(x); \
+    case MF_ERFC: return (T)erfc((double)x); \
     case MF_ERFINV: return (T)erfinv_d(x); \
     case MF_LOGB: return logb##S(x); \
     case MF_SINPI: return (T)sinpi_d(x); \

@@ -1,0 +1,185 @@
+/* test_gpumath.c — the GPU backend's math (src/gpu/math.c) measured without a GPU: the PTX
+ * emitted for kern.py's math1/math2 is run by a small PTX interpreter (ptxsim.h) over the
+ * sweep scripts/gpu-math-check.c uses (edge values and log-uniform random ones), and compared
+ * in ulps with the tritonc interpreter (the C library), within CUDA's documented bounds;
+ * the PTX also assembles with ptxas for sm_80 and sm_90a. */
+#include "test_kernels_util.h"
+
+#include "ptxsim.h"
+
+#include <unistd.h>
+
+#define GM_N 2048
+
+static uint64_t gm_rs = 0x9e3779b97f4a7c15ull;
+static double gm_urand(void) {
+    gm_rs ^= gm_rs << 13; gm_rs ^= gm_rs >> 7; gm_rs ^= gm_rs << 17;
+    return (double)(gm_rs >> 11) * 0x1p-53;
+}
+
+/* as gpu-math-check.c's sweep: edge values, then magnitudes 2^[lo, hi) of both signs */
+static void gm_sweep(double *x, int f64, double lo, double hi) {
+    const double e[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
+                        1, -1, 3, 1e6 + 0.5, -1e6 - 0.5, 0x1p23, 0x1p52, 1e30,
+                        f64 ? 0x1p-1074 : 0x1p-149, f64 ? 0x1p-1022 : 0x1p-126,
+                        f64 ? 1.7976931348623157e308 : 3.4028234663852886e38};
+    int ne = (int)(sizeof e / sizeof e[0]);
+    for (int i = 0; i < GM_N; i++) {
+        double v = i < ne ? e[i] : ldexp(1.0 + gm_urand(), (int)(lo + (hi - lo) * gm_urand()));
+        if (i >= ne && gm_urand() < 0.5) v = -v;
+        x[i] = f64 ? v : (double)(float)v;
+    }
+}
+
+static int64_t gm_ord(double v, int f64) {
+    if (f64) { int64_t b; memcpy(&b, &v, 8); return b < 0 ? INT64_MIN - b : b; }
+    float f = (float)v; int32_t b; memcpy(&b, &f, 4); return b < 0 ? INT32_MIN - b : b;
+}
+
+static const char *gm_ptxas(void) {
+    const char *p = getenv("TRITONC_PTXAS");
+    return p && *p ? p : "/usr/local/cuda/bin/ptxas";
+}
+
+/* math1/math2 of kern.py for fn on dtype (fp32 or fp64) lowered for target tg (one element per
+ * thread: BLOCK 32, one warp); assembled by ptxas when it exists. NULL after a failure. */
+static char *gm_ptx(tc_context *ctx, tc_module *m, const char *fn, int two, int f64, int arch,
+                    const char *cf, int cl) {
+    tc_kernel *k = NULL;
+    if (tc_module_kernel(m, two ? "math2" : "math1", &k)) { test_fail(cf, cl, "%s", tc_errmsg(ctx)); return NULL; }
+    tc_target tg = {"cuda", arch, 32, arch >= 90};
+    const char *t = f64 ? "*fp64:16" : "*fp32:16";
+    const char *sig[3] = {t, t, t};
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "FN", tc_str(fn));
+    tc_args_set(a, "BLOCK", tc_int(32));
+    char *ptx = NULL;
+    tc_status s = tc_compile_ptx(k, &tg, sig, two ? 3 : 2, a, 1, &ptx);
+    tc_args_free(a);
+    if (s) { test_fail(cf, cl, "%s %s sm_%d: %s", fn, f64 ? "fp64" : "fp32", arch, tc_errmsg(ctx)); return NULL; }
+    test_passed++;
+    if (access(gm_ptxas(), X_OK) == 0) {
+        char path[256], cmd[600], out[8192];
+        snprintf(path, sizeof path, "/tmp/tc_gpumath_%d_%s.ptx", (int)getpid(), fn);
+        FILE *f = fopen(path, "w");
+        if (f) { fputs(ptx, f); fclose(f); }
+        snprintf(cmd, sizeof cmd, "%s -arch=sm_%d%s %s -o /dev/null", gm_ptxas(), arch, arch >= 90 ? "a" : "",
+                 path);
+        int rc = test_run(cmd, out, sizeof out);
+        unlink(path);
+        if (rc) { test_fail(cf, cl, "ptxas %s sm_%d:\n%s", fn, arch, out); free(ptx); return NULL; }
+        test_passed++;
+    }
+    return ptx;
+}
+
+/* The interpreter's results of fn over x (and y) */
+static bool gm_interp(tc_context *ctx, tc_module *m, const char *fn, int two, int f64, const double *x,
+                      const double *y, double *out) {
+    tc_kernel *k = NULL;
+    if (tc_module_kernel(m, two ? "math2" : "math1", &k)) return false;
+    tc_dtype dt = f64 ? TC_FP64 : TC_FP32;
+    size_t es = f64 ? 8 : 4;
+    unsigned char *bx = malloc(GM_N * es), *by = malloc(GM_N * es), *bo = calloc(GM_N, es);
+    for (int i = 0; i < GM_N; i++) {
+        if (f64) { memcpy(bx + i * 8, &x[i], 8); memcpy(by + i * 8, &y[i], 8); }
+        else { float a = (float)x[i], b = (float)y[i]; memcpy(bx + i * 4, &a, 4); memcpy(by + i * 4, &b, 4); }
+    }
+    tc_tensor *tx = kt_t1(ctx, dt, GM_N, bx), *ty = kt_t1(ctx, dt, GM_N, by), *to = kt_t1(ctx, dt, GM_N, NULL);
+    tc_status s = two ? kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"y_ptr", tc_tens(ty)},
+                                  {"out_ptr", tc_tens(to)}, {"FN", tc_str(fn)}, {"BLOCK", tc_int(GM_N)}))
+                      : kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"out_ptr", tc_tens(to)},
+                                  {"FN", tc_str(fn)}, {"BLOCK", tc_int(GM_N)}));
+    if (!s) {
+        kt_get(to, bo);
+        for (int i = 0; i < GM_N; i++) {
+            if (f64) memcpy(&out[i], bo + i * 8, 8);
+            else { float f; memcpy(&f, bo + i * 4, 4); out[i] = f; }
+        }
+    }
+    tc_tensor_free(tx); tc_tensor_free(ty); tc_tensor_free(to);
+    free(bx); free(by); free(bo);
+    return s == TC_OK;
+}
+
+/* fn's PTX (sm_80) run by ptxsim over the sweep 2^[lo, hi) against the interpreter: at most
+ * `ulps` apart (NaN with NaN). Returns the worst distance seen, or -1 on failure. */
+static int64_t gm_check_(const char *fn, int two, int f64, double lo, double hi, int64_t ulps,
+                         const char *cf, int cl) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    int64_t worst = -1;
+    if (tc_module_load_file(ctx, "tests/kernels/kern.py", &m)) {
+        test_fail(cf, cl, "%s", tc_errmsg(ctx));
+        tc_context_free(ctx);
+        return -1;
+    }
+    char *p80 = gm_ptx(ctx, m, fn, two, f64, 80, cf, cl), *p90 = p80 ? gm_ptx(ctx, m, fn, two, f64, 90, cf, cl) : NULL;
+    static double x[GM_N], y[GM_N], ref[GM_N], got[GM_N];
+    if (!f64) { lo = fmax(lo, -149); hi = fmin(hi, 120); }
+    gm_sweep(x, f64, lo, hi);
+    gm_sweep(y, f64, lo, hi);
+    for (int j = 0; j < GM_N; j++) { int k = (j * 7 + 3) % GM_N; double t = y[j]; y[j] = y[k]; y[k] = t; }
+    PsProg prog;
+    char err[256] = "";
+    if (p80 && p90 && gm_interp(ctx, m, fn, two, f64, x, y, ref) && ps_parse(p80, &prog, err, sizeof err)) {
+        size_t es = f64 ? 8 : 4;
+        unsigned char *bx = malloc(GM_N * es), *by = malloc(GM_N * es), *bo = calloc(GM_N, es);
+        for (int i = 0; i < GM_N; i++) {
+            if (f64) { memcpy(bx + i * 8, &x[i], 8); memcpy(by + i * 8, &y[i], 8); }
+            else { float a = (float)x[i], b = (float)y[i]; memcpy(bx + i * 4, &a, 4); memcpy(by + i * 4, &b, 4); }
+        }
+        PsThread *t = malloc(sizeof *t);
+        bool ok = true;
+        for (int c = 0; c < GM_N && ok; c += 32) {
+            uint64_t prm[3] = {(uint64_t)(uintptr_t)(bx + c * es), (uint64_t)(uintptr_t)(by + c * es),
+                               (uint64_t)(uintptr_t)(bo + c * es)};
+            if (!two) prm[1] = prm[2];
+            for (uint32_t tid = 0; tid < 32 && ok; tid++) ok = ps_run(&prog, t, tid, prm, two ? 3 : 2, err, sizeof err);
+        }
+        if (!ok) test_fail(cf, cl, "%s: %s", fn, err);
+        else {
+            worst = 0;
+            int nbad = 0, first = -1;
+            for (int i = 0; i < GM_N; i++) {
+                if (f64) memcpy(&got[i], bo + i * 8, 8);
+                else { float f; memcpy(&f, bo + i * 4, 4); got[i] = f; }
+                if (isnan(got[i]) && isnan(ref[i])) continue;
+                int64_t d = isnan(got[i]) != isnan(ref[i]) ? INT64_MAX : gm_ord(got[i], f64) - gm_ord(ref[i], f64);
+                if (d < 0) d = -d;
+                if (d > worst) worst = d;
+                if (d > ulps) { nbad++; if (first < 0) first = i; }
+            }
+            if (nbad) test_fail(cf, cl, "%s %s: %d of %d beyond %lld ulp, first x=%.17g y=%.17g: ptx %.17g, "
+                                "interpreter %.17g", fn, f64 ? "fp64" : "fp32", nbad, GM_N, (long long)ulps,
+                                x[first], y[first], got[first], ref[first]);
+            else test_passed++;
+        }
+        free(t); free(bx); free(by); free(bo);
+        ps_free(&prog);
+    } else if (err[0]) test_fail(cf, cl, "%s", err);
+    free(p80); free(p90);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return worst;
+}
+#define GM_CHECK(fn, two, f64, lo, hi, ulps) gm_check_((fn), (two), (f64), (lo), (hi), (ulps), __FILE__, __LINE__)
+
+/* The simulator itself, on functions the GPU already passed gpu-math-check with: fp32
+ * through fp64 (1 ulp) and fp64 exp */
+TEST(gpumath_sim_known) {
+    GM_CHECK("expm1", 0, 0, -30, 7, 1);
+    GM_CHECK("atan2", 1, 0, -149, 127, 1);
+    GM_CHECK("fmod", 1, 1, -10, 20, 0);
+    GM_CHECK("exp", 0, 1, -10, 10, 1);
+}
+/* fp32 erfc (series / continued fraction in fp64) and erfinv (a guess and two Newton steps in
+ * fp64): within an ulp of the interpreter (the C library through double) on the sweep, edge
+ * values included (CUDA documents 4 and 2) */
+TEST(gpumath_fp32_erfc_erfinv) {
+    GM_CHECK("erfc", 0, 0, -149, 7, 1);
+    GM_CHECK("erfc", 0, 0, -3, 4, 1);
+    GM_CHECK("erfinv", 0, 0, -149, 0, 1);
+    GM_CHECK("erfinv", 0, 0, -12, 0, 1);
+}
