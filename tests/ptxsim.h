@@ -75,7 +75,7 @@ static void ps_operand(const char *s, PsOp *o) {
         return;
     }
     o->kind = PS_SYM;
-    snprintf(o->sym, sizeof o->sym, "%s", s);
+    snprintf(o->sym, sizeof o->sym, "%.63s", s);
     char *e = o->sym + strlen(o->sym);
     while (e > o->sym && (e[-1] == ' ' || e[-1] == ';')) *--e = 0;
 }

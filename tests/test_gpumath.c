@@ -183,3 +183,57 @@ TEST(gpumath_fp32_erfc_erfinv) {
     GM_CHECK("erfinv", 0, 0, -149, 0, 1);
     GM_CHECK("erfinv", 0, 0, -12, 0, 1);
 }
+/* fp64 exp and log families, pow, tanh, sinh, cosh: within an ulp of the interpreter (two for
+ * tanh, sinh, cosh, where glibc's own error reaches two: tanh(-0.42558779764351518) is
+ * -0.40162738450556410 to 50 digits; glibc says ...423) over the whole range, subnormal and
+ * overflowing results included */
+TEST(gpumath_fp64_explog) {
+    static const struct { const char *fn; int two; double lo, hi; int ulps; } c[] = {
+        {"exp", 0, -1074, 9.5, 1}, {"exp", 0, 8, 9.55, 1}, {"exp2", 0, -1074, 10.2, 1},
+        {"exp2", 0, 9, 10.1, 1}, {"exp10", 0, -1074, 8.4, 1}, {"exp10", 0, 7.5, 8.4, 1},
+        {"expm1", 0, -1074, 9.5, 1}, {"expm1", 0, -3, 3, 1}, {"log", 0, -1074, 1023, 1},
+        {"log", 0, -3, 3, 1}, {"log2", 0, -1074, 1023, 1}, {"log10", 0, -1074, 1023, 1},
+        {"log1p", 0, -1074, 1023, 1}, {"log1p", 0, -3, 3, 1}, {"pow", 1, -10, 7, 1},
+        {"pow", 1, -1074, 1023, 1}, {"pow", 1, -1, 1, 1}, {"tanh", 0, -1074, 6, 2}, {"tanh", 0, -3, 3, 2},
+        {"sinh", 0, -1074, 9.6, 2}, {"sinh", 0, -3, 3, 2}, {"cosh", 0, -1074, 9.6, 2}, {"cosh", 0, -3, 3, 2},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, c[i].two, 1, c[i].lo, c[i].hi, c[i].ulps);
+}
+
+/* pow where ln x's low part matters: x near 1 and sqrt(2), |y| up to 2000 */
+TEST(gpumath_fp64_pow_hard) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(0, tc_module_load_file(ctx, "tests/kernels/kern.py", &m));
+    char *p80 = m ? gm_ptx(ctx, m, "pow", 1, 1, 80, __FILE__, __LINE__) : NULL;
+    PsProg prog;
+    char err[256] = "";
+    if (p80 && ps_parse(p80, &prog, err, sizeof err)) {
+        static double x[32], y[32], out[32];
+        PsThread *t = malloc(sizeof *t);
+        int bad = 0;
+        for (int it = 0; it < 64 && !bad; it++) {
+            for (int i = 0; i < 32; i++) {
+                x[i] = (it % 2 ? 1.41421356 : 0.999) + gm_urand() * 0.01;
+                y[i] = (gm_urand() - 0.5) * (it % 2 ? 4000 : 1e5);
+            }
+            uint64_t prm[3] = {(uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)y, (uint64_t)(uintptr_t)out};
+            for (uint32_t tid = 0; tid < 32; tid++) CHECK(ps_run(&prog, t, tid, prm, 3, err, sizeof err));
+            for (int i = 0; i < 32; i++) {
+                double r = pow(x[i], y[i]);
+                int64_t d = gm_ord(out[i], 1) - gm_ord(r, 1);
+                if (d > 1 || d < -1) {
+                    bad = 1;
+                    test_fail(__FILE__, __LINE__, "pow(%.17g, %.17g): ptx %.17g, libm %.17g", x[i], y[i], out[i], r);
+                    break;
+                }
+            }
+        }
+        if (!bad) test_passed++;
+        free(t);
+        ps_free(&prog);
+    }
+    free(p80);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}

@@ -13,6 +13,14 @@
 
 static uint64_t f64_bits(double f) { uint64_t u; memcpy(&u, &f, 8); return u; }
 
+/* the fp64 functions (below math1 and math2, which dispatch to them) */
+static int exp_f64_fn(G *g, int base, int x);
+static int expm1_f64_fn(G *g, int x);
+static int log_f64_fn(G *g, int base, int x);
+static int log1p_f64_fn(G *g, int x);
+static int pow_f64_fn(G *g, int x, int y);
+static int sinhcosh_f64_fn(G *g, int x, bool cosh);
+
 /* fmod (rem false) or IEEE remainder (rem true) of a and b, exactly, in their own precision:
  * binary long division. t = |b|*2^k is doubled up to the largest with t <= |a|, then for each
  * k down to 0, r -= t when r >= t, and t halves. Every step is exact (r < 2t, so r - t by
@@ -522,6 +530,17 @@ int math1(G *g, int fn, int dt, int a) {
     int cls = f64 ? CD : CR;
     int d = nr(g, cls);
     if (f64 && fn >= MF_FAST_EXP && fn <= MF_FAST_TAN) math_unsupported(g, fn, dt);
+    if (f64) {
+        switch (fn) {
+        case MF_EXP10: return exp_f64_fn(g, 10, a);
+        case MF_EXPM1: return expm1_f64_fn(g, a);
+        case MF_LOG10: return log_f64_fn(g, 10, a);
+        case MF_LOG1P: return log1p_f64_fn(g, a);
+        case MF_SINH: return sinhcosh_f64_fn(g, a, false);
+        case MF_COSH: return sinhcosh_f64_fn(g, a, true);
+        default: break;
+        }
+    }
     switch (fn) {
     case MF_TRUNC: E(g, "cvt.rzi.%s.%s %s, %s;", ft, ft, rn(g, d), rn(g, a)); break;
     case MF_RINT: E(g, "cvt.rni.%s.%s %s, %s;", ft, ft, rn(g, d), rn(g, a)); break;
@@ -633,6 +652,7 @@ int math2(G *g, int fn, int dt, int a, int b) {
     const char *ft = f64 ? "f64" : "f32";
     int cls = f64 ? CD : CR;
     int d = nr(g, cls);
+    if (f64 && fn == MF_POW) return pow_f64_fn(g, a, b);
     switch (fn) {
     case MF_COPYSIGN: E(g, "copysign.%s %s, %s, %s;", ft, rn(g, d), rn(g, b), rn(g, a)); break;   /* |a|, b's sign */
     case MF_FDIM: {   /* a > b ? a - b : +0; NaN when either is */
@@ -776,30 +796,63 @@ int math2(G *g, int fn, int dt, int a, int b) {
     return d;
 }
 
-/* fp64 exp(x) */
-static int exp_f64(G *g, int a) {
-    int d = nr(g, CD);
-    /* exp(x) = 2^n * p(r), n = rint(x log2 e), r = x - n ln2 (hi + lo), p: Taylor to
-     * degree 13 (|r| <= 0.35: error < 1e-17); 2^n as two normal factors */
-    int xc = nr(g, CD), t = nr(g, CD), nn = nr(g, CD), r = nr(g, CD);
-    E(g, "max.f64 %s, %s, 0dC0874A0000000000;", rn(g, xc), rn(g, a));
-    E(g, "min.f64 %s, %s, 0d40862F0000000000;", rn(g, xc), rn(g, xc));
-    E(g, "mul.rn.f64 %s, %s, 0d3FF71547652B82FE;", rn(g, t), rn(g, xc));
+/* ---- fp64 transcendentals -------------------------------------------------------------- *
+ * Each reduces its argument with extra-precision constants (ln 2 as hi + lo, hi with
+ * trailing zeros so that n * hi is exact), evaluates a Taylor series (fma, far beyond fp64's
+ * precision on the reduced range) and carries a low part (hi + lo) where one rounding would
+ * cost more than half an ulp. Special values follow C's libm (the interpreter). */
+
+#define LN2_HI 0x1.62e42fefa3800p-1      /* ln 2's first 42 bits: e * LN2_HI exact */
+#define LN2_LO (0x1.62e42fefa39efp-1 - LN2_HI + 0x1.abc9e3b39803fp-56)
+#define LOG2E_HI 0x1.71547652b82fep+0
+#define LOG2E_LO 0x1.777d0ffda0d24p-56
+#define LOG10E_HI 0x1.bcb7b1526e50ep-2
+#define LOG10E_LO 0x1.95355baaafad3p-57
+#define LN10_HI 0x1.26bb1bbb55516p+1
+#define LN10_LO (-0x1.f48ad494ea3e9p-53)
+
+/* hi + lo of a + b exactly (Knuth's two-sum) */
+static void two_sum(G *g, int a, int b, int *hi, int *lo) {
+    int s = d2(g, "add.rn.f64", a, b), bb = d2(g, "sub.rn.f64", s, a), t = d2(g, "sub.rn.f64", s, bb);
+    int e1 = d2(g, "sub.rn.f64", a, t), e2 = d2(g, "sub.rn.f64", b, bb);
+    *hi = s;
+    *lo = d2(g, "add.rn.f64", e1, e2);
+}
+
+/* hi + lo of a * (ch + cl) for a constant split ch + cl: ch a, its fma residual, cl a */
+static void mul_dd_k(G *g, int ah, int al, double ch, double cl, int *hi, int *lo) {
+    int h = nr(g, CD), r = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, h), rn(g, ah), D64(ch));
+    E(g, "neg.f64 %s, %s;", rn(g, r), rn(g, h));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, r), rn(g, ah), D64(ch), rn(g, r));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, r), rn(g, ah), D64(cl), rn(g, r));
+    if (al) E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, r), rn(g, al), D64(ch), rn(g, r));
+    int s = d2(g, "add.rn.f64", h, r), t = d2(g, "sub.rn.f64", s, h);
+    *hi = s;
+    *lo = d2(g, "sub.rn.f64", r, t);
+}
+
+/* e^(h + l) for h finite, clamped to [-746, 710] (|l| <= ulp(h)): 2^n e^r, n = rint(h log2 e),
+ * r = h - n ln 2 + l as hi + lo (n * LN2_HI exact, ln 2's low part and l added after),
+ * e^r - 1 by its Taylor series (|r| <= 0.35: 1e-19), 1 + that with one rounding, 2^n as two
+ * normal factors (so subnormal results round once more). No special cases. */
+static int em1_taylor(G *g, int r);
+static int exp_dd(G *g, int h, int l) {
+    int xc = nr(g, CD), t = nr(g, CD), nn = nr(g, CD), rh = nr(g, CD), rl = nr(g, CD), d = nr(g, CD);
+    E(g, "max.f64 %s, %s, 0d%016llX;", rn(g, xc), rn(g, h), D64(-746.0));
+    E(g, "min.f64 %s, %s, 0d%016llX;", rn(g, xc), rn(g, xc), D64(710.0));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, xc), D64(LOG2E_HI));
     E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, nn), rn(g, t));
     E(g, "neg.f64 %s, %s;", rn(g, t), rn(g, nn));
-    E(g, "fma.rn.f64 %s, %s, 0d3FE62E42FEE00000, %s;", rn(g, r), rn(g, t), rn(g, xc));
-    E(g, "fma.rn.f64 %s, %s, 0d3DEA39EF35793C76, %s;", rn(g, r), rn(g, t), rn(g, r));
-    double fact = 1;
-    for (int k = 2; k <= 13; k++) fact *= k;
-    int acc = konst(g, DT_FP64, 0, 1.0 / fact);
-    for (int k = 12; k >= 0; k--) {
-        fact = 1;
-        for (int q = 2; q <= k; q++) fact *= q;
-        int c = konst(g, DT_FP64, 0, 1.0 / fact);
-        int y = nr(g, CD);
-        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, y), rn(g, acc), rn(g, r), rn(g, c));
-        acc = y;
-    }
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, rh), rn(g, t), D64(LN2_HI), rn(g, xc));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, rl), rn(g, t), D64(LN2_LO));
+    if (l) E(g, "add.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, l));
+    int r = d2(g, "add.rn.f64", rh, rl), u = d2(g, "sub.rn.f64", r, rh);
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, u));   /* r + rl = rh + rl' */
+    int q = em1_taylor(g, r), acc = nr(g, CD);   /* e^(r + rl) - 1 = q + rl (q + 1) */
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, u), rn(g, rl), rn(g, q), rn(g, rl));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, q));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, acc), rn(g, u));
     int ni = nr(g, CR), n1 = nr(g, CR), n2 = nr(g, CR), b1 = nr(g, CD), b2 = nr(g, CD);
     E(g, "cvt.rni.s32.f64 %s, %s;", rn(g, ni), rn(g, nn));
     E(g, "shr.s32 %s, %s, 1;", rn(g, n1), rn(g, ni));
@@ -812,20 +865,314 @@ static int exp_f64(G *g, int a) {
     E(g, "shl.b64 %s, %s, 52;", rn(g, b2), rn(g, b2));
     E(g, "mul.rn.f64 %s, %s, %s;", rn(g, acc), rn(g, acc), rn(g, b1));
     E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, acc), rn(g, b2));
-    int pn = nr(g, CP);
-    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, pn), rn(g, a), rn(g, a));
-    E(g, "@%s mov.f64 %s, %s;", rn(g, pn), rn(g, d), rn(g, a));
-    E(g, "setp.gt.f64 %s, %s, 0d40862E42FEFA39EF;", rn(g, pn), rn(g, a));
-    E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, pn), rn(g, d));
-    E(g, "setp.lt.f64 %s, %s, 0dC0874910D52D3052;", rn(g, pn), rn(g, a));
-    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, pn), rn(g, d));
+    return d;
+}
+
+/* the special values of an exp-like function of x whose result overflows above `over` and
+ * underflows to `under_val` below `under`: NaN -> NaN */
+static void exp_specials(G *g, int d, int x, double over, double under, double under_val) {
+    int p = nr(g, CP);
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, x), D64(over));
+    E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, x), D64(under));
+    E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, p), rn(g, d), D64(under_val));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+}
+
+/* ln x as hi + lo for a positive finite x (subnormals scaled by 2^54 first): x = 2^e m,
+ * m in [sqrt(1/2), sqrt(2)); c = k/16 nearest m, ln c as hi + lo (long double at generation
+ * time); s = (m - c) / (m + c) with its low part (m + c by two-sum, the residual by fma);
+ * ln m = ln c + 2s + 2s^3/3 + 2s^5/5 + ...; e ln 2 with ln 2 in two parts.
+ * Garbage (no trap) for other x: callers select their special values. */
+static int log_dd(G *g, int x, int *lo) {
+    int xs = nr(g, CD), b = nr(g, CD), eb = nr(g, CD), e = nr(g, CR), m = nr(g, CD), p = nr(g, CP);
+    E(g, "mov.f64 %s, %s;", rn(g, xs), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d0010000000000000;", rn(g, p), rn(g, x));
+    E(g, "@%s mul.rn.f64 %s, %s, 0d4350000000000000;", rn(g, p), rn(g, xs), rn(g, xs));
+    E(g, "mov.b64 %s, %s;", rn(g, b), rn(g, xs));
+    E(g, "shr.u64 %s, %s, 52;", rn(g, eb), rn(g, b));
+    E(g, "cvt.u32.u64 %s, %s;", rn(g, e), rn(g, eb));
+    E(g, "and.b32 %s, %s, 2047;", rn(g, e), rn(g, e));
+    E(g, "sub.s32 %s, %s, 1023;", rn(g, e), rn(g, e));
+    E(g, "@%s sub.s32 %s, %s, 54;", rn(g, p), rn(g, e), rn(g, e));
+    E(g, "and.b64 %s, %s, 0x000FFFFFFFFFFFFF;", rn(g, b), rn(g, b));
+    E(g, "or.b64 %s, %s, 0x3FF0000000000000;", rn(g, b), rn(g, b));
+    E(g, "mov.b64 %s, %s;", rn(g, m), rn(g, b));
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, m), D64(1.4142135623730951));
+    E(g, "@%s mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, p), rn(g, m), rn(g, m));
+    E(g, "@%s add.s32 %s, %s, 1;", rn(g, p), rn(g, e), rn(g, e));
+    /* c = k/16 nearest m (k in 11..23): ln m = ln c + 2 atanh((m - c) / (m + c)), |s| < 0.023 */
+    int kf = nr(g, CD), c = nr(g, CD), ch = dk(g, 0), cl = dk(g, 0), pk = nr(g, CP);
+    E(g, "mul.rn.f64 %s, %s, 0d4030000000000000;", rn(g, kf), rn(g, m));
+    E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, kf), rn(g, kf));
+    E(g, "mul.rn.f64 %s, %s, 0d3FB0000000000000;", rn(g, c), rn(g, kf));
+    for (int k = 11; k <= 23; k++) {
+        if (k == 16) continue;
+        long double L = logl((long double)k / 16);
+        double hi = (double)L, lo = (double)(L - hi);
+        E(g, "setp.eq.f64 %s, %s, 0d%016llX;", rn(g, pk), rn(g, kf), D64(k));
+        E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, pk), rn(g, ch), D64(hi));
+        E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, pk), rn(g, cl), D64(lo));
+    }
+    int f = d2(g, "sub.rn.f64", m, c), dh, dl;   /* exact (Sterbenz) */
+    two_sum(g, m, c, &dh, &dl);
+    int sh = d2(g, "div.rn.f64", f, dh), r = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, r), rn(g, sh));
+    int r1 = nr(g, CD);
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, r1), rn(g, r), rn(g, dh), rn(g, f));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, r1), rn(g, r), rn(g, dl), rn(g, r1));
+    int sl = d2(g, "div.rn.f64", r1, dh);
+    int z = d2(g, "mul.rn.f64", sh, sh);
+    double cs[8];
+    for (int k = 0; k < 8; k++) cs[k] = 2.0 / (2 * k + 3);
+    int q = horner_d(g, z, cs, 8);
+    q = d2(g, "mul.rn.f64", q, z);
+    q = d2(g, "mul.rn.f64", q, sh);              /* 2s^3/3 + ... */
+    int ef = nr(g, CD), A = nr(g, CD), B = d2(g, "add.rn.f64", sh, sh), t1, e1;
+    E(g, "cvt.rn.f64.s32 %s, %s;", rn(g, ef), rn(g, e));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, A), rn(g, ef), D64(LN2_HI));
+    two_sum(g, A, ch, &t1, &e1);
+    int t = d2(g, "add.rn.f64", t1, B), err = d2(g, "sub.rn.f64", t1, t);
+    err = d2(g, "add.rn.f64", err, B);           /* |t1| >= |B| or t1 = 0: exact */
+    int l = d2(g, "add.rn.f64", sl, sl);
+    l = d2(g, "add.rn.f64", l, q);
+    l = d2(g, "add.rn.f64", l, cl);
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, l), rn(g, ef), D64(LN2_LO), rn(g, l));
+    l = d2(g, "add.rn.f64", l, e1);
+    l = d2(g, "add.rn.f64", l, err);
+    int h = d2(g, "add.rn.f64", t, l), u = d2(g, "sub.rn.f64", h, t);
+    *lo = d2(g, "sub.rn.f64", l, u);
+    return h;
+}
+
+/* the special values of a log of x: 0 -> -inf, below 0 -> NaN, +inf -> +inf, NaN -> NaN */
+static void log_specials(G *g, int d, int x) {
+    int p = nr(g, CP);
+    E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+    E(g, "@%s mov.f64 %s, 0dFFF0000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+}
+
+/* ln (base 0), log2 (2) or log10 (10) of x */
+static int log_f64_fn(G *g, int base, int x) {
+    int lo, h = log_dd(g, x, &lo), d;
+    if (base == 0) d = d2(g, "add.rn.f64", h, lo);
+    else {
+        int hh, ll;
+        if (base == 2) mul_dd_k(g, h, lo, LOG2E_HI, LOG2E_LO, &hh, &ll);
+        else mul_dd_k(g, h, lo, LOG10E_HI, LOG10E_LO, &hh, &ll);
+        d = d2(g, "add.rn.f64", hh, ll);
+    }
+    log_specials(g, d, x);
+    return d;
+}
+
+/* e^r - 1 for |r| <= 0.7 as r^2 (1/2 + r/6 + ... + r^17/19!) + r: one rounding at the end */
+static int em1_taylor(G *g, int r) {
+    double c[18], fact = 2;
+    for (int k = 0; k < 18; k++) { c[k] = 1.0 / fact; fact *= k + 3; }
+    int q = horner_d(g, r, c, 18), z = d2(g, "mul.rn.f64", r, r), d = nr(g, CD);
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, z), rn(g, q), rn(g, r));
+    return d;
+}
+
+/* e^x, 2^x, 10^x (base 0, 2, 10): x (times ln 2 or ln 10 as hi + lo) into exp_dd */
+static int exp_f64_fn(G *g, int base, int x) {
+    int h = x, l = 0;
+    if (base == 2) mul_dd_k(g, x, 0, 0x1.62e42fefa39efp-1, 0x1.abc9e3b39803fp-56, &h, &l);
+    if (base == 10) mul_dd_k(g, x, 0, LN10_HI, LN10_LO, &h, &l);
+    int d = exp_dd(g, h, l);
+    if (base == 0) exp_specials(g, d, x, 0x1.62e42fefa39efp+9, -0x1.74910d52d3052p+9, 0);
+    if (base == 2) exp_specials(g, d, x, 0x1.fffffffffffffp+9, -1075.0, 0);
+    if (base == 10) exp_specials(g, d, x, 0x1.34413509f79fep+8, -0x1.439b746e36b52p+8, 0);
+    return d;
+}
+
+/* e^x - 1: |x| < 0.7: the series; x > 40: e^x; else 2^n (e^r - 1) + (2^n - 1) with
+ * n = rint(x log2 e), r = x - n ln 2 (hi + lo), one rounding (2^n - 1 exact for n >= -53; below that,
+ * 2^n e^r - 1); x clamped at -60 (the result is -1 there) */
+static int expm1_f64_fn(G *g, int x) {
+    int small = em1_taylor(g, x), big = exp_dd(g, x, 0);
+    int xc = nr(g, CD), t = nr(g, CD), nn = nr(g, CD), r = nr(g, CD);
+    E(g, "max.f64 %s, %s, 0d%016llX;", rn(g, xc), rn(g, x), D64(-60.0));
+    E(g, "min.f64 %s, %s, 0d%016llX;", rn(g, xc), rn(g, xc), D64(41.0));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, xc), D64(LOG2E_HI));
+    E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, nn), rn(g, t));
+    E(g, "neg.f64 %s, %s;", rn(g, t), rn(g, nn));
+    int rh = nr(g, CD), rl = nr(g, CD), u = nr(g, CD);
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, rh), rn(g, t), D64(LN2_HI), rn(g, xc));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, r), rn(g, t), D64(LN2_LO), rn(g, rh));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rh), rn(g, r));   /* r's low part */
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, rl), rn(g, t), D64(LN2_LO), rn(g, rl));
+    int p = em1_taylor(g, r);   /* e^(r + rl) - 1 = p + rl (p + 1) */
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, p));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, p), rn(g, rl), rn(g, u), rn(g, p));
+    int ni = nr(g, CD), sc = nr(g, CD), sm1 = nr(g, CD), mid = nr(g, CD), alt = nr(g, CD), d = nr(g, CD);
+    int pp = nr(g, CP);
+    E(g, "cvt.rni.s64.f64 %s, %s;", rn(g, ni), rn(g, nn));
+    E(g, "add.s64 %s, %s, 1023;", rn(g, ni), rn(g, ni));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, ni), rn(g, ni));
+    E(g, "mov.b64 %s, %s;", rn(g, sc), rn(g, ni));
+    E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, sm1), rn(g, sc));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, mid), rn(g, sc), rn(g, p), rn(g, sm1));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, alt), rn(g, p));
+    E(g, "fma.rn.f64 %s, %s, %s, 0dBFF0000000000000;", rn(g, alt), rn(g, sc), rn(g, alt));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, pp), rn(g, nn), D64(-53.0));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, pp), rn(g, mid), rn(g, alt));
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, pp), rn(g, x), D64(40.0));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, d), rn(g, big), rn(g, mid), rn(g, pp));
+    int ax = nr(g, CD);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, pp), rn(g, ax), D64(0.7));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, pp), rn(g, d), rn(g, small));
+    exp_specials(g, d, x, 0x1.62e42fefa39efp+9, -INFINITY, -1.0);
+    return d;
+}
+
+/* ln(1 + x): 1 + x as hi + lo (two-sum), ln hi + lo / hi; +-0 itself */
+static int log1p_f64_fn(G *g, int x) {
+    int one = dk(g, 1.0), uh, ul, lo;
+    two_sum(g, one, x, &uh, &ul);
+    int h = log_dd(g, uh, &lo), q = d2(g, "div.rn.f64", ul, uh);
+    q = d2(g, "add.rn.f64", q, lo);
+    int d = d2(g, "add.rn.f64", h, q), p = nr(g, CP);
+    log_specials(g, d, uh);
+    E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
+/* x^y = e^(y ln|x|) with ln|x| as hi + lo and y ln|x| as hi + lo (fma), negative for x's
+ * sign set and y an odd integer; then C's special cases as fp32 pow's */
+static int pow_f64_fn(G *g, int x, int y) {
+    int ax = nr(g, CD), lo, p = nr(g, CP), q = nr(g, CP), pint = nr(g, CP), podd = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    int lh = log_dd(g, ax, &lo);
+    E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s mov.f64 %s, 0dFFF0000000000000;", rn(g, p), rn(g, lh));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, q), rn(g, ax));
+    E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, q), rn(g, lh));
+    E(g, "or.pred %s, %s, %s;", rn(g, p), rn(g, p), rn(g, q));
+    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, lo));
+    int ph = d2(g, "mul.rn.f64", y, lh), pl = nr(g, CD), aph = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, pl), rn(g, ph));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, pl), rn(g, y), rn(g, lh), rn(g, pl));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, pl), rn(g, y), rn(g, lo), rn(g, pl));
+    E(g, "abs.f64 %s, %s;", rn(g, aph), rn(g, ph));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, aph));
+    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, pl));
+    int d = exp_dd(g, ph, pl);
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ph), D64(710.0));
+    E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ph), D64(-746.0));
+    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, d));
+    /* y an integer (infinities count as even), odd */
+    int yi = nr(g, CD), h = nr(g, CD), hi = nr(g, CD), sx = nr(g, CD), ay = nr(g, CD);
+    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, yi), rn(g, y));
+    E(g, "setp.eq.f64 %s, %s, %s;", rn(g, pint), rn(g, yi), rn(g, y));
+    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, y));
+    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, hi), rn(g, h));
+    E(g, "setp.ne.and.f64 %s, %s, %s, %s;", rn(g, podd), rn(g, hi), rn(g, h), rn(g, pint));
+    E(g, "mov.b64 %s, %s;", rn(g, sx), rn(g, x));
+    E(g, "setp.lt.s64 %s, %s, 0;", rn(g, q), rn(g, sx));
+    E(g, "and.pred %s, %s, %s;", rn(g, podd), rn(g, podd), rn(g, q));
+    E(g, "@%s neg.f64 %s, %s;", rn(g, podd), rn(g, d), rn(g, d));
+    /* x < 0 finite, y finite and not an integer: NaN; a NaN operand: NaN */
+    E(g, "abs.f64 %s, %s;", rn(g, ay), rn(g, y));
+    E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+    E(g, "setp.lt.and.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, ax), rn(g, p));
+    E(g, "not.pred %s, %s;", rn(g, q), rn(g, pint));
+    E(g, "and.pred %s, %s, %s;", rn(g, p), rn(g, p), rn(g, q));
+    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, y));
+    E(g, "@%s add.f64 %s, %s, %s;", rn(g, p), rn(g, d), rn(g, x), rn(g, y));
+    /* the ones: y = +-0; x = 1; x = -1 with |y| = inf */
+    E(g, "setp.eq.f64 %s, %s, 0dBFF0000000000000;", rn(g, p), rn(g, x));
+    E(g, "setp.eq.and.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, ay), rn(g, p));
+    E(g, "setp.eq.or.f64 %s, %s, 0d3FF0000000000000, %s;", rn(g, p), rn(g, x), rn(g, p));
+    E(g, "setp.eq.or.f64 %s, %s, 0d0000000000000000, %s;", rn(g, p), rn(g, y), rn(g, p));
+    E(g, "@%s mov.f64 %s, 0d3FF0000000000000;", rn(g, p), rn(g, d));
+    return d;
+}
+
+/* x + x^3 P(x^2) for an odd series with coefficients c[0] (of x^3), c[1] (x^5), ...: one
+ * rounding at the end */
+static int odd_series(G *g, int x, const double *c, int n) {
+    int z = d2(g, "mul.rn.f64", x, x), q = horner_d(g, z, c, n), d = nr(g, CD);
+    q = d2(g, "mul.rn.f64", q, z);
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, q), rn(g, x), rn(g, x));
+    return d;
+}
+
+/* tanh: |x| < 0.55: its Taylor series (coefficients from T' = 1 - T^2); else
+ * t / (t + 2), t = expm1(2|x|), x's sign; |x| > 22: +-1 */
+static int tanh_f64_fn(G *g, int x) {
+    double a[24] = {1};
+    for (int k = 1; k < 24; k++) {
+        double s = 0;
+        for (int i = 0; i < k; i++) s += a[i] * a[k - 1 - i];
+        a[k] = -s / (2 * k + 1);
+    }
+    int small = odd_series(g, x, a + 1, 23);
+    int ax = nr(g, CD), x2 = nr(g, CD), p = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "min.f64 %s, %s, 0d4036000000000000;", rn(g, x2), rn(g, ax));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, x2), rn(g, x2), rn(g, x2));
+    int t = expm1_f64_fn(g, x2), u = nr(g, CD), d = nr(g, CD);
+    E(g, "add.rn.f64 %s, %s, 0d4000000000000000;", rn(g, u), rn(g, t));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, d), rn(g, t), rn(g, u));
+    E(g, "setp.gt.f64 %s, %s, 0d4036000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s mov.f64 %s, 0d3FF0000000000000;", rn(g, p), rn(g, d));
+    E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.55));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, small));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
+/* sinh (cosh false) or cosh: H = e^(|x| - ln 2) (= e^|x| / 2, no early overflow), H -+ 1/(4H);
+ * sinh below |x| = 0.7: its Taylor series; x's sign */
+static int sinhcosh_f64_fn(G *g, int x, bool cosh) {
+    int ax = nr(g, CD), nl = dk(g, -0x1.62e42fefa39efp-1), hh, hl, p = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    two_sum(g, ax, nl, &hh, &hl);
+    E(g, "add.rn.f64 %s, %s, 0d%016llX;", rn(g, hl), rn(g, hl), D64(-0x1.abc9e3b39803fp-56));
+    int H = exp_dd(g, hh, hl), r = nr(g, CD), d = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d4010000000000000;", rn(g, r), rn(g, H));
+    E(g, "rcp.rn.f64 %s, %s;", rn(g, r), rn(g, r));
+    E(g, "%s.rn.f64 %s, %s, %s;", cosh ? "add" : "sub", rn(g, d), rn(g, H), rn(g, r));
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(711.0));
+    E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, p), rn(g, d));
+    if (!cosh) {
+        double c[20], fact = 6;
+        for (int k = 0; k < 20; k++) { c[k] = 1.0 / fact; fact *= (2 * k + 4) * (2 * k + 5); }
+        int small = odd_series(g, ax, c, 20);
+        E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.7));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, small));
+        E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+    }
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
     return d;
 }
 
 /* fp64 tl.exp, exp2, log, log2, sin, cos, tanh, erf */
 int unop_f64_math(G *g, int op, int a) {
     switch (op) {
-    case OP_EXP: return exp_f64(g, a);
+    case OP_EXP: return exp_f64_fn(g, 0, a);
+    case OP_EXP2: return exp_f64_fn(g, 2, a);
+    case OP_LOG: return log_f64_fn(g, 0, a);
+    case OP_LOG2: return log_f64_fn(g, 2, a);
+    case OP_TANH: return tanh_f64_fn(g, a);
     default: {
         char what[64];
         snprintf(what, sizeof what, "%s on fp64", op_names[op]);
