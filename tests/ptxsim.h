@@ -28,7 +28,8 @@ typedef struct PsInst {
     int deflabel;                      /* this line defines label N (else -1) */
     char text[160];
 } PsInst;
-typedef struct PsProg { PsInst *in; int n; int *labpc; int nlab; } PsProg;
+typedef struct PsTab { char name[64]; uint64_t v[64]; int n; } PsTab;   /* a .const .b64 array */
+typedef struct PsProg { PsInst *in; int n; int *labpc; int nlab; PsTab tab[4]; int ntab; } PsProg;
 
 static int ps_cls(const char *s, int *len) {
     if (s[0] == 'r' && s[1] == 'd') { *len = 2; return 3; }
@@ -85,6 +86,19 @@ static void ps_free(PsProg *p) { free(p->in); free(p->labpc); }
 /* Parses the body of the (one) entry: instructions between its braces. */
 static bool ps_parse(const char *ptx, PsProg *p, char *err, size_t errn) {
     memset(p, 0, sizeof *p);
+    for (const char *c = strstr(ptx, ".const .align 8 .b64 "); c && p->ntab < 4; c = strstr(c + 1, ".const .align 8 .b64 ")) {
+        PsTab *t = &p->tab[p->ntab++];
+        const char *nm = c + strlen(".const .align 8 .b64 ");
+        int i = 0;
+        while (nm[i] && nm[i] != '[' && i < 63) { t->name[i] = nm[i]; i++; }
+        t->name[i] = 0;
+        const char *v = strchr(c, '{');
+        while (v && *v != '}' && t->n < 64) {
+            v++;
+            t->v[t->n++] = strtoull(v, (char **)&v, 0);
+            while (*v == ' ') v++;
+        }
+    }
     const char *b = strstr(ptx, ".entry");
     b = b ? strchr(b, '{') : NULL;
     if (!b) { snprintf(err, errn, "no entry"); return false; }
@@ -148,7 +162,7 @@ static bool ps_parse(const char *ptx, PsProg *p, char *err, size_t errn) {
     return true;
 }
 
-typedef struct PsThread { uint64_t r[4][4096]; uint32_t tid; } PsThread;
+typedef struct PsThread { uint64_t r[4][4096]; uint32_t tid; uint64_t carry; } PsThread;
 
 static double ps_d(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
 static uint64_t ps_ud(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
@@ -286,7 +300,12 @@ static bool ps_run(const PsProg *p, PsThread *t, uint32_t tid, const uint64_t *p
             uint64_t addr = t->r[O[0].cls][O[0].idx] + (uint64_t)O[0].off;
             memcpy((void *)(uintptr_t)addr, &a, (size_t)(bits / 8));
         } else if (!strcmp(op, "mov")) {
-            *D = O[1].kind == PS_SYM ? 0 : ps_uv(a, bits == 0 ? 64 : bits);
+            *D = ps_uv(a, bits == 0 ? 64 : bits);
+            if (O[1].kind == PS_SYM) {
+                *D = 0;
+                for (int i = 0; i < p->ntab; i++)
+                    if (!strcmp(p->tab[i].name, O[1].sym)) *D = (uint64_t)(uintptr_t)p->tab[i].v;
+            }
             if (!strcmp(ty, "pred")) *D = a != 0;
         } else if (fl && (!strcmp(op, "add") || !strcmp(op, "sub") || !strcmp(op, "mul") || !strcmp(op, "div"))) {
             double x = FV(a), y = FV(b), r;
@@ -368,6 +387,13 @@ static bool ps_run(const PsProg *p, PsThread *t, uint32_t tid, const uint64_t *p
             uint64_t s = b >= (uint64_t)bits ? (uint64_t)bits - 1 : b;
             if (ps_iss(ty)) *D = ps_uv((uint64_t)(ps_sv(a, bits) >> s), bits);
             else *D = b >= (uint64_t)bits ? 0 : ps_uv(a, bits) >> b;
+        } else if ((!strcmp(op, "add") || !strcmp(op, "addc")) && (ps_has(in, "cc") || op[3] == 'c')) {
+            uint64_t cin = op[3] == 'c' ? t->carry : 0, r = ps_uv(a + b + cin, bits);
+            if (ps_has(in, "cc")) t->carry = bits == 64 ? (r < a || (cin && r == a)) : (ps_uv(a, bits) + ps_uv(b, bits) + cin) >> bits;
+            *D = r;
+        } else if (!strcmp(op, "mul") && ps_has(in, "hi") && bits == 64) {
+            unsigned __int128 pr = (unsigned __int128)a * b;
+            *D = (uint64_t)(pr >> 64);
         } else if (!strcmp(op, "add") || !strcmp(op, "sub") || (!strcmp(op, "mul") && ps_has(in, "lo"))) {
             uint64_t r = op[0] == 'a' ? a + b : op[0] == 's' ? a - b : a * b;
             *D = ps_uv(r, bits);

@@ -237,3 +237,68 @@ TEST(gpumath_fp64_pow_hard) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+/* Runs fn's math1 PTX (fp64) by ptxsim on n given inputs */
+static bool gm_sim1(const char *fn, const double *x, double *out, int n) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    bool ok = false;
+    if (!tc_module_load_file(ctx, "tests/kernels/kern.py", &m)) {
+        char *p80 = gm_ptx(ctx, m, fn, 0, 1, 80, __FILE__, __LINE__);
+        PsProg prog;
+        char err[256] = "";
+        if (p80 && ps_parse(p80, &prog, err, sizeof err)) {
+            PsThread *t = malloc(sizeof *t);
+            double xs[32], os[32];
+            ok = true;
+            for (int c = 0; c < n && ok; c += 32) {
+                for (int i = 0; i < 32; i++) xs[i] = c + i < n ? x[c + i] : 1;
+                uint64_t prm[2] = {(uint64_t)(uintptr_t)xs, (uint64_t)(uintptr_t)os};
+                for (uint32_t tid = 0; tid < 32 && ok; tid++) ok = ps_run(&prog, t, tid, prm, 2, err, sizeof err);
+                for (int i = 0; i < 32 && c + i < n; i++) out[c + i] = os[i];
+            }
+            if (!ok) test_fail(__FILE__, __LINE__, "%s: %s", fn, err);
+            free(t);
+            ps_free(&prog);
+        }
+        free(p80);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return ok;
+}
+
+/* sin, cos, tan where the reduction is hard: close to multiples of pi/2 (huge ones included:
+ * 0x1.6ac5b262ca1ffp+849 is within 2^-61 of one), the largest double, pi/4's neighbours;
+ * within an ulp of glibc (which reduces exactly) */
+TEST(gpumath_fp64_trig_hard) {
+    double x[] = {0x1.6ac5b262ca1ffp+849, 0x1.8c5d3ccdab2eap+562, 0x1.921fb54442d18p+0,
+                  0x1.921fb54442d18p+1, 0x1.921fb54442d18p+2, 0x1.2d97c7f3321d2p+1, 355, 103993,
+                  1.7976931348623157e308, -1.7976931348623157e308, 0x1.921fb54442d18p-1,
+                  0x1.921fb54442d19p-1, 0x1.921fb54442d17p-1, 1e22, 1e300, 0x1p1023, 0x1p-1074,
+                  -0x1p-1022, 1e-8, 0x1.5bf0a8b145769p+1, 0x1.fffffffffffffp+52};
+    enum { N = sizeof x / sizeof x[0] };
+    const char *fns[3] = {"sin", "cos", "tan"};
+    for (int f = 0; f < 3; f++) {
+        double got[N];
+        if (!gm_sim1(fns[f], x, got, N)) continue;
+        for (int i = 0; i < N; i++) {
+            double r = f == 0 ? sin(x[i]) : f == 1 ? cos(x[i]) : tan(x[i]);
+            /* the worst case (Muller): x - k pi/2 = 4.687165924254628e-19 (k = 1 mod 4) to 400
+             * digits; glibc's cos and tan differ there from the 15th digit */
+            if (x[i] == 0x1.6ac5b262ca1ffp+849) r = f == 0 ? 1 : f == 1 ? -0x1.14ae72e6ba22fp-61 : -0x1.d9ba9a7975636p+60;
+            int64_t d = gm_ord(got[i], 1) - gm_ord(r, 1);
+            if (d > 1 || d < -1) test_fail(__FILE__, __LINE__, "%s(%a): ptx %.17g, libm %.17g", fns[f], x[i], got[i], r);
+            else test_passed++;
+        }
+    }
+}
+
+/* fp64 sin, cos, tan (Payne-Hanek reduction with the table of 2/pi's bits) and fp32 tan
+ * through them: within an ulp of the interpreter over the whole range */
+TEST(gpumath_trig) {
+    static const struct { const char *fn; int f64; double lo, hi; } c[] = {
+        {"sin", 1, -1074, 1023}, {"cos", 1, -1074, 1023}, {"tan", 1, -1074, 1023}, {"sin", 1, -3, 5},
+        {"cos", 1, -3, 5}, {"tan", 1, -3, 5}, {"tan", 0, -149, 127}, {"tan", 0, -3, 5},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, c[i].f64, c[i].lo, c[i].hi, 1);
+}

@@ -2025,9 +2025,10 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
         buf_puts(&g->text, "\"\n\n");
     }
     buf_printf(&g->text, ".extern .shared .align %d .b8 global_smem[];\n\n", g->smem_align > 16 ? g->smem_align : 16);
-    if (g->nstr) {
+    if (g->nstr)
         buf_puts(&g->text, ".extern .func (.param .b32 func_retval0) vprintf\n(\n\t.param .b64 "
                            "vprintf_param_0,\n\t.param .b64 vprintf_param_1\n)\n;\n");
+    if (g->glob.len) {   /* format strings; math.c's tables */
         buf_putn(&g->text, g->glob.s, g->glob.len);
         buf_puts(&g->text, "\n");
     }

@@ -53,6 +53,7 @@ typedef struct G {
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
     const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
+    bool two_over_pi; /* math.c: the module has the table of 2/pi's bits (sin, cos, tan) */
 } G;
 
 int lay_id(G *g, const Layout *L);

@@ -20,6 +20,7 @@ static int log_f64_fn(G *g, int base, int x);
 static int log1p_f64_fn(G *g, int x);
 static int pow_f64_fn(G *g, int x, int y);
 static int sinhcosh_f64_fn(G *g, int x, bool cosh);
+static int trig_f64_fn(G *g, int fn, int x);
 
 /* fmod (rem false) or IEEE remainder (rem true) of a and b, exactly, in their own precision:
  * binary long division. t = |b|*2^k is doubled up to the largest with t <= |a|, then for each
@@ -536,6 +537,7 @@ int math1(G *g, int fn, int dt, int a) {
         case MF_EXPM1: return expm1_f64_fn(g, a);
         case MF_LOG10: return log_f64_fn(g, 10, a);
         case MF_LOG1P: return log1p_f64_fn(g, a);
+        case MF_TAN: return trig_f64_fn(g, -1, a);
         case MF_SINH: return sinhcosh_f64_fn(g, a, false);
         case MF_COSH: return sinhcosh_f64_fn(g, a, true);
         default: break;
@@ -588,6 +590,13 @@ int math1(G *g, int fn, int dt, int a) {
     case MF_SINPI: case MF_COSPI: case MF_ERFC: case MF_ERFINV:
         if (f64) math_unsupported(g, fn, dt);
         return explog_f32(g, fn, a);
+    case MF_TAN: {   /* fp32: the fp64 tan, rounded once */
+        int x = nr(g, CD);
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, x), rn(g, a));
+        int r = trig_f64_fn(g, -1, x);
+        E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
+        break;
+    }
     case MF_CBRT: case MF_RCBRT: {
         /* fp32: y0 = ex2(lg2|x| / 3) (the .approx instructions, ~2^-21 relative), two Newton
          * steps y -= (y^3 - |x|) / (3 y^2) in fp64 (~2^-42), x's sign, one rounding to fp32
@@ -1165,6 +1174,241 @@ static int sinhcosh_f64_fn(G *g, int x, bool cosh) {
     return d;
 }
 
+/* ---- sin, cos, tan ------------------------------------------------------------------- */
+
+#define PIO2_HI 0x1.921fb54442d18p+0
+#define PIO2_LO 0x1.1a62633145c07p-54
+
+/* 2/pi's first 1216 bits (19 words, most significant first), after a word of zeros */
+static const uint64_t two_over_pi[20] = {0,
+    0xA2F9836E4E441529ull, 0xFC2757D1F534DDC0ull, 0xDB6295993C439041ull, 0xFE5163ABDEBBC561ull,
+    0xB7246E3A424DD2E0ull, 0x06492EEA09D1921Cull, 0xFE1DEB1CB129A73Eull, 0xE88235F52EBB4484ull,
+    0xE99C7026B45F7E41ull, 0x3991D639835339F4ull, 0x9C845F8BBDF9283Bull, 0x1FF897FFDE05980Full,
+    0xEF2F118B5A0A6D1Full, 0x6D367ECF27CB09B7ull, 0x4F463F669E5FEA2Dull, 0x7527BAC7EBE5F17Bull,
+    0x3D0739F78A5292EAull, 0x6BFB5FB11F8D5D08ull, 0x56033046FC7B6BABull};
+
+/* x = k pi/2 + r, |r| <= pi/4, r as rh + rl (~2^-120 relative), k mod 4 in *kq (u32), for
+ * any finite x (Payne-Hanek): x = M 2^(E-52) with M the 53-bit significand; the bits of 2/pi
+ * from b_(E-53) on, as a 192-bit integer W, give x 2/pi mod 4 = (M W mod 2^192) / 2^190 (the
+ * bits before contribute multiples of 4, those after less than 2^-130). The top two bits are k,
+ * the next 190 the fraction, rounded to the nearest (k + 1, fraction - 1 at one half), then
+ * normalized to hi + lo and multiplied by pi/2 (hi + lo). |x| < pi/4: r = x, k = 0. */
+static void reduce_pio2(G *g, int x, int *rh_out, int *rl_out, int *kq_out) {
+    if (!g->two_over_pi) {
+        g->two_over_pi = true;
+        buf_puts(&g->glob, ".const .align 8 .b64 $two_over_pi[20] = {");
+        for (int i = 0; i < 20; i++) buf_printf(&g->glob, i ? ", %llu" : "%llu", (unsigned long long)two_over_pi[i]);
+        buf_puts(&g->glob, "};\n");
+    }
+    int b = nr(g, CD), eb = nr(g, CD), M = nr(g, CD), q0 = nr(g, CR), wi = nr(g, CR), sh = nr(g, CR),
+        sr = nr(g, CR), base = nr(g, CD), off = nr(g, CD);
+    E(g, "mov.b64 %s, %s;", rn(g, b), rn(g, x));
+    E(g, "shr.u64 %s, %s, 52;", rn(g, eb), rn(g, b));
+    E(g, "and.b64 %s, %s, 2047;", rn(g, eb), rn(g, eb));
+    E(g, "cvt.u32.u64 %s, %s;", rn(g, q0), rn(g, eb));
+    E(g, "max.u32 %s, %s, 1022;", rn(g, q0), rn(g, q0));   /* E >= -1 (smaller x: not used) */
+    E(g, "sub.u32 %s, %s, 1013;", rn(g, q0), rn(g, q0));   /* q0 = (E - 53) + 63 = E + 10 */
+    E(g, "and.b64 %s, %s, 0x000FFFFFFFFFFFFF;", rn(g, M), rn(g, b));
+    E(g, "or.b64 %s, %s, 0x0010000000000000;", rn(g, M), rn(g, M));
+    E(g, "shr.u32 %s, %s, 6;", rn(g, wi), rn(g, q0));
+    E(g, "and.b32 %s, %s, 63;", rn(g, sh), rn(g, q0));
+    E(g, "sub.u32 %s, 64, %s;", rn(g, sr), rn(g, sh));
+    E(g, "mov.u64 %s, $two_over_pi;", rn(g, base));
+    E(g, "mul.wide.u32 %s, %s, 8;", rn(g, off), rn(g, wi));
+    E(g, "add.s64 %s, %s, %s;", rn(g, base), rn(g, base), rn(g, off));
+    int Z[4], w[3];
+    for (int i = 0; i < 4; i++) {
+        Z[i] = nr(g, CD);
+        E(g, "ld.const.u64 %s, [%s+%d];", rn(g, Z[i]), rn(g, base), 8 * i);
+    }
+    for (int i = 0; i < 3; i++) {   /* w_i = Z_i << sh | Z_(i+1) >> (64 - sh) (0 when sh = 0) */
+        int t = nr(g, CD);
+        w[i] = nr(g, CD);
+        E(g, "shl.b64 %s, %s, %s;", rn(g, w[i]), rn(g, Z[i]), rn(g, sh));
+        E(g, "shr.u64 %s, %s, %s;", rn(g, t), rn(g, Z[i + 1]), rn(g, sr));
+        E(g, "or.b64 %s, %s, %s;", rn(g, w[i]), rn(g, w[i]), rn(g, t));
+    }
+    /* M W mod 2^192 = R2:R1:R0 */
+    int lo0 = nr(g, CD), lo1 = nr(g, CD), hi1 = nr(g, CD), lo2 = nr(g, CD), hi2 = nr(g, CD),
+        R1 = nr(g, CD), R2 = nr(g, CD);
+    E(g, "mul.lo.u64 %s, %s, %s;", rn(g, lo0), rn(g, M), rn(g, w[0]));
+    E(g, "mul.lo.u64 %s, %s, %s;", rn(g, lo1), rn(g, M), rn(g, w[1]));
+    E(g, "mul.hi.u64 %s, %s, %s;", rn(g, hi1), rn(g, M), rn(g, w[1]));
+    E(g, "mul.lo.u64 %s, %s, %s;", rn(g, lo2), rn(g, M), rn(g, w[2]));
+    E(g, "mul.hi.u64 %s, %s, %s;", rn(g, hi2), rn(g, M), rn(g, w[2]));
+    E(g, "add.cc.u64 %s, %s, %s;", rn(g, R1), rn(g, hi2), rn(g, lo1));
+    E(g, "addc.u64 %s, %s, %s;", rn(g, R2), rn(g, hi1), rn(g, lo0));
+    /* k = the top two bits, plus one when the fraction's first bit is set */
+    int k = nr(g, CD), kr = nr(g, CD), kq = nr(g, CR);
+    E(g, "shr.u64 %s, %s, 62;", rn(g, k), rn(g, R2));
+    E(g, "shr.u64 %s, %s, 61;", rn(g, kr), rn(g, R2));
+    E(g, "and.b64 %s, %s, 1;", rn(g, kr), rn(g, kr));
+    E(g, "add.s64 %s, %s, %s;", rn(g, k), rn(g, k), rn(g, kr));
+    E(g, "cvt.u32.u64 %s, %s;", rn(g, kq), rn(g, k));
+    /* the fraction as a signed 192-bit S (R2:R1:R0 << 2), its magnitude A2:A1:A0 */
+    int S2 = nr(g, CD), S1 = nr(g, CD), S0 = nr(g, CD), t = nr(g, CD), neg = nr(g, CP);
+    E(g, "shl.b64 %s, %s, 2;", rn(g, S2), rn(g, R2));
+    E(g, "shr.u64 %s, %s, 62;", rn(g, t), rn(g, R1));
+    E(g, "or.b64 %s, %s, %s;", rn(g, S2), rn(g, S2), rn(g, t));
+    E(g, "shl.b64 %s, %s, 2;", rn(g, S1), rn(g, R1));
+    E(g, "shr.u64 %s, %s, 62;", rn(g, t), rn(g, lo2));
+    E(g, "or.b64 %s, %s, %s;", rn(g, S1), rn(g, S1), rn(g, t));
+    E(g, "shl.b64 %s, %s, 2;", rn(g, S0), rn(g, lo2));
+    E(g, "setp.lt.s64 %s, %s, 0;", rn(g, neg), rn(g, S2));
+    int N2 = nr(g, CD), N1 = nr(g, CD), N0 = nr(g, CD);
+    E(g, "not.b64 %s, %s;", rn(g, N0), rn(g, S0));
+    E(g, "not.b64 %s, %s;", rn(g, N1), rn(g, S1));
+    E(g, "not.b64 %s, %s;", rn(g, N2), rn(g, S2));
+    E(g, "add.cc.u64 %s, %s, 1;", rn(g, N0), rn(g, N0));
+    E(g, "addc.cc.u64 %s, %s, 0;", rn(g, N1), rn(g, N1));
+    E(g, "addc.u64 %s, %s, 0;", rn(g, N2), rn(g, N2));
+    E(g, "selp.b64 %s, %s, %s, %s;", rn(g, S0), rn(g, N0), rn(g, S0), rn(g, neg));
+    E(g, "selp.b64 %s, %s, %s, %s;", rn(g, S1), rn(g, N1), rn(g, S1), rn(g, neg));
+    E(g, "selp.b64 %s, %s, %s, %s;", rn(g, S2), rn(g, N2), rn(g, S2), rn(g, neg));
+    /* normalize: B2:B1 = the top 128 bits from the first set bit; |f| = (B2:B1) 2^(-128-lz) */
+    int lz = nr(g, CR), lzr = nr(g, CR), B2 = nr(g, CD), B1 = nr(g, CD);
+    E(g, "clz.b64 %s, %s;", rn(g, lz), rn(g, S2));
+    E(g, "sub.u32 %s, 64, %s;", rn(g, lzr), rn(g, lz));
+    E(g, "shl.b64 %s, %s, %s;", rn(g, B2), rn(g, S2), rn(g, lz));
+    E(g, "shr.u64 %s, %s, %s;", rn(g, t), rn(g, S1), rn(g, lzr));
+    E(g, "or.b64 %s, %s, %s;", rn(g, B2), rn(g, B2), rn(g, t));
+    E(g, "shl.b64 %s, %s, %s;", rn(g, B1), rn(g, S1), rn(g, lz));
+    E(g, "shr.u64 %s, %s, %s;", rn(g, t), rn(g, S0), rn(g, lzr));
+    E(g, "or.b64 %s, %s, %s;", rn(g, B1), rn(g, B1), rn(g, t));
+    /* hi = (B2 >> 11) 2^75 exactly, lo = (B2 & 2047) 2^64 + B1, both times 2^(-128-lz) */
+    int fh = nr(g, CD), fl = nr(g, CD), u = nr(g, CD), sc = nr(g, CD), e64 = nr(g, CD);
+    E(g, "shr.u64 %s, %s, 11;", rn(g, t), rn(g, B2));
+    E(g, "cvt.rn.f64.u64 %s, %s;", rn(g, fh), rn(g, t));
+    E(g, "and.b64 %s, %s, 2047;", rn(g, t), rn(g, B2));
+    E(g, "cvt.rn.f64.u64 %s, %s;", rn(g, fl), rn(g, t));
+    E(g, "cvt.rn.f64.u64 %s, %s;", rn(g, u), rn(g, B1));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, fl), rn(g, fl), D64(0x1p64), rn(g, u));
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, e64), rn(g, lz));
+    E(g, "sub.s64 %s, %d, %s;", rn(g, e64), 1023 - 128, rn(g, e64));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, e64), rn(g, e64));
+    E(g, "mov.b64 %s, %s;", rn(g, sc), rn(g, e64));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, fh), rn(g, fh), D64(0x1p75));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, fh), rn(g, fh), rn(g, sc));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, fl), rn(g, fl), rn(g, sc));
+    /* r = f pi/2 as hi + lo; the sign of S */
+    int rh = nr(g, CD), rl = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, rh), rn(g, fh), D64(PIO2_HI));
+    E(g, "neg.f64 %s, %s;", rn(g, rl), rn(g, rh));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, rl), rn(g, fh), D64(PIO2_HI), rn(g, rl));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, rl), rn(g, fh), D64(PIO2_LO), rn(g, rl));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, rl), rn(g, fl), D64(PIO2_HI), rn(g, rl));
+    int s = d2(g, "add.rn.f64", rh, rl);
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, u), rn(g, s), rn(g, rh));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, u));
+    E(g, "@%s neg.f64 %s, %s;", rn(g, neg), rn(g, s), rn(g, s));
+    E(g, "@%s neg.f64 %s, %s;", rn(g, neg), rn(g, rl), rn(g, rl));
+    /* x's sign: x = -|x| gives -r and -k */
+    int sx = nr(g, CP), ax = nr(g, CD), p = nr(g, CP);
+    E(g, "setp.lt.s64 %s, %s, 0;", rn(g, sx), rn(g, b));
+    E(g, "@%s neg.f64 %s, %s;", rn(g, sx), rn(g, s), rn(g, s));
+    E(g, "@%s neg.f64 %s, %s;", rn(g, sx), rn(g, rl), rn(g, rl));
+    E(g, "@%s neg.s32 %s, %s;", rn(g, sx), rn(g, kq), rn(g, kq));
+    E(g, "and.b32 %s, %s, 3;", rn(g, kq), rn(g, kq));
+    /* |x| < pi/4: x itself */
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0.78539816339744828));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, s), rn(g, x));
+    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, rl));
+    E(g, "@%s mov.u32 %s, 0;", rn(g, p), rn(g, kq));
+    *rh_out = s;
+    *rl_out = rl;
+    *kq_out = kq;
+}
+
+/* sin(rh + rl) for |rh| <= pi/4: rh + (rh^3 S(rh^2) + rl (1 - rh^2/2)), one rounding at the end */
+static int sin_poly(G *g, int rh, int rl) {
+    double c[12], fact = 6;
+    for (int k = 0; k < 12; k++) { c[k] = (k % 2 ? 1.0 : -1.0) / fact; fact *= (2 * k + 4) * (2 * k + 5); }
+    int z = d2(g, "mul.rn.f64", rh, rh), s = horner_d(g, z, c, 12), t = nr(g, CD), d = nr(g, CD);
+    s = d2(g, "mul.rn.f64", s, z);
+    s = d2(g, "mul.rn.f64", s, rh);
+    E(g, "fma.rn.f64 %s, %s, 0dBFE0000000000000, 0d3FF0000000000000;", rn(g, t), rn(g, z));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, t), rn(g, t), rn(g, rl), rn(g, s));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, d), rn(g, rh), rn(g, t));
+    return d;
+}
+
+/* cos(rh + rl) for |rh| <= pi/4: w = 1 - rh^2/2, then w + (((1 - w) - rh^2/2) + rh^4 C(rh^2)
+ * - rh rl) */
+static int cos_poly(G *g, int rh, int rl) {
+    double c[12], fact = 24;
+    for (int k = 0; k < 12; k++) { c[k] = (k % 2 ? -1.0 : 1.0) / fact; fact *= (2 * k + 5) * (2 * k + 6); }
+    int z = d2(g, "mul.rn.f64", rh, rh), q = horner_d(g, z, c, 12), hz = nr(g, CD), w = nr(g, CD),
+        t = nr(g, CD), d = nr(g, CD);
+    q = d2(g, "mul.rn.f64", q, z);
+    q = d2(g, "mul.rn.f64", q, z);
+    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, hz), rn(g, z));
+    E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, w), rn(g, hz));
+    E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, t), rn(g, w));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, hz));
+    E(g, "neg.f64 %s, %s;", rn(g, d), rn(g, rh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, d), rn(g, rl), rn(g, q));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, q));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, d), rn(g, w), rn(g, t));
+    return d;
+}
+
+/* sin (fn OP_SIN), cos (OP_COS) or tan (MF_TAN, as -1) of any fp64 x: reduce_pio2, then the
+ * polynomial the quadrant picks; tan: t = tan(r) as hi + lo (its Taylor series, coefficients
+ * from T' = 1 + T^2), -1/t in odd quadrants (one Newton correction). inf: NaN; +-0: itself
+ * (cos: 1). */
+static int trig_f64_fn(G *g, int fn, int x) {
+    int rh, rl, kq, d = nr(g, CD), p = nr(g, CP), k1 = nr(g, CR);
+    reduce_pio2(g, x, &rh, &rl, &kq);
+    if (fn == OP_SIN || fn == OP_COS) {
+        int s = sin_poly(g, rh, rl), c = cos_poly(g, rh, rl);
+        if (fn == OP_COS) E(g, "add.u32 %s, %s, 1;", rn(g, kq), rn(g, kq));
+        E(g, "and.b32 %s, %s, 1;", rn(g, k1), rn(g, kq));
+        E(g, "setp.ne.u32 %s, %s, 0;", rn(g, p), rn(g, k1));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, d), rn(g, c), rn(g, s), rn(g, p));
+        E(g, "and.b32 %s, %s, 2;", rn(g, k1), rn(g, kq));
+        E(g, "setp.ne.u32 %s, %s, 0;", rn(g, p), rn(g, k1));
+        E(g, "@%s neg.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, d));
+    } else {
+        double a[30] = {1};
+        for (int k = 1; k < 30; k++) {
+            double s = 0;
+            for (int i = 0; i < k; i++) s += a[i] * a[k - 1 - i];
+            a[k] = s / (2 * k + 1);
+        }
+        int z = d2(g, "mul.rn.f64", rh, rh), q = horner_d(g, z, a + 1, 29), th = nr(g, CD), tl = nr(g, CD),
+            u = nr(g, CD);
+        q = d2(g, "mul.rn.f64", q, z);
+        q = d2(g, "mul.rn.f64", q, rh);
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, th), rn(g, rh), rn(g, q));
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, u), rn(g, th), rn(g, rh));
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, tl), rn(g, q), rn(g, u));
+        E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, th), rn(g, th));
+        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, tl), rn(g, rl), rn(g, u), rn(g, tl));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, d), rn(g, th), rn(g, tl));
+        /* odd quadrant: y = -1/t; q = -1/th, e = 1 + q th + q tl, y = q + q e */
+        int qq = nr(g, CD), e = nr(g, CD);
+        E(g, "div.rn.f64 %s, 0dBFF0000000000000, %s;", rn(g, qq), rn(g, th));
+        E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, e), rn(g, qq), rn(g, th));
+        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, e), rn(g, qq), rn(g, tl), rn(g, e));
+        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, qq), rn(g, qq), rn(g, e), rn(g, qq));
+        E(g, "and.b32 %s, %s, 1;", rn(g, k1), rn(g, kq));
+        E(g, "setp.ne.u32 %s, %s, 0;", rn(g, p), rn(g, k1));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, qq));
+    }
+    int ax = nr(g, CD);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    if (fn != OP_COS) {
+        E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    }
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
 /* fp64 tl.exp, exp2, log, log2, sin, cos, tanh, erf */
 int unop_f64_math(G *g, int op, int a) {
     switch (op) {
@@ -1173,6 +1417,7 @@ int unop_f64_math(G *g, int op, int a) {
     case OP_LOG: return log_f64_fn(g, 0, a);
     case OP_LOG2: return log_f64_fn(g, 2, a);
     case OP_TANH: return tanh_f64_fn(g, a);
+    case OP_SIN: case OP_COS: return trig_f64_fn(g, op, a);
     default: {
         char what[64];
         snprintf(what, sizeof what, "%s on fp64", op_names[op]);

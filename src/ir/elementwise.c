@@ -336,7 +336,7 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_EXPM1: return (T)expm1((double)x); \
     case MF_LOG10: return (T)log10((double)x); \
     case MF_LOG1P: return (T)log1p((double)x); \
-    case MF_TAN: return tan##S(x); \
+    case MF_TAN: return (T)tan((double)x); \
     case MF_ASIN: return (T)asin((double)x); \
     case MF_ACOS: return (T)acos((double)x); \
     case MF_ATAN: return (T)atan((double)x); \
