@@ -182,8 +182,18 @@ static int ps_bits(const char *ty) { return atoi(ty + 1); }
 static bool ps_isf(const char *ty) { return ty[0] == 'f'; }
 static bool ps_iss(const char *ty) { return ty[0] == 's'; }
 
+static double ps_half(uint64_t u) {   /* IEEE binary16 */
+    int e = (int)(u >> 10 & 31), m = (int)(u & 1023);
+    double v = e == 0 ? ldexp(m, -24) : e == 31 ? (m ? NAN : INFINITY) : ldexp(1024 + m, e - 25);
+    return u & 0x8000 ? -v : v;
+}
+
 /* the value as a double (floats) for type ty */
-static double ps_fv(uint64_t u, const char *ty) { return ps_bits(ty) == 64 ? ps_d(u) : (double)ps_f(u); }
+static double ps_fv(uint64_t u, const char *ty) {
+    if (!strcmp(ty, "bf16")) return (double)ps_f(u << 16 & 0xFFFF0000u);
+    if (ps_bits(ty) == 16) return ps_half(u);
+    return ps_bits(ty) == 64 ? ps_d(u) : (double)ps_f(u);
+}
 static uint64_t ps_fr(double v, const char *ty) { return ps_bits(ty) == 64 ? ps_ud(v) : ps_uf((float)v); }
 static int64_t ps_sv(uint64_t u, int bits) {
     if (bits >= 64) return (int64_t)u;

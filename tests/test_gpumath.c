@@ -302,3 +302,112 @@ TEST(gpumath_trig) {
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, c[i].f64, c[i].lo, c[i].hi, 1);
 }
+
+/* ---- NaN -> integer casts --------------------------------------------------------------- */
+
+/* The expected value of a float NaN cast to `to` (the PTX ISA's cvt: 1 << (bits - 1) from an
+ * fp64 or into 64 bits, else 0; an 8-bit result is a 16-bit conversion's low byte), and of
+ * 2.5 and -2.5 (truncated). */
+static const struct { const char *to; tc_dtype dt; int64_t from32, from64; } gm_nan_cases[] = {
+    {"i64", TC_I64, INT64_MIN, INT64_MIN}, {"u64", TC_U64, INT64_MIN, INT64_MIN},
+    {"i32", TC_I32, 0, INT32_MIN}, {"u32", TC_U32, 0, 2147483648LL}, {"i16", TC_I16, 0, -32768},
+    {"u16", TC_U16, 0, 32768}, {"i8", TC_I8, 0, 0}, {"u8", TC_U8, 0, 0}, {"i1", TC_I1, 1, 1},
+};
+
+static int64_t gm_rdint(const unsigned char *b, tc_dtype dt, int i) {
+    switch (dt) {
+    case TC_I64: case TC_U64: { int64_t v; memcpy(&v, b + 8 * i, 8); return v; }
+    case TC_I32: { int32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case TC_U32: { uint32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case TC_I16: { int16_t v; memcpy(&v, b + 2 * i, 2); return v; }
+    case TC_U16: { uint16_t v; memcpy(&v, b + 2 * i, 2); return v; }
+    case TC_I8: return (int8_t)b[i];
+    default: return b[i];
+    }
+}
+
+/* The interpreter's casts of NaN (fp16, fp32, fp64) to every integer type, as the GPU's */
+TEST(gpumath_nan_to_int_interp) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "nan_cast.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "nan_to_int");
+    const tc_dtype fdt[3] = {TC_FP16, TC_FP32, TC_FP64};
+    for (int f = 0; f < 3 && k; f++) {
+        unsigned char bx[32] = {0}, bo[32];
+        for (int i = 0; i < 4; i++) {
+            double v = i == 1 ? 2.5 : i == 3 ? -2.5 : NAN;
+            if (fdt[f] == TC_FP64) memcpy(bx + 8 * i, &v, 8);
+            else if (fdt[f] == TC_FP32) { float x = (float)v; memcpy(bx + 4 * i, &x, 4); }
+            else { uint16_t h = i == 1 ? 0x4100 : i == 3 ? 0xC100 : 0x7E00; memcpy(bx + 2 * i, &h, 2); }
+        }
+        for (size_t c = 0; c < sizeof gm_nan_cases / sizeof gm_nan_cases[0]; c++) {
+            tc_tensor *tx = kt_t1(ctx, fdt[f], 4, bx), *to = kt_t1(ctx, gm_nan_cases[c].dt, 4, NULL);
+            if (KT_RUN(ctx, k, 1, 1, 1, {"x_ptr", tc_tens(tx)}, {"out_ptr", tc_tens(to)},
+                       {"TO", tc_str(gm_nan_cases[c].to)}, {"BLOCK", tc_int(4)})) {
+                kt_get(to, bo);
+                int64_t want = f == 2 ? gm_nan_cases[c].from64 : gm_nan_cases[c].from32;
+                bool u = gm_nan_cases[c].to[0] == 'u', b1 = gm_nan_cases[c].dt == TC_I1;
+                int64_t w1 = b1 ? 1 : 2, w3 = b1 ? 1 : u ? 0 : -2;   /* 2.5 -> 2, -2.5 -> -2 (unsigned: 0) */
+                CHECK_INT(want, gm_rdint(bo, gm_nan_cases[c].dt, 0));
+                CHECK_INT(w1, gm_rdint(bo, gm_nan_cases[c].dt, 1));
+                CHECK_INT(want, gm_rdint(bo, gm_nan_cases[c].dt, 2));
+                CHECK_INT(w3, gm_rdint(bo, gm_nan_cases[c].dt, 3));
+            }
+            tc_tensor_free(tx); tc_tensor_free(to);
+        }
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* The GPU's casts of NaN, by ptxsim on the PTX (which models cvt as the PTX ISA states it):
+ * the same numbers, 16-bit ones from fp64 included */
+TEST(gpumath_nan_to_int_ptx) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "nan_cast.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "nan_to_int");
+    static const char *const sigs[3] = {"*fp16:16", "*fp32:16", "*fp64:16"};
+    static const char *const otys[] = {"*i64:16", "*u64:16", "*i32:16", "*u32:16", "*i16:16", "*u16:16",
+                                       "*i8:16", "*u8:16", "*i1:16"};
+    for (int f = 0; f < 3 && k; f++) {
+        for (size_t c = 0; c < sizeof gm_nan_cases / sizeof gm_nan_cases[0]; c++) {
+            tc_target tg = {"cuda", 80, 32, 0};
+            const char *sig[2] = {sigs[f], otys[c]};
+            tc_args *a = NULL;
+            tc_args_new(k, &a);
+            tc_args_set(a, "TO", tc_str(gm_nan_cases[c].to));
+            tc_args_set(a, "BLOCK", tc_int(32));
+            char *ptx = NULL;
+            tc_status s = tc_compile_ptx(k, &tg, sig, 2, a, 1, &ptx);
+            tc_args_free(a);
+            if (s) { test_fail(__FILE__, __LINE__, "%s", tc_errmsg(ctx)); continue; }
+            PsProg prog;
+            char err[256] = "";
+            unsigned char bx[256] = {0}, bo[256] = {0};
+            for (int i = 0; i < 32; i++) {
+                double v = NAN;
+                if (f == 2) memcpy(bx + 8 * i, &v, 8);
+                else if (f == 1) { float x = NAN; memcpy(bx + 4 * i, &x, 4); }
+                else { uint16_t h = 0x7E00; memcpy(bx + 2 * i, &h, 2); }
+            }
+            if (ps_parse(ptx, &prog, err, sizeof err)) {
+                PsThread *t = malloc(sizeof *t);
+                uint64_t prm[2] = {(uint64_t)(uintptr_t)bx, (uint64_t)(uintptr_t)bo};
+                bool ok = ps_run(&prog, t, 0, prm, 2, err, sizeof err);
+                if (!ok) test_fail(__FILE__, __LINE__, "%s", err);
+                else {
+                    int64_t want = f == 2 ? gm_nan_cases[c].from64 : gm_nan_cases[c].from32;
+                    int64_t got = gm_rdint(bo, gm_nan_cases[c].dt, 0);
+                    if (got != want) test_fail(__FILE__, __LINE__, "%s -> %s: %lld, want %lld", sigs[f],
+                                               gm_nan_cases[c].to, (long long)got, (long long)want);
+                    else test_passed++;
+                }
+                free(t);
+                ps_free(&prog);
+            }
+            free(ptx);
+        }
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}

@@ -834,6 +834,12 @@ int cast1(G *g, int r, int from, int to, bool rz) {
                                         : (dt_is_signed(to) ? "s32" : "u32");
         E(g, "cvt.rzi.%s.%s %s, %s;", tt, from == DT_FP64 ? "f64" : "f32", rn(g, d), rn(g, r));
         if (is_small(to)) normalize(g, d, to);
+        if (from == DT_FP64 && (to == DT_I16 || to == DT_U16)) {
+            /* NaN: 1 << 15, as Triton's cvt.rzi.s16/u16.f64 gives (the 32-bit one's low half is 0) */
+            int p = nr(g, CP);
+            E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, r), rn(g, r));
+            E(g, "@%s mov.b32 %s, %s;", rn(g, p), rn(g, d), to == DT_I16 ? "0xFFFF8000" : "0x8000");
+        }
         return d;
     }
     /* float -> float */

@@ -23,10 +23,14 @@
 #define FOR_N for (int64_t i = 0; i < n; i++)
 #define ID(x) (x)
 
-/* float -> int, truncating toward zero, NaN -> 0, saturating at the type's range. */
-static uint64_t f2i_sat(double v, int dt) {
-    if (isnan(v)) return 0;
+/* float -> int, truncating toward zero, saturating at the type's range. NaN as the GPU's cvt
+ * gives it (PTX ISA, cvt: 1 << (bits - 1) from an fp64 or into a 64-bit integer, else 0; an
+ * 8-bit result is the low byte of a 16-bit conversion, so 0): from fp64 (src64) INT32_MIN,
+ * -32768, 2^31 and 2^15 for i32, i16, u32 and u16; INT64_MIN and 2^63 for i64 and u64 from
+ * any float; 0 for the rest. */
+static uint64_t f2i_sat(double v, int dt, bool src64) {
     int bits = dt_bits(dt);
+    if (isnan(v)) return bits == 64 || (src64 && bits >= 16 && dt != DT_I1) ? (uint64_t)1 << (bits - 1) : 0;
     if (dt_is_signed(dt)) {
         double lim = ldexp(1.0, bits - 1);
         if (v >= lim) return (uint64_t)(bits == 64 ? INT64_MAX : (int64_t)lim - 1);
@@ -459,7 +463,7 @@ static bool eval_cast(int sd, int dd, int rtz, int64_t n, void *d, const void *s
     }
     if (dt_is_float(sd)) {
         if (dt_is_float(dd)) { FOR_N wrf(dd, d, i, rdf(sd, s, i), rtz); }
-        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd)); }
+        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd, sd == DT_FP64)); }
         return true;
     }
     /* integer or pointer source */
