@@ -404,6 +404,14 @@ static bool ps_run(const PsProg *p, PsThread *t, uint32_t tid, const uint64_t *p
         } else if (!strcmp(op, "mul") && ps_has(in, "hi") && bits == 64) {
             unsigned __int128 pr = (unsigned __int128)a * b;
             *D = (uint64_t)(pr >> 64);
+        } else if (!fl && (!strcmp(op, "div") || !strcmp(op, "rem"))) {
+            if (ps_iss(ty)) {
+                int64_t x = ps_sv(a, bits), y = ps_sv(b, bits);
+                *D = ps_uv(y ? (uint64_t)(op[0] == 'd' ? x / y : x % y) : 0, bits);
+            } else {
+                uint64_t x = ps_uv(a, bits), y = ps_uv(b, bits);
+                *D = y ? (op[0] == 'd' ? x / y : x % y) : 0;
+            }
         } else if (!strcmp(op, "add") || !strcmp(op, "sub") || (!strcmp(op, "mul") && ps_has(in, "lo"))) {
             uint64_t r = op[0] == 'a' ? a + b : op[0] == 's' ? a - b : a * b;
             *D = ps_uv(r, bits);

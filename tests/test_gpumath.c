@@ -411,3 +411,17 @@ TEST(gpumath_nan_to_int_ptx) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+/* fp64 atan, asin, acos, atan2 (atan of k/8 from a table, the quotient's low part), sinpi,
+ * cospi (exact reduction), cbrt, rcbrt (Newton, exact residual), hypot, rhypot (squares as
+ * hi + lo): within an ulp of the interpreter (whose sinpi/cospi reduce exactly and whose cbrt
+ * is refined: glibc's cbrt is off by up to 4 ulp) */
+TEST(gpumath_fp64_more) {
+    static const struct { const char *fn; int two; double lo, hi; } c[] = {
+        {"atan", 0, -1074, 1023}, {"atan", 0, -3, 3}, {"asin", 0, -1074, 0}, {"acos", 0, -1074, 0},
+        {"asin", 0, -3, 0}, {"acos", 0, -3, 0}, {"atan2", 1, -1074, 1023}, {"atan2", 1, -3, 3},
+        {"sinpi", 0, -1074, 1023}, {"cospi", 0, -1074, 1023}, {"sinpi", 0, -3, 6}, {"cospi", 0, -3, 6},
+        {"cbrt", 0, -1074, 1023}, {"rcbrt", 0, -1074, 1023}, {"hypot", 1, -1074, 1023}, {"rhypot", 1, -1074, 1023},
+        {"hypot", 1, -3, 3}, {"rhypot", 1, -3, 3},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, c[i].two, 1, c[i].lo, c[i].hi, 1);
+}

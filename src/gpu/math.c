@@ -21,6 +21,10 @@ static int log1p_f64_fn(G *g, int x);
 static int pow_f64_fn(G *g, int x, int y);
 static int sinhcosh_f64_fn(G *g, int x, bool cosh);
 static int trig_f64_fn(G *g, int fn, int x);
+static int atan_f64_fn(G *g, int fn, int x, int y);
+static int sinpi_f64_fn(G *g, int x, bool cos);
+static int cbrt_f64_fn(G *g, int x, bool rcp);
+static int hypot_f64_fn(G *g, int x, int y, bool rcp);
 
 /* fmod (rem false) or IEEE remainder (rem true) of a and b, exactly, in their own precision:
  * binary long division. t = |b|*2^k is doubled up to the largest with t <= |a|, then for each
@@ -338,6 +342,27 @@ static int erfinv_f64(G *g, int x) {
     return y;
 }
 
+/* cbrt m for m > 0 within fp32's exponent range (or 0, inf, subnormal: garbage): y0 =
+ * ex2(lg2(m) / 3) (the .approx instructions, ~2^-21 relative), two Newton steps
+ * y -= (y^3 - m) / (3 y^2) in fp64 (~2^-50) */
+static int cbrt_est(G *g, int m) {
+    int mf = nr(g, CR), y = nr(g, CD), y2 = nr(g, CD), t = nr(g, CD), dd = nr(g, CD);
+    E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, mf), rn(g, m));
+    E(g, "lg2.approx.f32 %s, %s;", rn(g, mf), rn(g, mf));
+    E(g, "mul.rn.f32 %s, %s, 0f3EAAAAAB;", rn(g, mf), rn(g, mf));
+    E(g, "ex2.approx.f32 %s, %s;", rn(g, mf), rn(g, mf));
+    E(g, "cvt.f64.f32 %s, %s;", rn(g, y), rn(g, mf));
+    for (int it = 0; it < 2; it++) {
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, y2), rn(g, y), rn(g, y));
+        E(g, "neg.f64 %s, %s;", rn(g, t), rn(g, m));
+        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, t), rn(g, y2), rn(g, y), rn(g, t));
+        E(g, "mul.rn.f64 %s, %s, 0d4008000000000000;", rn(g, dd), rn(g, y2));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, dd));
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, y), rn(g, y), rn(g, t));
+    }
+    return y;
+}
+
 /* fp32 exp10, expm1, log10, log1p, asinh, acosh, atanh, sinh, cosh, atan, asin, acos; NaN
  * in, NaN out */
 static int explog_f32(G *g, int fn, int a) {
@@ -538,6 +563,11 @@ int math1(G *g, int fn, int dt, int a) {
         case MF_LOG10: return log_f64_fn(g, 10, a);
         case MF_LOG1P: return log1p_f64_fn(g, a);
         case MF_TAN: return trig_f64_fn(g, -1, a);
+        case MF_ATAN: case MF_ASIN: case MF_ACOS: return atan_f64_fn(g, fn, a, 0);
+        case MF_SINPI: return sinpi_f64_fn(g, a, false);
+        case MF_COSPI: return sinpi_f64_fn(g, a, true);
+        case MF_CBRT: return cbrt_f64_fn(g, a, false);
+        case MF_RCBRT: return cbrt_f64_fn(g, a, true);
         case MF_SINH: return sinhcosh_f64_fn(g, a, false);
         case MF_COSH: return sinhcosh_f64_fn(g, a, true);
         default: break;
@@ -602,22 +632,10 @@ int math1(G *g, int fn, int dt, int a) {
          * steps y -= (y^3 - |x|) / (3 y^2) in fp64 (~2^-42), x's sign, one rounding to fp32
          * (rcbrt: the reciprocal in fp64 first). 0, inf and NaN: x itself (rcbrt: 1/x). */
         if (f64) math_unsupported(g, fn, dt);
-        int ax = nr(g, CR), y0 = nr(g, CR), a6 = nr(g, CD), y = nr(g, CD), y2 = nr(g, CD),
-            r = nr(g, CD), dd = nr(g, CD), p = nr(g, CP);
+        int ax = nr(g, CR), a6 = nr(g, CD), p = nr(g, CP);
         E(g, "abs.f32 %s, %s;", rn(g, ax), rn(g, a));
-        E(g, "lg2.approx.f32 %s, %s;", rn(g, y0), rn(g, ax));
-        E(g, "mul.rn.f32 %s, %s, 0f3EAAAAAB;", rn(g, y0), rn(g, y0));
-        E(g, "ex2.approx.f32 %s, %s;", rn(g, y0), rn(g, y0));
         E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, ax));
-        E(g, "cvt.f64.f32 %s, %s;", rn(g, y), rn(g, y0));
-        for (int it = 0; it < 2; it++) {
-            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, y2), rn(g, y), rn(g, y));
-            E(g, "neg.f64 %s, %s;", rn(g, r), rn(g, a6));
-            E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, r), rn(g, y2), rn(g, y), rn(g, r));
-            E(g, "mul.rn.f64 %s, %s, 0d4008000000000000;", rn(g, dd), rn(g, y2));
-            E(g, "div.rn.f64 %s, %s, %s;", rn(g, r), rn(g, r), rn(g, dd));
-            E(g, "sub.rn.f64 %s, %s, %s;", rn(g, y), rn(g, y), rn(g, r));
-        }
+        int y = cbrt_est(g, a6);
         if (fn == MF_RCBRT) E(g, "rcp.rn.f64 %s, %s;", rn(g, y), rn(g, y));
         E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, y));
         E(g, "copysign.f32 %s, %s, %s;", rn(g, d), rn(g, a), rn(g, d));
@@ -662,6 +680,8 @@ int math2(G *g, int fn, int dt, int a, int b) {
     int cls = f64 ? CD : CR;
     int d = nr(g, cls);
     if (f64 && fn == MF_POW) return pow_f64_fn(g, a, b);
+    if (f64 && fn == MF_ATAN2) return atan_f64_fn(g, fn, a, b);
+    if (f64 && (fn == MF_HYPOT || fn == MF_RHYPOT)) return hypot_f64_fn(g, a, b, fn == MF_RHYPOT);
     switch (fn) {
     case MF_COPYSIGN: E(g, "copysign.%s %s, %s, %s;", ft, rn(g, d), rn(g, b), rn(g, a)); break;   /* |a|, b's sign */
     case MF_FDIM: {   /* a > b ? a - b : +0; NaN when either is */
@@ -1406,6 +1426,287 @@ static int trig_f64_fn(G *g, int fn, int x) {
     }
     E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
     E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
+/* ---- atan, atan2, asin, acos; sinpi, cospi --------------------------------------------- */
+
+#define PI_HI 0x1.921fb54442d18p+1
+#define PI_LO 0x1.1a62633145c07p-53
+
+/* atan(a / b) in [0, pi/2] for magnitudes a, b (not both 0 or both inf: callers fix those), and
+ * pi minus that when bneg: t = min/max as hi + lo (fma residual), c = k/8 nearest t,
+ * atan t = atan c + atan((t - c) / (1 + t c)) (atan c as hi + lo from long double at
+ * generation time; the quotient with its low part), the odd series of the small quotient
+ * (|u| < 0.07); a > b: pi/2 - that. */
+static int atan2_core(G *g, int a, int b, int bneg) {
+    int mn = d2(g, "min.f64", a, b), mx = d2(g, "max.f64", a, b), sw = nr(g, CP);
+    int th = d2(g, "div.rn.f64", mn, mx), tl = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, tl), rn(g, th));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, tl), rn(g, tl), rn(g, mx), rn(g, mn));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, tl), rn(g, tl), rn(g, mx));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, sw), rn(g, mx));   /* t = 0 exactly */
+    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, sw), rn(g, tl));
+    E(g, "setp.gt.f64 %s, %s, %s;", rn(g, sw), rn(g, a), rn(g, b));
+    int kf = nr(g, CD), c = nr(g, CD), ch = dk(g, 0), cl = dk(g, 0), pk = nr(g, CP);
+    E(g, "mul.rn.f64 %s, %s, 0d4020000000000000;", rn(g, kf), rn(g, th));
+    E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, kf), rn(g, kf));
+    E(g, "mul.rn.f64 %s, %s, 0d3FC0000000000000;", rn(g, c), rn(g, kf));
+    for (int k = 1; k <= 8; k++) {
+        long double L = atanl((long double)k / 8);
+        double hi = (double)L, lo = (double)(L - hi);
+        E(g, "setp.eq.f64 %s, %s, 0d%016llX;", rn(g, pk), rn(g, kf), D64(k));
+        E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, pk), rn(g, ch), D64(hi));
+        E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, pk), rn(g, cl), D64(lo));
+    }
+    /* u = (t - c) / (1 + t c): t - c exact (Sterbenz, or c = 0), plus tl; the denominator as
+     * dh + dl */
+    int nh = d2(g, "sub.rn.f64", th, c), dh = nr(g, CD), dl = nr(g, CD), one = dk(g, 1.0);
+    E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, dh), rn(g, th), rn(g, c));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, dl), rn(g, one), rn(g, dh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, dl), rn(g, th), rn(g, c), rn(g, dl));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, dl), rn(g, tl), rn(g, c), rn(g, dl));
+    int nsum, nlo;
+    two_sum(g, nh, tl, &nsum, &nlo);
+    int uh = d2(g, "div.rn.f64", nsum, dh), ul = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, ul), rn(g, uh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, ul), rn(g, ul), rn(g, dh), rn(g, nsum));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, ul), rn(g, ul), rn(g, nlo));
+    int nu = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, nu), rn(g, uh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, ul), rn(g, nu), rn(g, dl), rn(g, ul));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, ul), rn(g, ul), rn(g, dh));
+    /* atan u = u + u^3 P(u^2) */
+    double co[10];
+    for (int k = 0; k < 10; k++) co[k] = (k % 2 ? 1.0 : -1.0) / (2 * k + 3);
+    int z = d2(g, "mul.rn.f64", uh, uh), q = horner_d(g, z, co, 10);
+    q = d2(g, "mul.rn.f64", q, z);
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, q), rn(g, q), rn(g, uh), rn(g, ul));
+    /* r = ch + uh + (cl + q): ch + uh by two-sum */
+    int rh, rl;
+    two_sum(g, ch, uh, &rh, &rl);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, q));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, cl));
+    /* swapped: pi/2 - r; bneg: pi - that (hi + lo each) */
+    int sh, sl, n1 = nr(g, CD), n2 = nr(g, CD), k1 = dk(g, PIO2_HI);
+    E(g, "neg.f64 %s, %s;", rn(g, n1), rn(g, rh));
+    E(g, "neg.f64 %s, %s;", rn(g, n2), rn(g, rl));
+    two_sum(g, k1, n1, &sh, &sl);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, sl), rn(g, sl), rn(g, n2));
+    E(g, "add.rn.f64 %s, %s, 0d%016llX;", rn(g, sl), rn(g, sl), D64(PIO2_LO));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, rh), rn(g, sh), rn(g, rh), rn(g, sw));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, rl), rn(g, sl), rn(g, rl), rn(g, sw));
+    int ph, pl, k2 = dk(g, PI_HI);
+    E(g, "neg.f64 %s, %s;", rn(g, n1), rn(g, rh));
+    E(g, "neg.f64 %s, %s;", rn(g, n2), rn(g, rl));
+    two_sum(g, k2, n1, &ph, &pl);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, pl), rn(g, pl), rn(g, n2));
+    E(g, "add.rn.f64 %s, %s, 0d%016llX;", rn(g, pl), rn(g, pl), D64(PI_LO));
+    if (bneg) {
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, rh), rn(g, ph), rn(g, rh), rn(g, bneg));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, rl), rn(g, pl), rn(g, rl), rn(g, bneg));
+    }
+    return d2(g, "add.rn.f64", rh, rl);
+}
+
+/* atan (MF_ATAN), asin, acos of x; atan2 (MF_ATAN2) of x over y; special values as C's */
+static int atan_f64_fn(G *g, int fn, int x, int y) {
+    int ax = nr(g, CD), p = nr(g, CP), d;
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    if (fn == MF_ATAN) {
+        d = atan2_core(g, ax, dk(g, 1.0), 0);
+        E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+        E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+        return d;
+    }
+    if (fn == MF_ASIN || fn == MF_ACOS) {   /* s = sqrt(1 - x^2), atan2(|x|, s) or atan2(s, x) */
+        int s = nr(g, CD), bn = nr(g, CP);
+        E(g, "neg.f64 %s, %s;", rn(g, s), rn(g, ax));
+        E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, s), rn(g, s), rn(g, ax));
+        E(g, "sqrt.rn.f64 %s, %s;", rn(g, s), rn(g, s));
+        if (fn == MF_ASIN) {
+            d = atan2_core(g, ax, s, 0);
+            E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+            E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+            E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+        } else {
+            E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, bn), rn(g, x));
+            d = atan2_core(g, s, ax, bn);
+        }
+        E(g, "setp.gtu.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, ax));   /* |x| > 1, NaN */
+        E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+        E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+        return d;
+    }
+    /* atan2(x, y): a = |x|, b = |y|; both 0 -> atan 0 (then pi for y's sign); both inf -> 1 */
+    int ay = nr(g, CD), sy = nr(g, CD), bn = nr(g, CP), a = nr(g, CD), b = nr(g, CD);
+    E(g, "abs.f64 %s, %s;", rn(g, ay), rn(g, y));
+    E(g, "mov.b64 %s, %s;", rn(g, sy), rn(g, y));
+    E(g, "setp.lt.s64 %s, %s, 0;", rn(g, bn), rn(g, sy));
+    E(g, "mov.f64 %s, %s;", rn(g, a), rn(g, ax));
+    E(g, "mov.f64 %s, %s;", rn(g, b), rn(g, ay));
+    E(g, "setp.eq.f64 %s, %s, %s;", rn(g, p), rn(g, ax), rn(g, ay));
+    E(g, "@%s mov.f64 %s, 0d3FF0000000000000;", rn(g, p), rn(g, a));   /* equal: atan 1 */
+    E(g, "@%s mov.f64 %s, 0d3FF0000000000000;", rn(g, p), rn(g, b));
+    E(g, "setp.eq.and.f64 %s, %s, 0d0000000000000000, %s;", rn(g, p), rn(g, ax), rn(g, p));
+    E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, a));   /* both 0: atan 0 */
+    d = atan2_core(g, a, b, bn);
+    E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, y));
+    E(g, "@%s add.f64 %s, %s, %s;", rn(g, p), rn(g, d), rn(g, x), rn(g, y));
+    return d;
+}
+
+/* sinpi, cospi (cos true) of any x: r = x mod 2 (exact), n = rint(2r), f = r - n/2 in
+ * [-1/4, 1/4] (exact), pi f as hi + lo, sin or cos of it by the quadrant n mod 4 (cos: + 1);
+ * sinpi's zeros x's sign, cospi's +0; inf: NaN */
+static int sinpi_f64_fn(G *g, int x, bool cos) {
+    int h = nr(g, CD), rr = nr(g, CD), n = nr(g, CD), f = nr(g, CD), yh = nr(g, CD), yl = nr(g, CD),
+        ni = nr(g, CR), qd = nr(g, CR), p = nr(g, CP), d = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, x));
+    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, h), rn(g, h));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, h), rn(g, h), rn(g, h));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, rr), rn(g, x), rn(g, h));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, n), rn(g, rr), rn(g, rr));
+    E(g, "cvt.rni.f64.f64 %s, %s;", rn(g, n), rn(g, n));
+    E(g, "fma.rn.f64 %s, %s, 0dBFE0000000000000, %s;", rn(g, f), rn(g, n), rn(g, rr));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, yh), rn(g, f), D64(PI_HI));
+    E(g, "neg.f64 %s, %s;", rn(g, yl), rn(g, yh));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, yl), rn(g, f), D64(PI_HI), rn(g, yl));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, yl), rn(g, f), D64(PI_LO), rn(g, yl));
+    int s = sin_poly(g, yh, yl), c = cos_poly(g, yh, yl);
+    E(g, "cvt.rni.s32.f64 %s, %s;", rn(g, ni), rn(g, n));
+    if (cos) E(g, "add.s32 %s, %s, 1;", rn(g, ni), rn(g, ni));
+    E(g, "and.b32 %s, %s, 3;", rn(g, qd), rn(g, ni));
+    E(g, "and.b32 %s, %s, 1;", rn(g, ni), rn(g, qd));
+    E(g, "setp.ne.u32 %s, %s, 0;", rn(g, p), rn(g, ni));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, d), rn(g, c), rn(g, s), rn(g, p));
+    E(g, "setp.ge.u32 %s, %s, 2;", rn(g, p), rn(g, qd));
+    E(g, "@%s neg.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, d));
+    E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, d));
+    if (!cos) E(g, "@%s copysign.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, d), rn(g, x));
+    else E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, d));
+    int ax = nr(g, CD);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
+/* ---- cbrt, rcbrt, hypot, rhypot ---------------------------------------------------------- */
+
+/* 1/(h + l) for h + l normal: q = 1/h, e = 1 - q h - q l (fma), q + q e */
+static int rcp_dd(G *g, int h, int l) {
+    int q = nr(g, CD), e = nr(g, CD), d = nr(g, CD);
+    E(g, "rcp.rn.f64 %s, %s;", rn(g, q), rn(g, h));
+    E(g, "neg.f64 %s, %s;", rn(g, d), rn(g, q));
+    E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, e), rn(g, d), rn(g, h));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, e), rn(g, d), rn(g, l), rn(g, e));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, q), rn(g, e), rn(g, q));
+    return d;
+}
+
+/* cbrt (rcbrt false) or rcbrt of x: |x| = 2^(3q) m (subnormals scaled by 2^54 first), m in
+ * [1, 8); y0 = ex2(lg2(m) / 3) (the fp32 .approx instructions), two Newton steps, a third with
+ * y^3 - m exact (fma) giving cbrt m as y + c (hi + lo); times 2^q, x's sign. 0, inf, NaN:
+ * x itself (rcbrt: 1/x). */
+static int cbrt_f64_fn(G *g, int x, bool rcp) {
+    int ax = nr(g, CD), b = nr(g, CD), eb = nr(g, CD), e = nr(g, CR), q = nr(g, CR), r = nr(g, CR),
+        m = nr(g, CD), p = nr(g, CP), ps = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d0010000000000000;", rn(g, ps), rn(g, ax));
+    E(g, "@%s mul.rn.f64 %s, %s, 0d4350000000000000;", rn(g, ps), rn(g, ax), rn(g, ax));
+    E(g, "mov.b64 %s, %s;", rn(g, b), rn(g, ax));
+    E(g, "shr.u64 %s, %s, 52;", rn(g, eb), rn(g, b));
+    E(g, "cvt.u32.u64 %s, %s;", rn(g, e), rn(g, eb));
+    E(g, "add.u32 %s, %s, 177;", rn(g, e), rn(g, e));          /* e - 1023 + 1200 >= 0 */
+    E(g, "div.u32 %s, %s, 3;", rn(g, q), rn(g, e));
+    E(g, "mul.lo.u32 %s, %s, 3;", rn(g, r), rn(g, q));
+    E(g, "sub.u32 %s, %s, %s;", rn(g, r), rn(g, e), rn(g, r));
+    E(g, "sub.s32 %s, %s, 400;", rn(g, q), rn(g, q));
+    E(g, "@%s sub.s32 %s, %s, 18;", rn(g, ps), rn(g, q), rn(g, q));
+    E(g, "and.b64 %s, %s, 0x000FFFFFFFFFFFFF;", rn(g, b), rn(g, b));
+    E(g, "add.u32 %s, %s, 1023;", rn(g, r), rn(g, r));
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, eb), rn(g, r));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, eb), rn(g, eb));
+    E(g, "or.b64 %s, %s, %s;", rn(g, b), rn(g, b), rn(g, eb));
+    E(g, "mov.b64 %s, %s;", rn(g, m), rn(g, b));
+    int y = cbrt_est(g, m), t = nr(g, CD), dd = nr(g, CD);
+    /* y^3 - m exactly enough: y^2 = h + l, y^3 = h y + l y, minus m */
+    int h = d2(g, "mul.rn.f64", y, y), l = nr(g, CD), h3 = nr(g, CD), res = nr(g, CD), c = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, l), rn(g, h));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, l), rn(g, y), rn(g, y), rn(g, l));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, h3), rn(g, h), rn(g, y));
+    E(g, "neg.f64 %s, %s;", rn(g, res), rn(g, h3));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, res), rn(g, h), rn(g, y), rn(g, res));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, res), rn(g, l), rn(g, y), rn(g, res));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, t), rn(g, h3), rn(g, m));   /* exact (Sterbenz) */
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, res), rn(g, res), rn(g, t));
+    E(g, "mul.rn.f64 %s, %s, 0d4008000000000000;", rn(g, dd), rn(g, h));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, c), rn(g, res), rn(g, dd));
+    E(g, "neg.f64 %s, %s;", rn(g, c), rn(g, c));
+    int v = rcp ? rcp_dd(g, y, c) : d2(g, "add.rn.f64", y, c);
+    int sc = nr(g, CD), d = nr(g, CD);
+    if (rcp) E(g, "neg.s32 %s, %s;", rn(g, q), rn(g, q));
+    E(g, "add.s32 %s, %s, 1023;", rn(g, q), rn(g, q));
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, sc), rn(g, q));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, sc), rn(g, sc));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, v), rn(g, sc));
+    E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+    E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+    E(g, "setp.eq.or.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, ax), rn(g, p));
+    E(g, "setp.nan.or.f64 %s, %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x), rn(g, p));
+    if (rcp) E(g, "@%s rcp.rn.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    else E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
+/* hypot (rhypot false) or rhypot: the larger magnitude scaled by 2^-600 or 2^600 away from
+ * the ends of the range, a^2 + b^2 as hi + lo (fma), its square root corrected by the residual
+ * (hi + lo), scaled back; an infinite operand gives inf (rhypot 0) even with a NaN */
+static int hypot_f64_fn(G *g, int x, int y, bool rcp) {
+    int a = nr(g, CD), b = nr(g, CD), mx = nr(g, CD), mn = nr(g, CD), s = dk(g, 1.0), is = dk(g, 1.0),
+        p = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, a), rn(g, x));
+    E(g, "abs.f64 %s, %s;", rn(g, b), rn(g, y));
+    E(g, "max.f64 %s, %s, %s;", rn(g, mx), rn(g, a), rn(g, b));
+    E(g, "min.f64 %s, %s, %s;", rn(g, mn), rn(g, a), rn(g, b));
+    E(g, "setp.gt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, mx), D64(0x1p500));
+    E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, p), rn(g, s), D64(0x1p-600));
+    E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, p), rn(g, is), D64(0x1p600));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, mx), D64(0x1p-500));
+    E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, p), rn(g, s), D64(0x1p600));
+    E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, p), rn(g, is), D64(0x1p-600));
+    int A = d2(g, "mul.rn.f64", mx, s), B = d2(g, "mul.rn.f64", mn, s);
+    int ah = d2(g, "mul.rn.f64", A, A), bh = d2(g, "mul.rn.f64", B, B), al = nr(g, CD), bl = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, al), rn(g, ah));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, al), rn(g, A), rn(g, A), rn(g, al));
+    E(g, "neg.f64 %s, %s;", rn(g, bl), rn(g, bh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, bl), rn(g, B), rn(g, B), rn(g, bl));
+    int sh, sl;
+    two_sum(g, ah, bh, &sh, &sl);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, sl), rn(g, sl), rn(g, al));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, sl), rn(g, sl), rn(g, bl));
+    int r = nr(g, CD), res = nr(g, CD), c = nr(g, CD);
+    E(g, "sqrt.rn.f64 %s, %s;", rn(g, r), rn(g, sh));
+    E(g, "neg.f64 %s, %s;", rn(g, res), rn(g, r));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, res), rn(g, res), rn(g, r), rn(g, sh));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, res), rn(g, res), rn(g, sl));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, c), rn(g, r), rn(g, r));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, c), rn(g, res), rn(g, c));
+    int v = rcp ? rcp_dd(g, r, c) : d2(g, "add.rn.f64", r, c), d = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, v), rcp ? rn(g, s) : rn(g, is));
+    E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, mx));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rcp ? "0d7FF0000000000000" : "0d0000000000000000");
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, y));
+    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, a));
+    E(g, "setp.eq.or.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, b), rn(g, p));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rcp ? "0d0000000000000000" : "0d7FF0000000000000");
     return d;
 }
 
