@@ -425,3 +425,12 @@ TEST(gpumath_fp64_more) {
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, c[i].two, 1, c[i].lo, c[i].hi, 1);
 }
+/* fp64 asinh, acosh, atanh through log1p (ln|x| + ln 2 from 2^28 on): within an ulp of the
+ * interpreter */
+TEST(gpumath_fp64_ahyp) {
+    static const struct { const char *fn; double lo, hi; } c[] = {
+        {"asinh", -1074, 1023}, {"asinh", -3, 3}, {"acosh", 0, 1023}, {"acosh", -3, 3},
+        {"atanh", -1074, 0}, {"atanh", -3, 0},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, 1, c[i].lo, c[i].hi, 1);
+}

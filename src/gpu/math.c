@@ -25,6 +25,7 @@ static int atan_f64_fn(G *g, int fn, int x, int y);
 static int sinpi_f64_fn(G *g, int x, bool cos);
 static int cbrt_f64_fn(G *g, int x, bool rcp);
 static int hypot_f64_fn(G *g, int x, int y, bool rcp);
+static int ahyp_f64_fn(G *g, int fn, int x);
 
 /* fmod (rem false) or IEEE remainder (rem true) of a and b, exactly, in their own precision:
  * binary long division. t = |b|*2^k is doubled up to the largest with t <= |a|, then for each
@@ -567,6 +568,7 @@ int math1(G *g, int fn, int dt, int a) {
         case MF_SINPI: return sinpi_f64_fn(g, a, false);
         case MF_COSPI: return sinpi_f64_fn(g, a, true);
         case MF_CBRT: return cbrt_f64_fn(g, a, false);
+        case MF_ASINH: case MF_ACOSH: case MF_ATANH: return ahyp_f64_fn(g, fn, a);
         case MF_RCBRT: return cbrt_f64_fn(g, a, true);
         case MF_SINH: return sinhcosh_f64_fn(g, a, false);
         case MF_COSH: return sinhcosh_f64_fn(g, a, true);
@@ -1707,6 +1709,69 @@ static int hypot_f64_fn(G *g, int x, int y, bool rcp) {
     E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, a));
     E(g, "setp.eq.or.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, b), rn(g, p));
     E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rcp ? "0d0000000000000000" : "0d7FF0000000000000");
+    return d;
+}
+
+/* ---- asinh, acosh, atanh --------------------------------------------------------------- */
+
+/* asinh (MF_ASINH), acosh, atanh of x through log1p: asinh: log1p(|x| + x^2 / (1 +
+ * sqrt(1 + x^2))), x's sign; acosh: log1p(t + sqrt(t (x + 1))), t = x - 1; both ln|x| + ln 2
+ * from 2^28 on; atanh: log1p(2|x| / (1 - |x|)) / 2, x's sign. Special values as C's. */
+static int ahyp_f64_fn(G *g, int fn, int x) {
+    int ax = nr(g, CD), u = nr(g, CD), q = nr(g, CD), p = nr(g, CP), d;
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    if (fn == MF_ATANH) {
+        E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, q), rn(g, ax));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, u), rn(g, ax), rn(g, ax));
+        E(g, "div.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, q));
+        d = log1p_f64_fn(g, u);
+        E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, d), rn(g, d));
+        E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+        E(g, "setp.eq.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, ax));
+        E(g, "@%s copysign.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, d), rn(g, x));
+        E(g, "setp.gt.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, ax));
+        E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    } else {
+        if (fn == MF_ASINH) {
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, q), rn(g, ax), rn(g, ax));
+            E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, q));
+            E(g, "sqrt.rn.f64 %s, %s;", rn(g, u), rn(g, u));
+            E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, u), rn(g, u));
+            E(g, "div.rn.f64 %s, %s, %s;", rn(g, u), rn(g, q), rn(g, u));
+            E(g, "add.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, ax));
+        } else {
+            int t = nr(g, CD);
+            E(g, "sub.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, t), rn(g, x));
+            E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, q), rn(g, x));
+            E(g, "mul.rn.f64 %s, %s, %s;", rn(g, q), rn(g, q), rn(g, t));
+            E(g, "sqrt.rn.f64 %s, %s;", rn(g, q), rn(g, q));
+            E(g, "add.rn.f64 %s, %s, %s;", rn(g, u), rn(g, q), rn(g, t));
+        }
+        d = log1p_f64_fn(g, u);
+        int lo, h = log_dd(g, ax, &lo), k = dk(g, 0x1.62e42fefa39efp-1), sh, sl;
+        two_sum(g, h, k, &sh, &sl);
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, sl), rn(g, sl), rn(g, lo));
+        E(g, "add.rn.f64 %s, %s, 0d%016llX;", rn(g, sl), rn(g, sl), D64(0x1.abc9e3b39803fp-56));
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, sh), rn(g, sh), rn(g, sl));
+        E(g, "setp.ge.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0x1p28));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, sh));
+        if (fn == MF_ASINH) {
+            E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+            E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+            E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+        } else {
+            E(g, "setp.lt.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, x));
+            E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+        }
+        E(g, "setp.eq.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, ax));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, fn == MF_ASINH ? x : ax));
+        if (fn == MF_ACOSH) {
+            E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
+            E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+        }
+    }
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
     return d;
 }
 
