@@ -426,11 +426,12 @@ TEST(gpumath_fp64_more) {
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, c[i].two, 1, c[i].lo, c[i].hi, 1);
 }
 /* fp64 asinh, acosh, atanh through log1p (ln|x| + ln 2 from 2^28 on): within an ulp of the
- * interpreter */
+ * interpreter, two for atanh (both are an ulp from the truth at atanh(-0.11466026088648013),
+ * -0.11516674068053719, on either side) */
 TEST(gpumath_fp64_ahyp) {
-    static const struct { const char *fn; double lo, hi; } c[] = {
-        {"asinh", -1074, 1023}, {"asinh", -3, 3}, {"acosh", 0, 1023}, {"acosh", -3, 3},
-        {"atanh", -1074, 0}, {"atanh", -3, 0},
+    static const struct { const char *fn; double lo, hi; int ulps; } c[] = {
+        {"asinh", -1074, 1023, 1}, {"asinh", -3, 3, 1}, {"acosh", 0, 1023, 1}, {"acosh", -3, 3, 1},
+        {"atanh", -1074, 0, 2}, {"atanh", -3, 0, 2},
     };
-    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, 1, c[i].lo, c[i].hi, 1);
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, 1, c[i].lo, c[i].hi, c[i].ulps);
 }
