@@ -49,7 +49,7 @@ static char *gm_ptx(tc_context *ctx, tc_module *m, const char *fn, int two, int 
     if (tc_module_kernel(m, two ? "math2" : "math1", &k)) { test_fail(cf, cl, "%s", tc_errmsg(ctx)); return NULL; }
     tc_target tg = {"cuda", arch, 32, arch >= 90};
     const char *t = f64 ? "*fp64:16" : "*fp32:16";
-    const char *sig[3] = {t, t, t};
+    const char *sig[3] = {t, two == 2 ? "*i32:16" : t, t};
     tc_args *a = NULL;
     tc_args_new(k, &a);
     tc_args_set(a, "FN", tc_str(fn));
@@ -86,7 +86,9 @@ static bool gm_interp(tc_context *ctx, tc_module *m, const char *fn, int two, in
         if (f64) { memcpy(bx + i * 8, &x[i], 8); memcpy(by + i * 8, &y[i], 8); }
         else { float a = (float)x[i], b = (float)y[i]; memcpy(bx + i * 4, &a, 4); memcpy(by + i * 4, &b, 4); }
     }
-    tc_tensor *tx = kt_t1(ctx, dt, GM_N, bx), *ty = kt_t1(ctx, dt, GM_N, by), *to = kt_t1(ctx, dt, GM_N, NULL);
+    if (two == 2) for (int i = 0; i < GM_N; i++) { int32_t v = (int32_t)y[i]; memcpy(by + i * 4, &v, 4); }
+    tc_tensor *tx = kt_t1(ctx, dt, GM_N, bx), *ty = kt_t1(ctx, two == 2 ? TC_I32 : dt, GM_N, by),
+              *to = kt_t1(ctx, dt, GM_N, NULL);
     tc_status s = two ? kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"y_ptr", tc_tens(ty)},
                                   {"out_ptr", tc_tens(to)}, {"FN", tc_str(fn)}, {"BLOCK", tc_int(GM_N)}))
                       : kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"out_ptr", tc_tens(to)},
@@ -121,6 +123,8 @@ static int64_t gm_check_(const char *fn, int two, int f64, double lo, double hi,
     gm_sweep(x, f64, lo, hi);
     gm_sweep(y, f64, lo, hi);
     for (int j = 0; j < GM_N; j++) { int k = (j * 7 + 3) % GM_N; double t = y[j]; y[j] = y[k]; y[k] = t; }
+    if (two == 2)   /* an int32 exponent: -1200..1200 (fp32: -300..300) */
+        for (int j = 0; j < GM_N; j++) y[j] = floor(gm_urand() * (f64 ? 2401 : 601)) - (f64 ? 1200 : 300);
     PsProg prog;
     char err[256] = "";
     if (p80 && p90 && gm_interp(ctx, m, fn, two, f64, x, y, ref) && ps_parse(p80, &prog, err, sizeof err)) {
@@ -129,11 +133,12 @@ static int64_t gm_check_(const char *fn, int two, int f64, double lo, double hi,
         for (int i = 0; i < GM_N; i++) {
             if (f64) { memcpy(bx + i * 8, &x[i], 8); memcpy(by + i * 8, &y[i], 8); }
             else { float a = (float)x[i], b = (float)y[i]; memcpy(bx + i * 4, &a, 4); memcpy(by + i * 4, &b, 4); }
+            if (two == 2) { int32_t v = (int32_t)y[i]; memcpy(by + i * 4, &v, 4); }
         }
         PsThread *t = malloc(sizeof *t);
         bool ok = true;
         for (int c = 0; c < GM_N && ok; c += 32) {
-            uint64_t prm[3] = {(uint64_t)(uintptr_t)(bx + c * es), (uint64_t)(uintptr_t)(by + c * es),
+            uint64_t prm[3] = {(uint64_t)(uintptr_t)(bx + c * es), (uint64_t)(uintptr_t)(by + c * (two == 2 ? 4 : es)),
                                (uint64_t)(uintptr_t)(bo + c * es)};
             if (!two) prm[1] = prm[2];
             for (uint32_t tid = 0; tid < 32 && ok; tid++) ok = ps_run(&prog, t, tid, prm, two ? 3 : 2, err, sizeof err);
@@ -434,4 +439,13 @@ TEST(gpumath_fp64_ahyp) {
         {"atanh", -1074, 0, 2}, {"atanh", -3, 0, 2},
     };
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, 1, c[i].lo, c[i].hi, c[i].ulps);
+}
+
+/* ldexp and scalbn (an int32 exponent): exact, rounded once where the result is subnormal
+ * (fp32 in fp64; fp64 scaled in steps that stay normal, then by one power of two) */
+TEST(gpumath_ldexp) {
+    GM_CHECK("ldexp", 2, 0, -149, 127, 0);
+    GM_CHECK("ldexp", 2, 1, -1074, 1023, 0);
+    GM_CHECK("scalbn", 2, 1, -1074, 1023, 0);
+    GM_CHECK("ldexp", 2, 1, -3, 3, 0);
 }

@@ -676,12 +676,75 @@ int math1(G *g, int fn, int dt, int a) {
     return d;
 }
 
+/* ldexp(x, n) (n given as a float of an int32): fp32 in fp64 (x 2^n exact there for n
+ * clamped to [-400, 400]), one rounding; fp64: x (a subnormal scaled up by 2^54 first) times
+ * 2^n1 in three steps that keep it normal, n1 = max(n, -1022 - its exponent), then times
+ * 2^(n - n1) (a subnormal power of two at the least), the only step that can round */
+static int pow2_f64(G *g, int e) {   /* 2^e, e an s32 in [-1022, 1023] */
+    int b = nr(g, CD), d = nr(g, CD), t = nr(g, CR);
+    E(g, "add.s32 %s, %s, 1023;", rn(g, t), rn(g, e));
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, b), rn(g, t));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, b), rn(g, b));
+    E(g, "mov.b64 %s, %s;", rn(g, d), rn(g, b));
+    return d;
+}
+
+static int ldexp_fn(G *g, bool f64, int x, int y) {
+    int n = nr(g, CR), d;
+    E(g, "cvt.rzi.s32.%s %s, %s;", f64 ? "f64" : "f32", rn(g, n), rn(g, y));
+    if (!f64) {
+        int x6 = nr(g, CD), r = nr(g, CD);
+        d = nr(g, CR);
+        E(g, "max.s32 %s, %s, -400;", rn(g, n), rn(g, n));
+        E(g, "min.s32 %s, %s, 400;", rn(g, n), rn(g, n));
+        E(g, "cvt.f64.f32 %s, %s;", rn(g, x6), rn(g, x));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, r), rn(g, x6), rn(g, pow2_f64(g, n)));
+        E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
+        return d;
+    }
+    int xs = nr(g, CD), ax = nr(g, CD), b = nr(g, CD), ex = nr(g, CR), n1 = nr(g, CR), c = nr(g, CR),
+        n2 = nr(g, CR), p = nr(g, CP);
+    E(g, "max.s32 %s, %s, -2200;", rn(g, n), rn(g, n));
+    E(g, "min.s32 %s, %s, 2200;", rn(g, n), rn(g, n));
+    E(g, "mov.f64 %s, %s;", rn(g, xs), rn(g, x));
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "setp.lt.f64 %s, %s, 0d0010000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s mul.rn.f64 %s, %s, 0d4350000000000000;", rn(g, p), rn(g, xs), rn(g, xs));
+    E(g, "@%s sub.s32 %s, %s, 54;", rn(g, p), rn(g, n), rn(g, n));
+    E(g, "mov.b64 %s, %s;", rn(g, b), rn(g, xs));
+    E(g, "shr.u64 %s, %s, 52;", rn(g, b), rn(g, b));
+    E(g, "cvt.u32.u64 %s, %s;", rn(g, ex), rn(g, b));
+    E(g, "and.b32 %s, %s, 2047;", rn(g, ex), rn(g, ex));
+    E(g, "sub.s32 %s, 1, %s;", rn(g, ex), rn(g, ex));      /* -1022 - (eb - 1023) */
+    E(g, "max.s32 %s, %s, %s;", rn(g, n1), rn(g, n), rn(g, ex));
+    E(g, "sub.s32 %s, %s, %s;", rn(g, n2), rn(g, n), rn(g, n1));
+    d = xs;
+    for (int i = 0; i < 3; i++) {
+        E(g, "max.s32 %s, %s, -1022;", rn(g, c), rn(g, n1));
+        E(g, "min.s32 %s, %s, 1023;", rn(g, c), rn(g, c));
+        E(g, "sub.s32 %s, %s, %s;", rn(g, n1), rn(g, n1), rn(g, c));
+        d = d2(g, "mul.rn.f64", d, pow2_f64(g, c));
+    }
+    /* 2^n2, n2 in [-1074, 0]: a subnormal's bits below -1022 */
+    int f = nr(g, CD), sb = nr(g, CD), t = nr(g, CR);
+    E(g, "max.s32 %s, %s, -1074;", rn(g, n2), rn(g, n2));
+    E(g, "add.s32 %s, %s, 1074;", rn(g, t), rn(g, n2));
+    E(g, "mov.b64 %s, 1;", rn(g, sb));
+    E(g, "shl.b64 %s, %s, %s;", rn(g, sb), rn(g, sb), rn(g, t));
+    E(g, "mov.b64 %s, %s;", rn(g, f), rn(g, sb));
+    E(g, "setp.ge.s32 %s, %s, -1022;", rn(g, p), rn(g, n2));
+    int pn = pow2_f64(g, n2);
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, f), rn(g, pn));
+    return d2(g, "mul.rn.f64", d, f);
+}
+
 int math2(G *g, int fn, int dt, int a, int b) {
     bool f64 = dt == DT_FP64;
     const char *ft = f64 ? "f64" : "f32";
     int cls = f64 ? CD : CR;
     int d = nr(g, cls);
     if (f64 && fn == MF_POW) return pow_f64_fn(g, a, b);
+    if (fn == MF_LDEXP) return ldexp_fn(g, f64, a, b);
     if (f64 && fn == MF_ATAN2) return atan_f64_fn(g, fn, a, b);
     if (f64 && (fn == MF_HYPOT || fn == MF_RHYPOT)) return hypot_f64_fn(g, a, b, fn == MF_RHYPOT);
     switch (fn) {
