@@ -194,7 +194,13 @@ static double ps_fv(uint64_t u, const char *ty) {
     if (ps_bits(ty) == 16) return ps_half(u);
     return ps_bits(ty) == 64 ? ps_d(u) : (double)ps_f(u);
 }
-static uint64_t ps_fr(double v, const char *ty) { return ps_bits(ty) == 64 ? ps_ud(v) : ps_uf((float)v); }
+/* double -> float rounded to nearest, overflowing to inf without C's undefined conversion */
+static float ps_tof(double v) {
+    if (fabs(v) >= 0x1.ffffffp127) return (float)copysign(INFINITY, v);
+    if (fabs(v) > 0x1.fffffep127) return (float)copysign(0x1.fffffep127, v);
+    return (float)v;
+}
+static uint64_t ps_fr(double v, const char *ty) { return ps_bits(ty) == 64 ? ps_ud(v) : ps_uf(ps_tof(v)); }
 static int64_t ps_sv(uint64_t u, int bits) {
     if (bits >= 64) return (int64_t)u;
     uint64_t m = (uint64_t)1 << (bits - 1);
@@ -359,7 +365,7 @@ static bool ps_run(const PsProg *p, PsThread *t, uint32_t tid, const uint64_t *p
                 v = ps_round(v, mode);
                 if (sat) v = isnan(v) ? 0 : v < 0 ? 0 : v > 1 ? 1 : v;
                 if (ps_bits(dt) == 32 && !strcmp(mode, "rz")) {
-                    float f = (float)v;
+                    float f = ps_tof(v);
                     if (fabs((double)f) > fabs(v)) f = nextafterf(f, 0.0f);
                     *D = ps_uf(f);
                 } else *D = ps_fr(v, dt);
