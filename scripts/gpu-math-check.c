@@ -83,7 +83,7 @@ static int run(tc_context *ctx, tc_module *m, const char *fn, int two, tc_dtype 
 }
 
 typedef struct Fn { const char *name; int two, f32only, f64ok, ulps; double atol, rtol, lo, hi;
-                    tc_dtype odt; int yint; } Fn;
+                    tc_dtype odt; int yint, f64only; } Fn;
 
 /* CUDA's documented bounds for its fast intrinsics (CUDA C++ Programming Guide, intrinsic
  * functions): ulps where they are given in ulps, absolute errors on the ranges they are given
@@ -150,6 +150,35 @@ int main(void) {
         {"pow", 1, 1, 0, 1, 0, 0, -10, 7, 0, 0}, {"pow", 1, 1, 0, 1, 0, 0, -149, 127, 0, 0},
         {"cbrt", 0, 1, 0, 1, 0, 0, -149, 127, 0, 0}, {"rcbrt", 0, 1, 0, 1, 0, 0, -149, 127, 0, 0},
         {"fmod", 1, 0, 1, 0, 0, 0, -10, 20, 0, 0},
+        /* fp64 (f64only): CUDA's documented bound plus one ulp for the interpreter's own
+         * (glibc's) error; the tl.math ones (exp, log, exp2, log2, tanh) are fp32 fast forms */
+        {"exp", 0, 0, 1, 2, 0, 0, -1074, 9.55, 0, 0, 1}, {"exp2", 0, 0, 1, 2, 0, 0, -1074, 10.1, 0, 0, 1},
+        {"exp10", 0, 0, 1, 2, 0, 0, -1074, 8.4, 0, 0, 1}, {"expm1", 0, 0, 1, 2, 0, 0, -1074, 9.5, 0, 0, 1},
+        {"log", 0, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1}, {"log2", 0, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1},
+        {"log10", 0, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1}, {"log1p", 0, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1},
+        {"log1p", 0, 0, 1, 2, 0, 0, -3, 3, 0, 0, 1}, {"pow", 1, 0, 1, 3, 0, 0, -10, 7, 0, 0, 1},
+        {"pow", 1, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"tanh", 0, 0, 1, 2, 0, 0, -1074, 6, 0, 0, 1},
+        {"sinh", 0, 0, 1, 3, 0, 0, -1074, 9.6, 0, 0, 1}, {"cosh", 0, 0, 1, 2, 0, 0, -1074, 9.6, 0, 0, 1},
+        {"sin", 0, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"cos", 0, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1},
+        {"sin", 0, 0, 1, 3, 0, 0, -3, 5, 0, 0, 1}, {"cos", 0, 0, 1, 3, 0, 0, -3, 5, 0, 0, 1},
+        {"tan", 0, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"tan", 0, 0, 1, 3, 0, 0, -3, 5, 0, 0, 1},
+        {"atan", 0, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"atan", 0, 0, 1, 3, 0, 0, -3, 3, 0, 0, 1},
+        {"asin", 0, 0, 1, 3, 0, 0, -1074, 0, 0, 0, 1}, {"acos", 0, 0, 1, 3, 0, 0, -1074, 0, 0, 0, 1},
+        {"atan2", 1, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"atan2", 1, 0, 1, 3, 0, 0, -3, 3, 0, 0, 1},
+        {"sinpi", 0, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"cospi", 0, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1},
+        {"sinpi", 0, 0, 1, 3, 0, 0, -3, 6, 0, 0, 1}, {"cospi", 0, 0, 1, 3, 0, 0, -3, 6, 0, 0, 1},
+        {"cbrt", 0, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1}, {"rcbrt", 0, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1},
+        {"hypot", 1, 0, 1, 3, 0, 0, -1074, 1023, 0, 0, 1}, {"rhypot", 1, 0, 1, 2, 0, 0, -1074, 1023, 0, 0, 1},
+        {"hypot", 1, 0, 1, 3, 0, 0, -3, 3, 0, 0, 1}, {"rhypot", 1, 0, 1, 2, 0, 0, -3, 3, 0, 0, 1},
+        {"asinh", 0, 0, 1, 4, 0, 0, -1074, 1023, 0, 0, 1}, {"acosh", 0, 0, 1, 4, 0, 0, 0, 1023, 0, 0, 1},
+        {"atanh", 0, 0, 1, 3, 0, 0, -1074, 0, 0, 0, 1}, {"asinh", 0, 0, 1, 4, 0, 0, -3, 3, 0, 0, 1},
+        /* ldexp, scalbn: exact (one rounding for subnormal results) */
+        {"ldexp", 1, 0, 1, 0, 0, 0, -1074, 1023, 0, 1, 0}, {"scalbn", 1, 0, 1, 0, 0, 0, -1074, 1023, 0, 1, 0},
+        /* fp32 tan: CUDA's tanf bound, 4 ulp */
+        {"tan", 0, 1, 0, 4, 0, 0, -149, 127, 0, 0, 0}, {"tan", 0, 1, 0, 4, 0, 0, -3, 5, 0, 0, 0},
+        /* CUDA's documented bounds: erfcf 4 ulp, erfinvf 2 */
+        {"erfc", 0, 1, 0, 4, 0, 0, -149, 7, 0, 0}, {"erfc", 0, 1, 0, 4, 0, 0, -3, 4, 0, 0},
+        {"erfinv", 0, 1, 0, 2, 0, 0, -149, 0, 0, 0}, {"erfinv", 0, 1, 0, 2, 0, 0, -12, 0, 0, 0},
         /* exact for any quotient: magnitudes over the whole range (fp32's clipped to 2^120) */
         {"fmod", 1, 0, 1, 0, 0, 0, -1070, 1020, 0, 0}, {"remainder", 1, 0, 1, 0, 0, 0, -1070, 1020, 0, 0}, {"fast_powf", 1, 1, 0, -1, 0, 1e-5, -3, 3, 0, 0},
     };
@@ -169,13 +198,17 @@ int main(void) {
         const Fn *f = &fns[i];
         for (int f64 = 0; f64 < 2; f64++) {
             if (f64 && (f->f32only || !f->f64ok)) continue;
+            if (!f64 && f->f64only) continue;
             tc_dtype dt = f64 ? TC_FP64 : TC_FP32, odt = f->odt ? f->odt : dt;
             sweep(x, f64, f64 ? f->lo : fmax(f->lo, -149), f64 ? f->hi : fmin(f->hi, 120), 0);
             sweep(y, f64, f64 ? f->lo : fmax(f->lo, -149), f64 ? f->hi : fmin(f->hi, 120), 0);
             for (int j = 0; j < N; j++) { int k = (j * 7 + 3) % N; double t = y[j]; y[j] = y[k]; y[k] = t; }
+            if (f->yint)   /* an int32 argument (ldexp's exponent): -1200..1200 */
+                for (int j = 0; j < N; j++) y[j] = floor(urand() * 2401) - 1200;
             nf++;
-            if (run(gpu, mg, f->name, f->two, dt, dt, odt, x, y, rg) ||
-                run(cpu, mc, f->name, f->two, dt, dt, odt, x, y, rc)) { bad++; printf("%-12s %s: launch failed\n", f->name, f64 ? "fp64" : "fp32"); continue; }
+            tc_dtype ydt = f->yint ? TC_I32 : dt;
+            if (run(gpu, mg, f->name, f->two, dt, ydt, odt, x, y, rg) ||
+                run(cpu, mc, f->name, f->two, dt, ydt, odt, x, y, rc)) { bad++; printf("%-12s %s: launch failed\n", f->name, f64 ? "fp64" : "fp32"); continue; }
             int nbad = 0, first = -1, nrange = 0;
             double worst = 0;
             for (int j = 0; j < N; j++) {

@@ -1,4 +1,4 @@
-/* lower.h — the lowering state shared by analysis.c and lower.c. */
+/* lower.h — the lowering state shared by analysis.c, lower.c, mma.c and math.c. */
 #ifndef GPU_LOWER_H
 #define GPU_LOWER_H
 
@@ -65,6 +65,7 @@ typedef struct G {
     int *tma_sw;      /* IR parameter -> the swizzle of its map (0: none) */
     bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
     int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
+    bool two_over_pi; /* math.c: the module has the table of 2/pi's bits (sin, cos, tan) */
 } G;
 
 int lay_id(G *g, const Layout *L);
@@ -121,5 +122,11 @@ void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int 
 void pipe_begin(G *g, Pipe *p);
 void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
 void pipe_drain(G *g, Pipe *p);
+
+/* math.c: libdevice's elementary functions, fmod/remainder, fp64 transcendental unary ops */
+int fmod_exact(G *g, bool f64, int a, int b, bool rem);
+int math1(G *g, int fn, int dt, int a);
+int math2(G *g, int fn, int dt, int a, int b);
+int unop_f64_math(G *g, int op, int a);
 
 #endif

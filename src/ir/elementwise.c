@@ -23,10 +23,14 @@
 #define FOR_N for (int64_t i = 0; i < n; i++)
 #define ID(x) (x)
 
-/* float -> int, truncating toward zero, NaN -> 0, saturating at the type's range. */
-static uint64_t f2i_sat(double v, int dt) {
-    if (isnan(v)) return 0;
+/* float -> int, truncating toward zero, saturating at the type's range. NaN as the GPU's cvt
+ * gives it (PTX ISA, cvt: 1 << (bits - 1) from an fp64 or into a 64-bit integer, else 0; an
+ * 8-bit result is the low byte of a 16-bit conversion, so 0): from fp64 (src64) INT32_MIN,
+ * -32768, 2^31 and 2^15 for i32, i16, u32 and u16; INT64_MIN and 2^63 for i64 and u64 from
+ * any float; 0 for the rest. */
+static uint64_t f2i_sat(double v, int dt, bool src64) {
     int bits = dt_bits(dt);
+    if (isnan(v)) return bits == 64 || (src64 && bits >= 16 && dt != DT_I1) ? (uint64_t)1 << (bits - 1) : 0;
     if (dt_is_signed(dt)) {
         double lim = ldexp(1.0, bits - 1);
         if (v >= lim) return (uint64_t)(bits == 64 ? INT64_MAX : (int64_t)lim - 1);
@@ -304,22 +308,29 @@ static double erfinv_d(double x) {
     return y;
 }
 
-static double sinpi_d(double x) {
+/* sin(pi x), cos(pi x): x mod 2 (exact), the quadrant n = rint(2r) and f = r - n/2 in
+ * [-1/4, 1/4] (exact); pi f as yh + yl (fma, pi's low part), sin(yh) + yl cos(yh) or
+ * cos(yh) - yl sin(yh) */
+static double sincospi_d(double x, bool cos_) {
     if (isinf(x)) return NAN;
-    double r = fmod(x, 2.0);   /* exact */
-    if (r == 0 || r == 1 || r == -1) return copysign(0.0, x);
-    if (r == 0.5 || r == -1.5) return 1;
-    if (r == -0.5 || r == 1.5) return -1;
-    return sin(M_PI * r);
+    if (isnan(x)) return x;
+    double r = fmod(x, 2.0), n = nearbyint(2 * r), f = r - n / 2;
+    int q = ((int)n + (cos_ ? 1 : 0)) & 3;
+    double yh = M_PI * f, yl = fma(M_PI, f, -yh) + 0x1.1a62633145c07p-53 * f;
+    double v = q & 1 ? cos(yh) - yl * sin(yh) : sin(yh) + yl * cos(yh);
+    if (q & 2) v = -v;
+    if (v == 0) v = cos_ ? 0.0 : copysign(0.0, x);
+    return v;
 }
 
-static double cospi_d(double x) {
-    if (isinf(x)) return NAN;
-    double r = fabs(fmod(x, 2.0));
-    if (r == 0.5 || r == 1.5) return 0;
-    if (r == 0) return 1;
-    if (r == 1) return -1;
-    return cos(M_PI * r);
+/* cbrt (rcbrt: its reciprocal) within half an ulp nearly always: the C library's (glibc's
+ * is off by up to 4 ulp) refined by a Newton step in long double */
+static double cbrt_d(double x, bool rcp) {
+    double y = cbrt(x);
+    if (!isfinite(y) || y == 0) return rcp ? 1 / y : y;
+    long double Y = y;
+    Y -= (Y * Y * Y - (long double)x) / (3 * Y * Y);
+    return rcp ? (double)(1 / Y) : (double)Y;
 }
 
 static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the same result */
@@ -330,13 +341,13 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_TRUNC: return trunc##S(x); \
     case MF_ROUND: return round##S(x); \
     case MF_RINT: return rint##S(x); \
-    case MF_CBRT: return (T)cbrt((double)x); \
-    case MF_RCBRT: return (T)(1 / cbrt((double)x)); \
+    case MF_CBRT: return (T)cbrt_d(x, false); \
+    case MF_RCBRT: return (T)cbrt_d(x, true); \
     case MF_EXP10: return (T)pow((double)10, (double)x); \
     case MF_EXPM1: return (T)expm1((double)x); \
     case MF_LOG10: return (T)log10((double)x); \
     case MF_LOG1P: return (T)log1p((double)x); \
-    case MF_TAN: return tan##S(x); \
+    case MF_TAN: return (T)tan((double)x); \
     case MF_ASIN: return (T)asin((double)x); \
     case MF_ACOS: return (T)acos((double)x); \
     case MF_ATAN: return (T)atan((double)x); \
@@ -345,11 +356,11 @@ static double ldexp_arg(double e) {   /* an exponent beyond +-2200 gives the sam
     case MF_ASINH: return (T)asinh((double)x); \
     case MF_ACOSH: return (T)acosh((double)x); \
     case MF_ATANH: return (T)atanh((double)x); \
-    case MF_ERFC: return erfc##S(x); \
+    case MF_ERFC: return (T)erfc((double)x); \
     case MF_ERFINV: return (T)erfinv_d(x); \
     case MF_LOGB: return logb##S(x); \
-    case MF_SINPI: return (T)sinpi_d(x); \
-    case MF_COSPI: return (T)cospi_d(x); \
+    case MF_SINPI: return (T)sincospi_d(x, false); \
+    case MF_COSPI: return (T)sincospi_d(x, true); \
     case MF_SATURATE: return isnan(x) ? 0 : x < 0 ? 0 : x > 1 ? 1 : x; \
     case MF_RCP: return (T)1 / x; \
     case MF_POW: return (T)pow((double)x, (double)y); \
@@ -459,7 +470,7 @@ static bool eval_cast(int sd, int dd, int rtz, int64_t n, void *d, const void *s
     }
     if (dt_is_float(sd)) {
         if (dt_is_float(dd)) { FOR_N wrf(dd, d, i, rdf(sd, s, i), rtz); }
-        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd)); }
+        else { FOR_N wri(dd, d, i, f2i_sat(rdf(sd, s, i), dd, sd == DT_FP64)); }
         return true;
     }
     /* integer or pointer source */

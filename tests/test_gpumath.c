@@ -1,0 +1,485 @@
+/* test_gpumath.c — the GPU backend's math (src/gpu/math.c) measured without a GPU: the PTX
+ * emitted for kern.py's math1/math2 is run by a small PTX interpreter (ptxsim.h) over the
+ * sweep scripts/gpu-math-check.c uses (edge values and log-uniform random ones), and compared
+ * in ulps with the tritonc interpreter (the C library), within CUDA's documented bounds;
+ * the PTX also assembles with ptxas for sm_80 and sm_90a. */
+#include "test_kernels_util.h"
+
+#include "ptxsim.h"
+
+#include <unistd.h>
+
+#define GM_N 2048
+
+static uint64_t gm_rs = 0x9e3779b97f4a7c15ull;
+static double gm_urand(void) {
+    gm_rs ^= gm_rs << 13; gm_rs ^= gm_rs >> 7; gm_rs ^= gm_rs << 17;
+    return (double)(gm_rs >> 11) * 0x1p-53;
+}
+
+/* as gpu-math-check.c's sweep: edge values, then magnitudes 2^[lo, hi) of both signs */
+static void gm_sweep(double *x, int f64, double lo, double hi) {
+    const double e[] = {0.0, -0.0, INFINITY, -INFINITY, NAN, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5,
+                        1, -1, 3, 1e6 + 0.5, -1e6 - 0.5, 0x1p23, 0x1p52, 1e30,
+                        f64 ? 0x1p-1074 : 0x1p-149, f64 ? 0x1p-1022 : 0x1p-126,
+                        f64 ? 1.7976931348623157e308 : 3.4028234663852886e38};
+    int ne = (int)(sizeof e / sizeof e[0]);
+    for (int i = 0; i < GM_N; i++) {
+        double v = i < ne ? e[i] : ldexp(1.0 + gm_urand(), (int)(lo + (hi - lo) * gm_urand()));
+        if (i >= ne && gm_urand() < 0.5) v = -v;
+        x[i] = f64 ? v : (double)(float)v;
+    }
+}
+
+static int64_t gm_ord(double v, int f64) {
+    if (f64) { int64_t b; memcpy(&b, &v, 8); return b < 0 ? INT64_MIN - b : b; }
+    float f = (float)v; int32_t b; memcpy(&b, &f, 4); return b < 0 ? INT32_MIN - b : b;
+}
+
+static const char *gm_ptxas(void) {
+    const char *p = getenv("TRITONC_PTXAS");
+    return p && *p ? p : "/usr/local/cuda/bin/ptxas";
+}
+
+/* math1/math2 of kern.py for fn on dtype (fp32 or fp64) lowered for target tg (one element per
+ * thread: BLOCK 32, one warp); assembled by ptxas when it exists. NULL after a failure. */
+static char *gm_ptx(tc_context *ctx, tc_module *m, const char *fn, int two, int f64, int arch,
+                    const char *cf, int cl) {
+    tc_kernel *k = NULL;
+    if (tc_module_kernel(m, two ? "math2" : "math1", &k)) { test_fail(cf, cl, "%s", tc_errmsg(ctx)); return NULL; }
+    tc_target tg = {"cuda", arch, 32, arch >= 90};
+    const char *t = f64 ? "*fp64:16" : "*fp32:16";
+    const char *sig[3] = {t, two == 2 ? "*i32:16" : t, t};
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "FN", tc_str(fn));
+    tc_args_set(a, "BLOCK", tc_int(32));
+    char *ptx = NULL;
+    /* these lowerings are used only under the switch until checked on a GPU */
+    bool had = getenv("TRITONC_GPU_UNVERIFIED") != NULL;
+    if (!had) setenv("TRITONC_GPU_UNVERIFIED", "1", 1);
+    tc_status s = tc_compile_ptx(k, &tg, sig, two ? 3 : 2, a, 1, &ptx);
+    if (!had) unsetenv("TRITONC_GPU_UNVERIFIED");
+    tc_args_free(a);
+    if (s) { test_fail(cf, cl, "%s %s sm_%d: %s", fn, f64 ? "fp64" : "fp32", arch, tc_errmsg(ctx)); return NULL; }
+    test_passed++;
+    if (access(gm_ptxas(), X_OK) == 0) {
+        char path[256], cmd[600], out[8192];
+        snprintf(path, sizeof path, "/tmp/tc_gpumath_%d_%s.ptx", (int)getpid(), fn);
+        FILE *f = fopen(path, "w");
+        if (f) { fputs(ptx, f); fclose(f); }
+        snprintf(cmd, sizeof cmd, "%s -arch=sm_%d%s %s -o /dev/null", gm_ptxas(), arch, arch >= 90 ? "a" : "",
+                 path);
+        int rc = test_run(cmd, out, sizeof out);
+        unlink(path);
+        if (rc) { test_fail(cf, cl, "ptxas %s sm_%d:\n%s", fn, arch, out); free(ptx); return NULL; }
+        test_passed++;
+    }
+    return ptx;
+}
+
+/* The interpreter's results of fn over x (and y) */
+static bool gm_interp(tc_context *ctx, tc_module *m, const char *fn, int two, int f64, const double *x,
+                      const double *y, double *out) {
+    tc_kernel *k = NULL;
+    if (tc_module_kernel(m, two ? "math2" : "math1", &k)) return false;
+    tc_dtype dt = f64 ? TC_FP64 : TC_FP32;
+    size_t es = f64 ? 8 : 4;
+    unsigned char *bx = malloc(GM_N * es), *by = malloc(GM_N * es), *bo = calloc(GM_N, es);
+    for (int i = 0; i < GM_N; i++) {
+        if (f64) { memcpy(bx + i * 8, &x[i], 8); memcpy(by + i * 8, &y[i], 8); }
+        else { float a = (float)x[i], b = (float)y[i]; memcpy(bx + i * 4, &a, 4); memcpy(by + i * 4, &b, 4); }
+    }
+    if (two == 2) for (int i = 0; i < GM_N; i++) { int32_t v = (int32_t)y[i]; memcpy(by + i * 4, &v, 4); }
+    tc_tensor *tx = kt_t1(ctx, dt, GM_N, bx), *ty = kt_t1(ctx, two == 2 ? TC_I32 : dt, GM_N, by),
+              *to = kt_t1(ctx, dt, GM_N, NULL);
+    tc_status s = two ? kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"y_ptr", tc_tens(ty)},
+                                  {"out_ptr", tc_tens(to)}, {"FN", tc_str(fn)}, {"BLOCK", tc_int(GM_N)}))
+                      : kt_launch(ctx, k, 1, 1, 1, KT_ARGS({"x_ptr", tc_tens(tx)}, {"out_ptr", tc_tens(to)},
+                                  {"FN", tc_str(fn)}, {"BLOCK", tc_int(GM_N)}));
+    if (!s) {
+        kt_get(to, bo);
+        for (int i = 0; i < GM_N; i++) {
+            if (f64) memcpy(&out[i], bo + i * 8, 8);
+            else { float f; memcpy(&f, bo + i * 4, 4); out[i] = f; }
+        }
+    }
+    tc_tensor_free(tx); tc_tensor_free(ty); tc_tensor_free(to);
+    free(bx); free(by); free(bo);
+    return s == TC_OK;
+}
+
+/* fn's PTX (sm_80) run by ptxsim over the sweep 2^[lo, hi) against the interpreter: at most
+ * `ulps` apart (NaN with NaN). Returns the worst distance seen, or -1 on failure. */
+static int64_t gm_check_(const char *fn, int two, int f64, double lo, double hi, int64_t ulps,
+                         const char *cf, int cl) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    int64_t worst = -1;
+    if (tc_module_load_file(ctx, "tests/kernels/kern.py", &m)) {
+        test_fail(cf, cl, "%s", tc_errmsg(ctx));
+        tc_context_free(ctx);
+        return -1;
+    }
+    char *p80 = gm_ptx(ctx, m, fn, two, f64, 80, cf, cl), *p90 = p80 ? gm_ptx(ctx, m, fn, two, f64, 90, cf, cl) : NULL;
+    static double x[GM_N], y[GM_N], ref[GM_N], got[GM_N];
+    if (!f64) { lo = fmax(lo, -149); hi = fmin(hi, 120); }
+    gm_sweep(x, f64, lo, hi);
+    gm_sweep(y, f64, lo, hi);
+    for (int j = 0; j < GM_N; j++) { int k = (j * 7 + 3) % GM_N; double t = y[j]; y[j] = y[k]; y[k] = t; }
+    if (two == 2)   /* an int32 exponent: -1200..1200 (fp32: -300..300) */
+        for (int j = 0; j < GM_N; j++) y[j] = floor(gm_urand() * (f64 ? 2401 : 601)) - (f64 ? 1200 : 300);
+    PsProg prog;
+    char err[256] = "";
+    if (p80 && p90 && gm_interp(ctx, m, fn, two, f64, x, y, ref) && ps_parse(p80, &prog, err, sizeof err)) {
+        size_t es = f64 ? 8 : 4;
+        unsigned char *bx = malloc(GM_N * es), *by = malloc(GM_N * es), *bo = calloc(GM_N, es);
+        for (int i = 0; i < GM_N; i++) {
+            if (f64) { memcpy(bx + i * 8, &x[i], 8); memcpy(by + i * 8, &y[i], 8); }
+            else { float a = (float)x[i], b = (float)y[i]; memcpy(bx + i * 4, &a, 4); memcpy(by + i * 4, &b, 4); }
+            if (two == 2) { int32_t v = (int32_t)y[i]; memcpy(by + i * 4, &v, 4); }
+        }
+        PsThread *t = malloc(sizeof *t);
+        bool ok = true;
+        for (int c = 0; c < GM_N && ok; c += 32) {
+            uint64_t prm[3] = {(uint64_t)(uintptr_t)(bx + c * es), (uint64_t)(uintptr_t)(by + c * (two == 2 ? 4 : es)),
+                               (uint64_t)(uintptr_t)(bo + c * es)};
+            if (!two) prm[1] = prm[2];
+            for (uint32_t tid = 0; tid < 32 && ok; tid++) ok = ps_run(&prog, t, tid, prm, two ? 3 : 2, err, sizeof err);
+        }
+        if (!ok) test_fail(cf, cl, "%s: %s", fn, err);
+        else {
+            worst = 0;
+            int nbad = 0, first = -1;
+            for (int i = 0; i < GM_N; i++) {
+                if (f64) memcpy(&got[i], bo + i * 8, 8);
+                else { float f; memcpy(&f, bo + i * 4, 4); got[i] = f; }
+                if (isnan(got[i]) && isnan(ref[i])) continue;
+                int64_t d = isnan(got[i]) != isnan(ref[i]) ? INT64_MAX : gm_ord(got[i], f64) - gm_ord(ref[i], f64);
+                if (d < 0) d = -d;
+                if (d > worst) worst = d;
+                if (d > ulps) { nbad++; if (first < 0) first = i; }
+            }
+            if (nbad) test_fail(cf, cl, "%s %s: %d of %d beyond %lld ulp, first x=%.17g y=%.17g: ptx %.17g, "
+                                "interpreter %.17g", fn, f64 ? "fp64" : "fp32", nbad, GM_N, (long long)ulps,
+                                x[first], y[first], got[first], ref[first]);
+            else test_passed++;
+        }
+        free(t); free(bx); free(by); free(bo);
+        ps_free(&prog);
+    } else if (err[0]) test_fail(cf, cl, "%s", err);
+    free(p80); free(p90);
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return worst;
+}
+#define GM_CHECK(fn, two, f64, lo, hi, ulps) gm_check_((fn), (two), (f64), (lo), (hi), (ulps), __FILE__, __LINE__)
+
+/* The simulator itself, on functions the GPU already passed gpu-math-check with: fp32
+ * through fp64 (1 ulp) and fp64 exp */
+TEST(gpumath_sim_known) {
+    GM_CHECK("expm1", 0, 0, -30, 7, 1);
+    GM_CHECK("atan2", 1, 0, -149, 127, 1);
+    GM_CHECK("fmod", 1, 1, -10, 20, 0);
+    GM_CHECK("exp", 0, 1, -10, 10, 1);
+}
+/* fp32 erfc (series / continued fraction in fp64) and erfinv (a guess and two Newton steps in
+ * fp64): within an ulp of the interpreter (the C library through double) on the sweep, edge
+ * values included (CUDA documents 4 and 2) */
+TEST(gpumath_fp32_erfc_erfinv) {
+    GM_CHECK("erfc", 0, 0, -149, 7, 1);
+    GM_CHECK("erfc", 0, 0, -3, 4, 1);
+    GM_CHECK("erfinv", 0, 0, -149, 0, 1);
+    GM_CHECK("erfinv", 0, 0, -12, 0, 1);
+}
+/* fp64 exp and log families, pow, tanh, sinh, cosh: within an ulp of the interpreter (two for
+ * tanh, sinh, cosh, where glibc's own error reaches two: tanh(-0.42558779764351518) is
+ * -0.40162738450556410 to 50 digits; glibc says ...423) over the whole range, subnormal and
+ * overflowing results included */
+TEST(gpumath_fp64_explog) {
+    static const struct { const char *fn; int two; double lo, hi; int ulps; } c[] = {
+        {"exp", 0, -1074, 9.5, 1}, {"exp", 0, 8, 9.55, 1}, {"exp2", 0, -1074, 10.2, 1},
+        {"exp2", 0, 9, 10.1, 1}, {"exp10", 0, -1074, 8.4, 1}, {"exp10", 0, 7.5, 8.4, 1},
+        {"expm1", 0, -1074, 9.5, 1}, {"expm1", 0, -3, 3, 1}, {"log", 0, -1074, 1023, 1},
+        {"log", 0, -3, 3, 1}, {"log2", 0, -1074, 1023, 1}, {"log10", 0, -1074, 1023, 1},
+        {"log1p", 0, -1074, 1023, 1}, {"log1p", 0, -3, 3, 1}, {"pow", 1, -10, 7, 1},
+        {"pow", 1, -1074, 1023, 1}, {"pow", 1, -1, 1, 1}, {"tanh", 0, -1074, 6, 2}, {"tanh", 0, -3, 3, 2},
+        {"sinh", 0, -1074, 9.6, 2}, {"sinh", 0, -3, 3, 2}, {"cosh", 0, -1074, 9.6, 2}, {"cosh", 0, -3, 3, 2},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, c[i].two, 1, c[i].lo, c[i].hi, c[i].ulps);
+}
+
+/* pow where ln x's low part matters: x near 1 and sqrt(2), |y| up to 2000 */
+TEST(gpumath_fp64_pow_hard) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(0, tc_module_load_file(ctx, "tests/kernels/kern.py", &m));
+    char *p80 = m ? gm_ptx(ctx, m, "pow", 1, 1, 80, __FILE__, __LINE__) : NULL;
+    PsProg prog;
+    char err[256] = "";
+    if (p80 && ps_parse(p80, &prog, err, sizeof err)) {
+        static double x[32], y[32], out[32];
+        PsThread *t = malloc(sizeof *t);
+        int bad = 0;
+        for (int it = 0; it < 64 && !bad; it++) {
+            for (int i = 0; i < 32; i++) {
+                x[i] = (it % 2 ? 1.41421356 : 0.999) + gm_urand() * 0.01;
+                y[i] = (gm_urand() - 0.5) * (it % 2 ? 4000 : 1e5);
+            }
+            uint64_t prm[3] = {(uint64_t)(uintptr_t)x, (uint64_t)(uintptr_t)y, (uint64_t)(uintptr_t)out};
+            for (uint32_t tid = 0; tid < 32; tid++) CHECK(ps_run(&prog, t, tid, prm, 3, err, sizeof err));
+            for (int i = 0; i < 32; i++) {
+                double r = pow(x[i], y[i]);
+                int64_t d = gm_ord(out[i], 1) - gm_ord(r, 1);
+                if (d > 1 || d < -1) {
+                    bad = 1;
+                    test_fail(__FILE__, __LINE__, "pow(%.17g, %.17g): ptx %.17g, libm %.17g", x[i], y[i], out[i], r);
+                    break;
+                }
+            }
+        }
+        if (!bad) test_passed++;
+        free(t);
+        ps_free(&prog);
+    }
+    free(p80);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+/* Runs fn's math1 PTX (fp64) by ptxsim on n given inputs */
+static bool gm_sim1(const char *fn, const double *x, double *out, int n) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    bool ok = false;
+    if (!tc_module_load_file(ctx, "tests/kernels/kern.py", &m)) {
+        char *p80 = gm_ptx(ctx, m, fn, 0, 1, 80, __FILE__, __LINE__);
+        PsProg prog;
+        char err[256] = "";
+        if (p80 && ps_parse(p80, &prog, err, sizeof err)) {
+            PsThread *t = malloc(sizeof *t);
+            double xs[32], os[32];
+            ok = true;
+            for (int c = 0; c < n && ok; c += 32) {
+                for (int i = 0; i < 32; i++) xs[i] = c + i < n ? x[c + i] : 1;
+                uint64_t prm[2] = {(uint64_t)(uintptr_t)xs, (uint64_t)(uintptr_t)os};
+                for (uint32_t tid = 0; tid < 32 && ok; tid++) ok = ps_run(&prog, t, tid, prm, 2, err, sizeof err);
+                for (int i = 0; i < 32 && c + i < n; i++) out[c + i] = os[i];
+            }
+            if (!ok) test_fail(__FILE__, __LINE__, "%s: %s", fn, err);
+            free(t);
+            ps_free(&prog);
+        }
+        free(p80);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+    return ok;
+}
+
+/* sin, cos, tan where the reduction is hard: close to multiples of pi/2 (huge ones included:
+ * 0x1.6ac5b262ca1ffp+849 is within 2^-61 of one), the largest double, pi/4's neighbours;
+ * within an ulp of glibc (which reduces exactly) */
+TEST(gpumath_fp64_trig_hard) {
+    double x[] = {0x1.6ac5b262ca1ffp+849, 0x1.8c5d3ccdab2eap+562, 0x1.921fb54442d18p+0,
+                  0x1.921fb54442d18p+1, 0x1.921fb54442d18p+2, 0x1.2d97c7f3321d2p+1, 355, 103993,
+                  1.7976931348623157e308, -1.7976931348623157e308, 0x1.921fb54442d18p-1,
+                  0x1.921fb54442d19p-1, 0x1.921fb54442d17p-1, 1e22, 1e300, 0x1p1023, 0x1p-1074,
+                  -0x1p-1022, 1e-8, 0x1.5bf0a8b145769p+1, 0x1.fffffffffffffp+52};
+    enum { N = sizeof x / sizeof x[0] };
+    const char *fns[3] = {"sin", "cos", "tan"};
+    for (int f = 0; f < 3; f++) {
+        double got[N];
+        if (!gm_sim1(fns[f], x, got, N)) continue;
+        for (int i = 0; i < N; i++) {
+            double r = f == 0 ? sin(x[i]) : f == 1 ? cos(x[i]) : tan(x[i]);
+            /* the worst case (Muller): x - k pi/2 = 4.687165924254628e-19 (k = 1 mod 4) to 400
+             * digits; glibc's cos and tan differ there from the 15th digit */
+            if (x[i] == 0x1.6ac5b262ca1ffp+849) r = f == 0 ? 1 : f == 1 ? -0x1.14ae72e6ba22fp-61 : -0x1.d9ba9a7975636p+60;
+            int64_t d = gm_ord(got[i], 1) - gm_ord(r, 1);
+            if (d > 1 || d < -1) test_fail(__FILE__, __LINE__, "%s(%a): ptx %.17g, libm %.17g", fns[f], x[i], got[i], r);
+            else test_passed++;
+        }
+    }
+}
+
+/* fp64 sin, cos, tan (Payne-Hanek reduction with the table of 2/pi's bits) and fp32 tan
+ * through them: within an ulp of the interpreter over the whole range */
+TEST(gpumath_trig) {
+    static const struct { const char *fn; int f64; double lo, hi; } c[] = {
+        {"sin", 1, -1074, 1023}, {"cos", 1, -1074, 1023}, {"tan", 1, -1074, 1023}, {"sin", 1, -3, 5},
+        {"cos", 1, -3, 5}, {"tan", 1, -3, 5}, {"tan", 0, -149, 127}, {"tan", 0, -3, 5},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, c[i].f64, c[i].lo, c[i].hi, 1);
+}
+
+/* ---- NaN -> integer casts --------------------------------------------------------------- */
+
+/* The expected value of a float NaN cast to `to` (the PTX ISA's cvt: 1 << (bits - 1) from an
+ * fp64 or into 64 bits, else 0; an 8-bit result is a 16-bit conversion's low byte), and of
+ * 2.5 and -2.5 (truncated). */
+static const struct { const char *to; tc_dtype dt; int64_t from32, from64; } gm_nan_cases[] = {
+    {"i64", TC_I64, INT64_MIN, INT64_MIN}, {"u64", TC_U64, INT64_MIN, INT64_MIN},
+    {"i32", TC_I32, 0, INT32_MIN}, {"u32", TC_U32, 0, 2147483648LL}, {"i16", TC_I16, 0, -32768},
+    {"u16", TC_U16, 0, 32768}, {"i8", TC_I8, 0, 0}, {"u8", TC_U8, 0, 0}, {"i1", TC_I1, 1, 1},
+};
+
+static int64_t gm_rdint(const unsigned char *b, tc_dtype dt, int i) {
+    switch (dt) {
+    case TC_I64: case TC_U64: { int64_t v; memcpy(&v, b + 8 * i, 8); return v; }
+    case TC_I32: { int32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case TC_U32: { uint32_t v; memcpy(&v, b + 4 * i, 4); return v; }
+    case TC_I16: { int16_t v; memcpy(&v, b + 2 * i, 2); return v; }
+    case TC_U16: { uint16_t v; memcpy(&v, b + 2 * i, 2); return v; }
+    case TC_I8: return (int8_t)b[i];
+    default: return b[i];
+    }
+}
+
+/* The interpreter's casts of NaN (fp16, fp32, fp64) to every integer type, as the GPU's */
+TEST(gpumath_nan_to_int_interp) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "nan_cast.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "nan_to_int");
+    const tc_dtype fdt[3] = {TC_FP16, TC_FP32, TC_FP64};
+    for (int f = 0; f < 3 && k; f++) {
+        unsigned char bx[32] = {0}, bo[32];
+        for (int i = 0; i < 4; i++) {
+            double v = i == 1 ? 2.5 : i == 3 ? -2.5 : NAN;
+            if (fdt[f] == TC_FP64) memcpy(bx + 8 * i, &v, 8);
+            else if (fdt[f] == TC_FP32) { float x = (float)v; memcpy(bx + 4 * i, &x, 4); }
+            else { uint16_t h = i == 1 ? 0x4100 : i == 3 ? 0xC100 : 0x7E00; memcpy(bx + 2 * i, &h, 2); }
+        }
+        for (size_t c = 0; c < sizeof gm_nan_cases / sizeof gm_nan_cases[0]; c++) {
+            tc_tensor *tx = kt_t1(ctx, fdt[f], 4, bx), *to = kt_t1(ctx, gm_nan_cases[c].dt, 4, NULL);
+            if (KT_RUN(ctx, k, 1, 1, 1, {"x_ptr", tc_tens(tx)}, {"out_ptr", tc_tens(to)},
+                       {"TO", tc_str(gm_nan_cases[c].to)}, {"BLOCK", tc_int(4)})) {
+                kt_get(to, bo);
+                int64_t want = f == 2 ? gm_nan_cases[c].from64 : gm_nan_cases[c].from32;
+                bool u = gm_nan_cases[c].to[0] == 'u', b1 = gm_nan_cases[c].dt == TC_I1;
+                int64_t w1 = b1 ? 1 : 2, w3 = b1 ? 1 : u ? 0 : -2;   /* 2.5 -> 2, -2.5 -> -2 (unsigned: 0) */
+                CHECK_INT(want, gm_rdint(bo, gm_nan_cases[c].dt, 0));
+                CHECK_INT(w1, gm_rdint(bo, gm_nan_cases[c].dt, 1));
+                CHECK_INT(want, gm_rdint(bo, gm_nan_cases[c].dt, 2));
+                CHECK_INT(w3, gm_rdint(bo, gm_nan_cases[c].dt, 3));
+            }
+            tc_tensor_free(tx); tc_tensor_free(to);
+        }
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* The GPU's casts of NaN, by ptxsim on the PTX (which models cvt as the PTX ISA states it):
+ * the same numbers, 16-bit ones from fp64 included */
+TEST(gpumath_nan_to_int_ptx) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "nan_cast.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "nan_to_int");
+    static const char *const sigs[3] = {"*fp16:16", "*fp32:16", "*fp64:16"};
+    static const char *const otys[] = {"*i64:16", "*u64:16", "*i32:16", "*u32:16", "*i16:16", "*u16:16",
+                                       "*i8:16", "*u8:16", "*i1:16"};
+    for (int f = 0; f < 3 && k; f++) {
+        for (size_t c = 0; c < sizeof gm_nan_cases / sizeof gm_nan_cases[0]; c++) {
+            tc_target tg = {"cuda", 80, 32, 0};
+            const char *sig[2] = {sigs[f], otys[c]};
+            tc_args *a = NULL;
+            tc_args_new(k, &a);
+            tc_args_set(a, "TO", tc_str(gm_nan_cases[c].to));
+            tc_args_set(a, "BLOCK", tc_int(32));
+            char *ptx = NULL;
+            tc_status s = tc_compile_ptx(k, &tg, sig, 2, a, 1, &ptx);
+            tc_args_free(a);
+            if (s) { test_fail(__FILE__, __LINE__, "%s", tc_errmsg(ctx)); continue; }
+            PsProg prog;
+            char err[256] = "";
+            unsigned char bx[256] = {0}, bo[256] = {0};
+            for (int i = 0; i < 32; i++) {
+                double v = NAN;
+                if (f == 2) memcpy(bx + 8 * i, &v, 8);
+                else if (f == 1) { float x = NAN; memcpy(bx + 4 * i, &x, 4); }
+                else { uint16_t h = 0x7E00; memcpy(bx + 2 * i, &h, 2); }
+            }
+            if (ps_parse(ptx, &prog, err, sizeof err)) {
+                PsThread *t = malloc(sizeof *t);
+                uint64_t prm[2] = {(uint64_t)(uintptr_t)bx, (uint64_t)(uintptr_t)bo};
+                bool ok = ps_run(&prog, t, 0, prm, 2, err, sizeof err);
+                if (!ok) test_fail(__FILE__, __LINE__, "%s", err);
+                else {
+                    int64_t want = f == 2 ? gm_nan_cases[c].from64 : gm_nan_cases[c].from32;
+                    int64_t got = gm_rdint(bo, gm_nan_cases[c].dt, 0);
+                    if (got != want) test_fail(__FILE__, __LINE__, "%s -> %s: %lld, want %lld", sigs[f],
+                                               gm_nan_cases[c].to, (long long)got, (long long)want);
+                    else test_passed++;
+                }
+                free(t);
+                ps_free(&prog);
+            }
+            free(ptx);
+        }
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+/* fp64 atan, asin, acos, atan2 (atan of k/8 from a table, the quotient's low part), sinpi,
+ * cospi (exact reduction), cbrt, rcbrt (Newton, exact residual), hypot, rhypot (squares as
+ * hi + lo): within an ulp of the interpreter (whose sinpi/cospi reduce exactly and whose cbrt
+ * is refined: glibc's cbrt is off by up to 4 ulp) */
+TEST(gpumath_fp64_more) {
+    static const struct { const char *fn; int two; double lo, hi; } c[] = {
+        {"atan", 0, -1074, 1023}, {"atan", 0, -3, 3}, {"asin", 0, -1074, 0}, {"acos", 0, -1074, 0},
+        {"asin", 0, -3, 0}, {"acos", 0, -3, 0}, {"atan2", 1, -1074, 1023}, {"atan2", 1, -3, 3},
+        {"sinpi", 0, -1074, 1023}, {"cospi", 0, -1074, 1023}, {"sinpi", 0, -3, 6}, {"cospi", 0, -3, 6},
+        {"cbrt", 0, -1074, 1023}, {"rcbrt", 0, -1074, 1023}, {"hypot", 1, -1074, 1023}, {"rhypot", 1, -1074, 1023},
+        {"hypot", 1, -3, 3}, {"rhypot", 1, -3, 3},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, c[i].two, 1, c[i].lo, c[i].hi, 1);
+}
+/* fp64 asinh, acosh, atanh through log1p (ln|x| + ln 2 from 2^28 on): within an ulp of the
+ * interpreter, two for atanh (both are an ulp from the truth at atanh(-0.11466026088648013),
+ * -0.11516674068053719, on either side) */
+TEST(gpumath_fp64_ahyp) {
+    static const struct { const char *fn; double lo, hi; int ulps; } c[] = {
+        {"asinh", -1074, 1023, 1}, {"asinh", -3, 3, 1}, {"acosh", 0, 1023, 1}, {"acosh", -3, 3, 1},
+        {"atanh", -1074, 0, 2}, {"atanh", -3, 0, 2},
+    };
+    for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) GM_CHECK(c[i].fn, 0, 1, c[i].lo, c[i].hi, c[i].ulps);
+}
+
+/* ldexp and scalbn (an int32 exponent): exact, rounded once where the result is subnormal
+ * (fp32 in fp64; fp64 scaled in steps that stay normal, then by one power of two) */
+TEST(gpumath_ldexp) {
+    GM_CHECK("ldexp", 2, 0, -149, 127, 0);
+    GM_CHECK("ldexp", 2, 1, -1074, 1023, 0);
+    GM_CHECK("scalbn", 2, 1, -1074, 1023, 0);
+    GM_CHECK("ldexp", 2, 1, -3, 3, 0);
+}
+
+/* Without TRITONC_GPU_UNVERIFIED the lowerings no GPU has checked yet are refused, naming the
+ * function and the switch; those a GPU has checked (fp32 expm1, fp64 exp) are not. */
+TEST(gpumath_unchecked_only_under_the_switch) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, "tests/kernels/kern.py", &m));
+    static const struct { const char *fn; int two, f64; bool refused; } c[] = {
+        {"exp10", 0, 1, true}, {"tan", 0, 0, true}, {"erfc", 0, 0, true}, {"pow", 1, 1, true},
+        {"expm1", 0, 0, false}, {"exp", 0, 1, false}};
+    tc_target tg = {"cuda", 90, 32, true};
+    for (int i = 0; m && i < (int)(sizeof c / sizeof c[0]); i++) {
+        tc_kernel *k = NULL;
+        CHECK_INT(TC_OK, tc_module_kernel(m, c[i].two ? "math2" : "math1", &k));
+        const char *t = c[i].f64 ? "*fp64:16" : "*fp32:16";
+        const char *sig[3] = {t, t, t};
+        tc_args *a = NULL;
+        tc_args_new(k, &a);
+        tc_args_set(a, "FN", tc_str(c[i].fn));
+        tc_args_set(a, "BLOCK", tc_int(32));
+        char *ptx = NULL;
+        tc_status s = tc_compile_ptx(k, &tg, sig, c[i].two ? 3 : 2, a, 1, &ptx);
+        CHECK_INT(c[i].refused ? TC_ERR_UNSUPPORTED : TC_OK, s);
+        if (c[i].refused) CHECK_CONTAINS(tc_errmsg(ctx), "TRITONC_GPU_UNVERIFIED=1");
+        tc_free(ptx);
+        tc_args_free(a);
+    }
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
