@@ -117,6 +117,43 @@ static void math_gate_fn(G *g, int fn, int dt) {
     math_gate(g, what, dt);
 }
 
+/* C's special cases of pow(x, y) on d, the computed |x|^y, in d's type (fp64 or fp32):
+ * negative when x's sign is set and y an odd integer (tested on y64, y in fp64; infinities
+ * count as even integers); NaN when x < 0 finite and y not an integer, or an operand is
+ * NaN; 1 when y = +-0, x = 1, or x = -1 with |y| = inf. */
+static void pow_specials(G *g, bool f64, int d, int x, int y, int y64) {
+    const char *ft = f64 ? "f64" : "f32";
+    const char *zero = f64 ? "0d0000000000000000" : "0f00000000", *inf = f64 ? "0d7FF0000000000000" : "0f7F800000",
+               *one = f64 ? "0d3FF0000000000000" : "0f3F800000", *mone = f64 ? "0dBFF0000000000000" : "0fBF800000",
+               *nan = f64 ? "0dFFF8000000000000" : "0f7FFFFFFF";
+    int cls = f64 ? CD : CR;
+    int yi = nr(g, CD), h = nr(g, CD), hi = nr(g, CD), sx = nr(g, cls), ax = nr(g, cls), ay = nr(g, cls);
+    int p = nr(g, CP), q = nr(g, CP), pint = nr(g, CP), podd = nr(g, CP);
+    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, yi), rn(g, y64));
+    E(g, "setp.eq.f64 %s, %s, %s;", rn(g, pint), rn(g, yi), rn(g, y64));
+    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, y64));
+    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, hi), rn(g, h));
+    E(g, "setp.ne.and.f64 %s, %s, %s, %s;", rn(g, podd), rn(g, hi), rn(g, h), rn(g, pint));
+    E(g, "mov.b%d %s, %s;", f64 ? 64 : 32, rn(g, sx), rn(g, x));
+    E(g, "setp.lt.s%d %s, %s, 0;", f64 ? 64 : 32, rn(g, q), rn(g, sx));
+    E(g, "and.pred %s, %s, %s;", rn(g, podd), rn(g, podd), rn(g, q));
+    E(g, "@%s neg.%s %s, %s;", rn(g, podd), ft, rn(g, d), rn(g, d));
+    E(g, "abs.%s %s, %s;", ft, rn(g, ax), rn(g, x));
+    E(g, "abs.%s %s, %s;", ft, rn(g, ay), rn(g, y));
+    E(g, "setp.lt.%s %s, %s, %s;", ft, rn(g, p), rn(g, x), zero);
+    E(g, "setp.lt.and.%s %s, %s, %s, %s;", ft, rn(g, p), rn(g, ax), inf, rn(g, p));
+    E(g, "not.pred %s, %s;", rn(g, q), rn(g, pint));
+    E(g, "and.pred %s, %s, %s;", rn(g, p), rn(g, p), rn(g, q));
+    E(g, "@%s mov.%s %s, %s;", rn(g, p), ft, rn(g, d), nan);
+    E(g, "setp.nan.%s %s, %s, %s;", ft, rn(g, p), rn(g, x), rn(g, y));
+    E(g, "@%s add.%s %s, %s, %s;", rn(g, p), ft, rn(g, d), rn(g, x), rn(g, y));
+    E(g, "setp.eq.%s %s, %s, %s;", ft, rn(g, p), rn(g, x), mone);
+    E(g, "setp.eq.and.%s %s, %s, %s, %s;", ft, rn(g, p), rn(g, ay), inf, rn(g, p));
+    E(g, "setp.eq.or.%s %s, %s, %s, %s;", ft, rn(g, p), rn(g, x), one, rn(g, p));
+    E(g, "setp.eq.or.%s %s, %s, %s, %s;", ft, rn(g, p), rn(g, y), zero, rn(g, p));
+    E(g, "@%s mov.%s %s, %s;", rn(g, p), ft, rn(g, d), one);
+}
+
 /* ---- fp32 exp/log families through fp64 ---------------------------------------------- *
  * Evaluated in fp64 with series far more accurate than fp32 (~2^-40), then rounded once:
  * correctly rounded nearly always (libdevice promises 1-2 ulp). */
@@ -822,9 +859,7 @@ int math2(G *g, int fn, int dt, int a, int b) {
          * with b finite and not an integer, or a NaN operand: NaN; b = +-0, a = 1, or a = -1
          * with b = +-inf: 1 */
         if (f64) math_unsupported(g, fn, dt);
-        int a6 = nr(g, CD), b6 = nr(g, CD), l = nr(g, CD), t = nr(g, CD), yi = nr(g, CD),
-            h = nr(g, CD), hi = nr(g, CD), sa = nr(g, CR), aa = nr(g, CR), ab = nr(g, CR);
-        int p = nr(g, CP), pint = nr(g, CP), podd = nr(g, CP), q = nr(g, CP);
+        int a6 = nr(g, CD), b6 = nr(g, CD), l = nr(g, CD), t = nr(g, CD), p = nr(g, CP);
         E(g, "cvt.f64.f32 %s, %s;", rn(g, a6), rn(g, a));
         E(g, "cvt.f64.f32 %s, %s;", rn(g, b6), rn(g, b));
         E(g, "abs.f64 %s, %s;", rn(g, a6), rn(g, a6));
@@ -838,32 +873,7 @@ int math2(G *g, int fn, int dt, int a, int b) {
         E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, t), D64(0x1.71547652b82fep+0));
         int mag = exp2_f64(g, t);
         E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, mag));
-        /* b an integer (infinities count as even integers), odd */
-        E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, yi), rn(g, b6));
-        E(g, "setp.eq.f64 %s, %s, %s;", rn(g, pint), rn(g, yi), rn(g, b6));
-        E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, b6));
-        E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, hi), rn(g, h));
-        E(g, "setp.ne.and.f64 %s, %s, %s, %s;", rn(g, podd), rn(g, hi), rn(g, h), rn(g, pint));
-        E(g, "mov.b32 %s, %s;", rn(g, sa), rn(g, a));
-        E(g, "setp.lt.s32 %s, %s, 0;", rn(g, q), rn(g, sa));
-        E(g, "and.pred %s, %s, %s;", rn(g, podd), rn(g, podd), rn(g, q));
-        E(g, "@%s neg.f32 %s, %s;", rn(g, podd), rn(g, d), rn(g, d));
-        /* a < 0 finite, b not an integer (finite: infinities are integers here) */
-        E(g, "abs.f32 %s, %s;", rn(g, aa), rn(g, a));
-        E(g, "abs.f32 %s, %s;", rn(g, ab), rn(g, b));
-        E(g, "setp.lt.f32 %s, %s, 0f00000000;", rn(g, p), rn(g, a));
-        E(g, "setp.lt.and.f32 %s, %s, 0f7F800000, %s;", rn(g, p), rn(g, aa), rn(g, p));
-        E(g, "not.pred %s, %s;", rn(g, q), rn(g, pint));
-        E(g, "and.pred %s, %s, %s;", rn(g, p), rn(g, p), rn(g, q));
-        E(g, "@%s mov.f32 %s, 0f7FFFFFFF;", rn(g, p), rn(g, d));
-        E(g, "setp.nan.f32 %s, %s, %s;", rn(g, p), rn(g, a), rn(g, b));
-        E(g, "@%s add.f32 %s, %s, %s;", rn(g, p), rn(g, d), rn(g, a), rn(g, b));
-        /* the ones: b = +-0; a = 1; a = -1 with |b| = inf */
-        E(g, "setp.eq.f32 %s, %s, 0fBF800000;", rn(g, p), rn(g, a));
-        E(g, "setp.eq.and.f32 %s, %s, 0f7F800000, %s;", rn(g, p), rn(g, ab), rn(g, p));
-        E(g, "setp.eq.or.f32 %s, %s, 0f3F800000, %s;", rn(g, p), rn(g, a), rn(g, p));
-        E(g, "setp.eq.or.f32 %s, %s, 0f00000000, %s;", rn(g, p), rn(g, b), rn(g, p));
-        E(g, "@%s mov.f32 %s, 0f3F800000;", rn(g, p), rn(g, d));
+        pow_specials(g, false, d, a, b, b6);
         break;
     }
     case MF_ATAN2: {
@@ -1175,7 +1185,7 @@ static int log1p_f64_fn(G *g, int x) {
 /* x^y = e^(y ln|x|) with ln|x| as hi + lo and y ln|x| as hi + lo (fma), negative for x's
  * sign set and y an odd integer; then C's special cases as fp32 pow's */
 static int pow_f64_fn(G *g, int x, int y) {
-    int ax = nr(g, CD), lo, p = nr(g, CP), q = nr(g, CP), pint = nr(g, CP), podd = nr(g, CP);
+    int ax = nr(g, CD), lo, p = nr(g, CP), q = nr(g, CP);
     E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
     int lh = log_dd(g, ax, &lo);
     E(g, "setp.eq.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, ax));
@@ -1196,32 +1206,7 @@ static int pow_f64_fn(G *g, int x, int y) {
     E(g, "@%s mov.f64 %s, 0d7FF0000000000000;", rn(g, p), rn(g, d));
     E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ph), D64(-746.0));
     E(g, "@%s mov.f64 %s, 0d0000000000000000;", rn(g, p), rn(g, d));
-    /* y an integer (infinities count as even), odd */
-    int yi = nr(g, CD), h = nr(g, CD), hi = nr(g, CD), sx = nr(g, CD), ay = nr(g, CD);
-    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, yi), rn(g, y));
-    E(g, "setp.eq.f64 %s, %s, %s;", rn(g, pint), rn(g, yi), rn(g, y));
-    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, h), rn(g, y));
-    E(g, "cvt.rzi.f64.f64 %s, %s;", rn(g, hi), rn(g, h));
-    E(g, "setp.ne.and.f64 %s, %s, %s, %s;", rn(g, podd), rn(g, hi), rn(g, h), rn(g, pint));
-    E(g, "mov.b64 %s, %s;", rn(g, sx), rn(g, x));
-    E(g, "setp.lt.s64 %s, %s, 0;", rn(g, q), rn(g, sx));
-    E(g, "and.pred %s, %s, %s;", rn(g, podd), rn(g, podd), rn(g, q));
-    E(g, "@%s neg.f64 %s, %s;", rn(g, podd), rn(g, d), rn(g, d));
-    /* x < 0 finite, y finite and not an integer: NaN; a NaN operand: NaN */
-    E(g, "abs.f64 %s, %s;", rn(g, ay), rn(g, y));
-    E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, p), rn(g, x));
-    E(g, "setp.lt.and.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, ax), rn(g, p));
-    E(g, "not.pred %s, %s;", rn(g, q), rn(g, pint));
-    E(g, "and.pred %s, %s, %s;", rn(g, p), rn(g, p), rn(g, q));
-    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
-    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, y));
-    E(g, "@%s add.f64 %s, %s, %s;", rn(g, p), rn(g, d), rn(g, x), rn(g, y));
-    /* the ones: y = +-0; x = 1; x = -1 with |y| = inf */
-    E(g, "setp.eq.f64 %s, %s, 0dBFF0000000000000;", rn(g, p), rn(g, x));
-    E(g, "setp.eq.and.f64 %s, %s, 0d7FF0000000000000, %s;", rn(g, p), rn(g, ay), rn(g, p));
-    E(g, "setp.eq.or.f64 %s, %s, 0d3FF0000000000000, %s;", rn(g, p), rn(g, x), rn(g, p));
-    E(g, "setp.eq.or.f64 %s, %s, 0d0000000000000000, %s;", rn(g, p), rn(g, y), rn(g, p));
-    E(g, "@%s mov.f64 %s, 0d3FF0000000000000;", rn(g, p), rn(g, d));
+    pow_specials(g, true, d, x, y, y);
     return d;
 }
 
