@@ -4,6 +4,7 @@
  * prune_configs_by, pre_hook; --config and tc_kernel_set_config; the interpreter's choice of
  * the first config surviving pruning. Expected values are worked out by hand in comments. */
 #include "test.h"
+#include "test_kernels_util.h"
 #include "tritonc.h"
 
 #include <stdio.h>
@@ -12,21 +13,6 @@
 
 static const char *HFILE = "tests/kernels/hostcode.py";
 
-static tc_context *ictx(void) {
-    tc_context *ctx = NULL;
-    tc_context_new(&ctx);
-    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
-    return ctx;
-}
-
-static int have_gpu(void) {
-    tc_context *ctx = NULL;
-    tc_context_new(&ctx);
-    const char *name;
-    int ok = tc_active_driver(ctx, &name) == TC_OK;
-    tc_context_free(ctx);
-    return ok;
-}
 
 /* Runs kernel kname of HFILE under the interpreter on x = zeros(n) with n, grid g. */
 static tc_status run_fill(tc_context *ctx, tc_module *m, const char *kname, int n, int g,
@@ -54,7 +40,7 @@ static tc_status run_fill(tc_context *ctx, tc_module *m, const char *kname, int 
 TEST(hostpy_tutorial_patterns_cuda90) {
     setenv("TRITONC_TARGET", "cuda:90", 1);
     unsetenv("TRITONC_TEST_STAGES");
-    tc_context *ctx = ictx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     tc_kernel *k = NULL;
@@ -124,7 +110,7 @@ TEST(hostpy_tutorial_patterns_cuda90) {
 TEST(hostpy_other_targets_and_env) {
     /* cuda:80: capability major 8 -> STAGES = [2]; the nominal A100 has 108 SMs */
     setenv("TRITONC_TARGET", "cuda:80", 1);
-    tc_context *ctx = ictx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     tc_kernel *k = NULL;
@@ -139,7 +125,7 @@ TEST(hostpy_other_targets_and_env) {
     tc_context_free(ctx);
     /* "NAME" in os.environ rebinds STAGES at module level */
     setenv("TRITONC_TEST_STAGES", "5", 1);
-    ctx = ictx();
+    ctx = kt_ctx();
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     CHECK_INT(TC_OK, tc_module_kernel(m, "staged", &k));
     CHECK_STR("BLOCK: 8, num_warps: 4, num_ctas: 1, num_stages: 5, maxnreg: None", tc_kernel_config_str(k, 0));
@@ -148,7 +134,7 @@ TEST(hostpy_other_targets_and_env) {
     unsetenv("TRITONC_TEST_STAGES");
     /* the API's view of the assumed device */
     setenv("TRITONC_TARGET", "cuda:120", 1);
-    ctx = ictx();
+    ctx = kt_ctx();
     tc_target at;
     tc_device_props ap;
     CHECK_INT(TC_OK, tc_assumed_device(ctx, &at, &ap));
@@ -164,7 +150,7 @@ TEST(hostpy_other_targets_and_env) {
     tc_context_free(ctx);
     /* a target without a nominal device, and one tritonc does not know */
     setenv("TRITONC_TARGET", "cuda:87", 1);
-    ctx = ictx();
+    ctx = kt_ctx();
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     CHECK_INT(TC_OK, tc_module_kernel(m, "staged", &k));
     CHECK_INT(TC_ERR_ARG, tc_kernel_tune_info(k, &ti));
@@ -178,7 +164,7 @@ TEST(hostpy_other_targets_and_env) {
 TEST(hostpy_evaluator_battery) {
     setenv("TRITONC_TARGET", "cuda:90", 1);
     unsetenv("TRITONC_TEST_UNSET_VARIABLE");
-    tc_context *ctx = ictx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     tc_kernel *k = NULL;
@@ -216,7 +202,7 @@ TEST(hostpy_evaluator_battery) {
 
 TEST(hostpy_no_driver_words) {
     unsetenv("TRITONC_TARGET");
-    tc_context *ctx = ictx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     /* a kernel whose configs need no hardware runs; DEVICE is never needed */
@@ -226,7 +212,7 @@ TEST(hostpy_no_driver_words) {
     CHECK_INT(TC_OK, tc_module_kernel(m, "fill", &k));
     tc_tune_info ti;
     tc_status s = tc_kernel_tune_info(k, &ti);
-    if (!have_gpu()) {
+    if (!kt_have_driver()) {
         /* is_cuda() at line 13 asks: Triton's words, the call's location, a hint */
         CHECK_INT(TC_ERR_NO_DRIVER, s);
         CHECK_CONTAINS(tc_errmsg(ctx), "hostcode.py:13:12: error: RuntimeError: 0 active drivers ([]). There should only be one.");
@@ -237,7 +223,7 @@ TEST(hostpy_no_driver_words) {
         CHECK_INT(TC_OK, s);
     }
     /* a hook reading DEVICE (line 9): the same error on every launch, not a cycle */
-    for (int i = 0; i < 2 && !have_gpu(); i++) {
+    for (int i = 0; i < 2 && !kt_have_driver(); i++) {
         CHECK_INT(TC_ERR_NO_DRIVER, run_fill(ctx, m, "device_hooked", 8, 1, 0, out));
         CHECK_CONTAINS(tc_errmsg(ctx), "hostcode.py:9:10: error: RuntimeError: 0 active drivers");
     }
@@ -259,7 +245,7 @@ TEST(hostpy_parse_host_syntax) {
         "ONE = tl.constexpr(1)\nTWO: tl.constexpr = 2\n"
         "@triton.autotune(configs=[triton.Config({'B': b}) for b in (lambda *s: s)(ONE, TWO)], key=[])\n"
         "@triton.jit\ndef k(x, B: tl.constexpr):\n    pass\n";
-    tc_context *ctx = ictx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_string(ctx, "syn.py", src, &m));
     CHECK_INT(1, tc_module_kernel_count(m));
@@ -344,7 +330,7 @@ TEST(hostpy_cli) {
 }
 
 TEST(hostpy_ptr_table_and_heuristic_function) {
-    tc_context *ctx = ictx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_file(ctx, HFILE, &m));
     tc_kernel *k = NULL;
@@ -384,7 +370,7 @@ TEST(hostpy_ptr_table_and_heuristic_function) {
     CHECK_CONTAINS(tc_errmsg(ctx), "hostcode.py:175:13: error: out-of-bounds load");
     CHECK_CONTAINS(tc_errmsg(ctx), "past the end of 'the tensor at table[1]'");
     /* a table of tensors of another context is refused */
-    tc_context *c2 = ictx();
+    tc_context *c2 = kt_ctx();
     tc_tensor *tab2 = NULL;
     CHECK_INT(TC_ERR_ARG, tc_tensor_ptr_table(c2, both, 2, &tab2));
     CHECK_CONTAINS(tc_errmsg(c2), "tensor 0 is of another context");
@@ -433,7 +419,7 @@ TEST(hostpy_heuristics_errors_at_launch) {
                  "@triton.heuristics({'BLOCK': %s})\n@triton.jit\n"
                  "def kern(x_ptr, n, BLOCK: tl.constexpr):\n    tl.store(x_ptr + tl.arange(0, BLOCK), 1.0)\n",
                  cases[i].lam);
-        tc_context *ctx = ictx();
+        tc_context *ctx = kt_ctx();
         tc_module *m = NULL;
         CHECK_INT(TC_OK, tc_module_load_string(ctx, "heur.py", src, &m));
         tc_kernel *k = NULL;

@@ -98,6 +98,16 @@ static inline tc_context *kt_ctx(void) {
     return c;
 }
 
+/* 1 when a CUDA driver answers (what a test that needs the GPU checks first) */
+static inline int kt_have_driver(void) {
+    tc_context *ctx = NULL;
+    tc_context_new(&ctx);
+    const char *name;
+    int ok = tc_active_driver(ctx, &name) == TC_OK;
+    tc_context_free(ctx);
+    return ok;
+}
+
 static inline char *kt_read(const char *path) {
     FILE *f = fopen(path, "rb");
     if (!f) return NULL;

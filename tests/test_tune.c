@@ -4,6 +4,7 @@
  * by hand here, replayed, exported, re-imported) and hostile database files, and the
  * `tritonc tune` / `tritonc bench` commands. */
 #include "test.h"
+#include "test_kernels_util.h"
 #include "tune/tune.h"
 
 #include <fcntl.h>
@@ -19,21 +20,6 @@
 
 static const char *KFILE = "tests/kernels/autotune.py";
 
-static tc_context *interp_ctx(void) {
-    tc_context *ctx = NULL;
-    tc_context_new(&ctx);
-    tc_context_set_backend(ctx, TC_BACKEND_INTERPRET);
-    return ctx;
-}
-
-static int have_driver(void) {
-    tc_context *ctx = NULL;
-    tc_context_new(&ctx);
-    const char *name;
-    int ok = tc_active_driver(ctx, &name) == TC_OK;
-    tc_context_free(ctx);
-    return ok;
-}
 
 static void write_text(const char *path, const char *text) {
     FILE *f = fopen(path, "wb");
@@ -54,7 +40,7 @@ static const char *scratch(void) {
 /* ---- decorators ---------------------------------------------------------------------------- */
 
 TEST(tune_decorators_parse) {
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_file(ctx, KFILE, &m));
     if (!m) { tc_context_free(ctx); return; }
@@ -163,7 +149,7 @@ TEST(tune_decorator_refusals) {
         const Refusal *r = &refusals[i];
         char src[4096];
         snprintf(src, sizeof src, "%s%s%s", HDR, r->deco, BODY);
-        tc_context *ctx = interp_ctx();
+        tc_context *ctx = kt_ctx();
         tc_module *m = NULL;
         tc_status s = tc_module_load_string(ctx, "refuse.py", src, &m);
         CHECK_INT(TC_OK, s);
@@ -194,7 +180,7 @@ TEST(tune_decorator_refusals) {
         tc_context_free(ctx);
     }
     /* the message carries file:line:col and the caret line */
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     char src[2048];
     snprintf(src, sizeof src, "%s%s%s", HDR, refusals[0].deco, BODY);
@@ -212,7 +198,7 @@ TEST(tune_decorator_refusals) {
 /* ---- heuristics under the interpreter -------------------------------------------------------- */
 
 static void launch_scale(int n, float *out_host, char *spec, size_t nspec) {
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     tc_module_load_file(ctx, KFILE, &m);
     tc_kernel *k = NULL;
@@ -300,7 +286,7 @@ TEST(tune_heuristics_eval) {
         "         D: tl.constexpr, E: tl.constexpr, F: tl.constexpr, G: tl.constexpr, H: tl.constexpr,\n"
         "         I: tl.constexpr, J: tl.constexpr, K: tl.constexpr):\n"
         "    tl.store(x_ptr, n * 1.0)\n";
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_string(ctx, "eval.py", src, &m));
     tc_kernel *k = NULL;
@@ -349,7 +335,7 @@ TEST(tune_heuristics_errors) {
         "@triton.jit\n"
         "def kern3(x_ptr, B: tl.constexpr):\n"
         "    tl.store(x_ptr, 1.0)\n";
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_string(ctx, "herr.py", src, &m));
     int64_t one = 1;
@@ -411,7 +397,7 @@ static tc_status add_grid(const tc_args *meta, uint32_t grid[3], void *user) {
 }
 
 TEST(tune_no_driver_api) {
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     tc_module_load_file(ctx, KFILE, &m);
     tc_kernel *k = NULL;
@@ -435,7 +421,7 @@ TEST(tune_no_driver_api) {
     CHECK_INT(TC_OK, tc_tensor_to_host(ts[2], out, sizeof out));
     CHECK(out[0] == 0 && out[999] == 22);
     /* tuning itself still needs the GPU: the chapter's words */
-    if (!have_driver()) {
+    if (!kt_have_driver()) {
         CHECK_INT(TC_ERR_NO_DRIVER, tc_tune(k, a, &o, 0, NULL, NULL, NULL));
         CHECK(strncmp(tc_errmsg(ctx), "0 active drivers ([]). There should only be one.", 48) == 0);
         CHECK_CONTAINS(tc_errmsg(ctx), "add_sum_kernel is autotuned over 3 configs");
@@ -461,7 +447,7 @@ TEST(tune_single_config_interp) {
         "def fill(x_ptr, n, BLOCK: tl.constexpr):\n"
         "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
         "    tl.store(x_ptr + offs, offs * 2.0, mask=offs < n)\n";
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_string(ctx, "one.py", src, &m));
     tc_kernel *k = NULL;
@@ -554,7 +540,7 @@ TEST(tune_db_replay) {
     char path[700];
     snprintf(path, sizeof path, "%s/hand.json", scratch());
     write_text(path, DB_HAND);
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));
     float total = 0;
     tc_launch_report r;
@@ -609,7 +595,7 @@ TEST(tune_db_export_roundtrip) {
     snprintf(path, sizeof path, "%s/hand.json", scratch());
     snprintf(out, sizeof out, "%s/exported.json", tdir);
     write_text(path, DB_HAND);
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));
     CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));   /* loading twice replaces, not duplicates */
     CHECK_INT(TC_OK, tc_tuning_db_save(ctx, out));
@@ -626,7 +612,7 @@ TEST(tune_db_export_roundtrip) {
     CHECK_CONTAINS(text, "\"skipped\": \"out of resource: shared memory\"");
     CHECK_CONTAINS(text, "\"measured_at\": \"2026-11-29T23:59:00Z\"");
     /* a fresh context replays the exported file */
-    ctx = interp_ctx();
+    ctx = kt_ctx();
     CHECK_INT(TC_OK, tc_tuning_db_load(ctx, out));
     float total = 0;
     tc_launch_report r;
@@ -676,7 +662,7 @@ TEST(tune_db_hostile) {
     };
     char path[700];
     snprintf(path, sizeof path, "%s/hostile.json", scratch());
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     for (int i = 0; i < COUNT_OF(cases); i++) {
         write_text(path, cases[i].text);
         tc_status s = tc_tuning_db_load(ctx, path);
@@ -763,7 +749,7 @@ TEST(tune_api_configs) {
         "def fill(x_ptr, n, BLOCK: tl.constexpr, V: tl.constexpr):\n"
         "    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)\n"
         "    tl.store(x_ptr + offs, offs * 1.0 + V, mask=offs < n)\n";
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     tc_module_load_string(ctx, "api.py", src, &m);
     tc_kernel *k = NULL;
@@ -1041,7 +1027,7 @@ TEST(tune_decorator_order) {
         "@triton.jit\n"
         "def outer(x_ptr, n, BLOCK: tl.constexpr, EVEN: tl.constexpr):\n"
         "    tl.store(x_ptr, 1.0)\n";
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     tc_module *m = NULL;
     CHECK_INT(TC_OK, tc_module_load_string(ctx, "order.py", src, &m));
     int64_t n = 16;
@@ -1125,7 +1111,7 @@ TEST(tune_db_save_symlinks) {
     write_text(victim, "precious\n");
     snprintf(link, sizeof link, "%s.tmp.%ld", out, (long)getpid());
     CHECK(symlink("victim", link) == 0);   /* relative to the link's folder */
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     CHECK_INT(TC_OK, tc_tuning_db_load(ctx, db));
     if (tc_tuning_db_save(ctx, out) != TC_OK) fprintf(stderr, "%s\n", tc_errmsg(ctx));
     CHECK_STR("precious\n", slurp(victim, NULL));
@@ -1167,12 +1153,12 @@ TEST(tune_db_save_threads) {
     write_text(db, text);
     write_text(out, text);
     free(text);
-    Saver s[2] = {{out, interp_ctx(), 0}, {out, interp_ctx(), 0}};
+    Saver s[2] = {{out, kt_ctx(), 0}, {out, kt_ctx(), 0}};
     CHECK_INT(TC_OK, tc_tuning_db_load(s[0].ctx, db));
     CHECK_INT(TC_OK, tc_tuning_db_load(s[1].ctx, db));
     pthread_t th[2];
     for (int i = 0; i < 2; i++) pthread_create(&th[i], NULL, saver, &s[i]);
-    tc_context *rd = interp_ctx();
+    tc_context *rd = kt_ctx();
     int loads = 0, bad = 0;
     char why[300] = "";
     for (int i = 0; i < 60; i++, loads++)
@@ -1202,7 +1188,7 @@ TEST(tune_db_fifo) {
     pid_t pid = fork();
     if (pid == 0) {
         alarm(10);
-        tc_context *ctx = interp_ctx();
+        tc_context *ctx = kt_ctx();
         tc_status s = tc_tuning_db_load(ctx, fifo);
         bool ok = s == TC_ERR_IO && strstr(tc_errmsg(ctx), "fifo.json: not a regular file (a FIFO)");
         if (!ok) fprintf(stderr, "tc_tuning_db_load of a FIFO: %d: %s\n", s, tc_errmsg(ctx));
@@ -1224,7 +1210,7 @@ TEST(tune_db_load_large) {
     char *text = db_of(100000);
     write_text(path, text);
     free(text);
-    tc_context *ctx = interp_ctx();
+    tc_context *ctx = kt_ctx();
     struct timespec t0, t1;
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t0);
     CHECK_INT(TC_OK, tc_tuning_db_load(ctx, path));
