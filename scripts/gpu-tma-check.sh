@@ -22,7 +22,8 @@
 set -e
 cd "$(dirname "$0")/.."
 B=${B:-build-gpu}
-export TRITONC_GPU_UNVERIFIED=1   # TMA is used only under the switch until this check passes
+export TRITONC_GPU_UNVERIFIED=tma   # TMA is used only under the switch until this check passes
+status=0
 case "$B" in /*) ;; *) B="./$B" ;; esac
 JOBS=$(nproc 2>/dev/null || echo 8)
 make B="$B" -j"$JOBS" all "$B/run_tests" "$B/fake/libcuda.so.1" >"$B.log" 2>&1 || { tail -40 "$B.log"; exit 1; }
@@ -32,12 +33,13 @@ F=tests/kernels/tma.py
 D=$(mktemp -d /tmp/tma-check.XXXXXX)
 export TRITONC_CACHE_DIR="$D/cache"
 echo "== unit tests: tma_ desc_"
-TRITONC_BUILD="$B" "$B/run_tests" tma_ desc_ 2>&1 | tail -3
+TRITONC_BUILD="$B" env -u TRITONC_GPU_UNVERIFIED "$B/run_tests" tma_ desc_ >"$D/unit.log" 2>&1 || status=1
+tail -3 "$D/unit.log"
 "$TC" info 2>&1 | head -3 || true
 
 # compare NAME: $D/NAME_gpu.npy against $D/NAME_interp.npy (fp16/fp32/int32, no numpy)
 compare() {
-    python3 - "$D" "$1" "${2:-0}" <<'PY' || echo "$2: compare failed"
+    python3 - "$D" "$1" "${2:-0}" <<'PY' || { echo "$1: compare failed"; status=1; }
 import struct, sys
 d, name, tol = sys.argv[1], sys.argv[2], float(sys.argv[3])
 def load(p):
@@ -52,6 +54,7 @@ big = max((abs(x - y) for x, y in zip(g, i)), default=0)
 print('%s: %s (%d elements, %d differ, largest |gpu - interpreter| = %g)' %
       (name, 'OK' if not bad and len(g) == len(i) else 'MISMATCH', len(g), len(bad), big))
 if bad: print('  first differing flat indices:', bad[:8])
+sys.exit(1 if bad or len(g) != len(i) else 0)
 PY
 }
 
@@ -104,10 +107,10 @@ mm() {
 echo "== desc_matmul fp16 256x128 @ 128x192 -> fp32, the checked path (no TMA)"
 mm mm32 32 4 TRITONC_GPU_UNVERIFIED=0
 mm mm64 64 8 TRITONC_GPU_UNVERIFIED=0
-echo "== the same with TRITONC_GPU_UNVERIFIED=1 (TMA straight into swizzled operand tiles: 64B and 128B)"
-mm mmdot32 32 4 TRITONC_GPU_UNVERIFIED=1
-mm mmdot64 64 4 TRITONC_GPU_UNVERIFIED=1
-mm mmdot64w8 64 8 TRITONC_GPU_UNVERIFIED=1
+echo "== the same with TRITONC_GPU_UNVERIFIED=tma (TMA straight into swizzled operand tiles: 64B and 128B)"
+mm mmdot32 32 4 TRITONC_GPU_UNVERIFIED=tma
+mm mmdot64 64 4 TRITONC_GPU_UNVERIFIED=tma
+mm mmdot64w8 64 8 TRITONC_GPU_UNVERIFIED=tma
 
 if [ -n "$TUT" ] && [ -f "$TUT/06-fused-attention.py" ]; then
     S=256
@@ -125,3 +128,5 @@ if [ -n "$TUT" ] && [ -f "$TUT/06-fused-attention.py" ]; then
     compare att 1e-2
 fi
 rm -rf "$D"
+echo "gpu-tma-check: $([ $status = 0 ] && echo passed || echo FAILED)"
+exit $status

@@ -2,16 +2,14 @@
  * to fall back to FMA: fp32 under input_precision tf32x3 / bf16x3 / bf16x6 (Triton's split
  * products: the number of mma.sync per precision), and tiles below the instruction's 16 x 8
  * (M and N from 1, padded as Triton pads them), on sm_80, sm_89 and sm_90a; ptxas assembles
- * them where it is installed. Until they are checked on a GPU they need
- * TRITONC_GPU_UNVERIFIED=1 (unverified below), else the FMA loop stays. Results:
- * test_kernels_dot_tc.c. */
+ * them where it is installed (scripts/gpu-dot-prec.sh checked them on an H200; results:
+ * test_kernels_dot_tc.c). */
 #include "test.h"
 
 #include <stdbool.h>
 #include <unistd.h>
 
 static const char *const ptxas = "/usr/local/cuda/bin/ptxas";
-static int unverified = 1;
 
 /* dot_prec_kernel (one M x N x K block) for target, operand dtype dt and precision prec;
  * with cubin set, assembled by ptxas too. Returns the exit status; PTX or messages in out. */
@@ -22,10 +20,10 @@ static int compile_block(const char *target, const char *dt, int M, int N, int K
     if (cubin)
         snprintf(emit, sizeof emit, "--emit cubin -o %s/mma-prec.cubin --ptxas %s", test_build_dir(), ptxas);
     snprintf(cmd, sizeof cmd,
-             "TRITONC_GPU_UNVERIFIED=%d TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_prec.py "
+             "TRITONC_GPU_UNVERIFIED=0 TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_prec.py "
              "dot_prec_kernel --target %s --num-warps %d %s a_ptr='*%s:16' b_ptr='*%s:16' c_ptr='*%s:16' M=%d N=%d "
              "K=%d PREC=%s",
-             unverified, test_build_dir(), test_build_dir(), target, warps, emit, dt, dt, acc, M, N, K, prec);
+             test_build_dir(), test_build_dir(), target, warps, emit, dt, dt, acc, M, N, K, prec);
     return test_run(cmd, out, n);
 }
 
@@ -62,16 +60,9 @@ TEST(mma_fp32_precisions_count) {
     CHECK_INT(0, compile_block("cuda:80", "fp32", 16, 16, 16, 1, "ieee", false, out, sizeof out));
     CHECK(strstr(out, "mma.sync") == NULL);
     CHECK_CONTAINS(out, "fma.rn.f32");
-    /* without TRITONC_GPU_UNVERIFIED the split precisions and small tiles keep the FMA loop;
-     * tf32 tiles of 16 x 8 and more keep the tensor cores */
-    unverified = 0;
-    CHECK_INT(0, compile_block("cuda:80", "fp32", 16, 16, 16, 1, "tf32x3", false, out, sizeof out));
-    CHECK(strstr(out, "mma.sync") == NULL);
+    /* checked on a GPU, so on the default path: no TRITONC_GPU_UNVERIFIED needed */
     CHECK_INT(0, compile_block("cuda:80", "fp16", 8, 16, 16, 1, "default", false, out, sizeof out));
-    CHECK(strstr(out, "mma.sync") == NULL);
-    CHECK_INT(0, compile_block("cuda:80", "fp32", 16, 8, 16, 1, "tf32", false, out, sizeof out));
-    CHECK_CONTAINS(out, "mma.sync.aligned.m16n8k8");
-    unverified = 1;
+    CHECK_CONTAINS(out, "mma.sync");
 }
 
 /* M and N from 1: the instruction pads the tile instead of the FMA loop */
@@ -110,7 +101,7 @@ TEST(mma_fp32_prec_pipelined) {
     char cmd[1024];
     for (int t = 0; t < 2; t++) {
         snprintf(cmd, sizeof cmd,
-                 "TRITONC_GPU_UNVERIFIED=1 TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_tc.py "
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_tc.py "
                  "dot_prec_loop_kernel "
                  "--target %s --num-warps 4 --num-stages 3 a_ptr='*fp32:16' b_ptr='*fp32:16' c_ptr='*fp32:16' "
                  "M=i32 N=i32:16 K=i32:16 BM=64 BN=32 BK=32 PREC=%s STAGES=3",

@@ -29,6 +29,8 @@
 
 /* ---- registers and text ------------------------------------------------------------ */
 
+/* A register's name, in one of 24 rotating buffers: valid until 24 more names are made, so
+ * nothing that emits code may be called among E's arguments. */
 const char *rn(G *g, int r) {
     static const char *const pre[] = {"%p", "%h", "%r", "%rd"};
     char *b = g->nm[g->nmi++ % 24];
@@ -445,12 +447,11 @@ static bool remat_ok(G *g, int v, int depth) {
     case OP_CONST: case OP_SPLAT: case OP_ARANGE: return true;
     case OP_EXPAND_DIMS: case OP_BROADCAST: case OP_RESHAPE: case OP_PERMUTE:
         /* shape ops relabel registers: `(i + offs)[:, None] * stride` in a loop is then
-         * recomputed too. Only under TRITONC_GPU_UNVERIFIED until checked on a GPU. */
-        if (!g->unverified) return false;
+         * recomputed too */
         /* fall through */
     case OP_ADD: case OP_SUB: case OP_MUL: case OP_REM: case OP_DIV: case OP_ADDPTR: case OP_CMP:
     case OP_AND: case OP_OR: case OP_XOR: case OP_CAST:
-        if (depth >= (g->unverified ? 8 : 4)) return false;
+        if (depth >= 8) return false;
         for (int k = 0; k < d->nargs; k++) {
             int a = d->args[k];
             Type at = g->f->types[a];
@@ -895,9 +896,9 @@ static int select1(G *g, int c, int a, int b) {
 
 static int fma1(G *g, int dt, int a, int b, int c) {
     if (dt_is_fp8(dt)) {
-        int f = nr(g, CR);
-        E(g, "fma.rn.f32 %s, %s, %s, %s;", rn(g, f), rn(g, fp8_up(g, a, dt)), rn(g, fp8_up(g, b, dt)),
-          rn(g, fp8_up(g, c, dt)));
+        /* fp8_up emits: never inside E's arguments (rn's buffers rotate) */
+        int f = nr(g, CR), fa = fp8_up(g, a, dt), fb = fp8_up(g, b, dt), fc = fp8_up(g, c, dt);
+        E(g, "fma.rn.f32 %s, %s, %s, %s;", rn(g, f), rn(g, fa), rn(g, fb), rn(g, fc));
         return fp8_down(g, f, dt, false);
     }
     int d = nr(g, dcls(dt));
@@ -1926,6 +1927,21 @@ static const char *param_ty(int dt) {
     }
 }
 
+unsigned gpu_unverified(void) {
+    static const char *const names[] = {"tma"};   /* bit k: names[k] */
+    const char *s = getenv("TRITONC_GPU_UNVERIFIED");
+    if (!s || !*s || strcmp(s, "0") == 0) return 0;
+    if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
+    unsigned mask = 0;
+    while (*s) {
+        size_t n = strcspn(s, ",");
+        for (unsigned k = 0; k < sizeof names / sizeof names[0]; k++)
+            if (strlen(names[k]) == n && strncmp(s, names[k], n) == 0) mask |= 1u << k;
+        s += n + (s[n] == ',');
+    }
+    return mask;
+}
+
 tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
                       int max_shared, GpuKernel *out, Err *e) {
     memset(out, 0, sizeof *out);
@@ -1990,8 +2006,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     g->num_stages = num_stages > 0 ? num_stages : 3;
     const char *nomma3 = getenv("DISABLE_MMA_V3");   /* Triton's switch; in the cache key */
     g->no_mma_v3 = nomma3 && *nomma3 && strcmp(nomma3, "0") != 0;
-    const char *unver = getenv("TRITONC_GPU_UNVERIFIED");   /* in the cache key too */
-    g->unverified = unver && *unver && strcmp(unver, "0") != 0;
+    g->unverified = gpu_unverified();   /* in the cache key too */
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);

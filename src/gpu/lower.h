@@ -50,9 +50,10 @@ typedef struct G {
     int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
     bool no_mma_v3;   /* DISABLE_MMA_V3: mma.sync even where wgmma exists */
-    bool unverified;  /* TRITONC_GPU_UNVERIFIED=1: also the lowerings that pass ptxas and the
-                       * tests here but have not yet been checked on a GPU (README lists them);
-                       * without it they stay refused or take the checked path */
+    unsigned unverified;  /* TRITONC_GPU_UNVERIFIED (gpu_unverified): the GPU_UNV_* areas of
+                           * lowerings that pass ptxas and the tests here but have not yet been
+                           * checked on a GPU; without theirs they stay refused or take the
+                           * checked path */
     int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */

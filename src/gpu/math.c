@@ -87,22 +87,6 @@ TC_NORETURN static void math_unsupported(G *g, int fn, int dt) {
              fn >= 0 && fn < MF_COUNT ? math_fn_names[fn] : "?", dt == DT_FP64 ? "fp64" : "fp32");
 }
 
-/* The functions lowered here that a GPU has not yet checked (scripts/gpu-math-check.sh;
- * tests/ptxsim.h runs their PTX on the CPU): used only under TRITONC_GPU_UNVERIFIED, else
- * refused as before, saying so. */
-void math_gate(G *g, const char *what, int dt) {
-    if (g->unverified) return;
-    err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
-             "the GPU backend's %s on %s has not yet been checked on a GPU: TRITONC_GPU_UNVERIFIED=1 "
-             "uses it (the interpreter runs it)", what, dt == DT_FP64 ? "fp64" : "fp32");
-}
-
-static void math_gate_fn(G *g, int fn, int dt) {
-    char what[64];
-    snprintf(what, sizeof what, "libdevice.%s", fn >= 0 && fn < MF_COUNT ? math_fn_names[fn] : "?");
-    math_gate(g, what, dt);
-}
-
 /* C's special cases of pow(x, y) on d, the computed |x|^y, in d's type (fp64 or fp32):
  * negative when x's sign is set and y an odd integer (tested on y64, y in fp64; infinities
  * count as even integers); NaN when x < 0 finite and y not an integer, or an operand is
@@ -597,14 +581,6 @@ int math1(G *g, int fn, int dt, int a) {
     if (f64 && fn >= MF_FAST_EXP && fn <= MF_FAST_TAN) math_unsupported(g, fn, dt);
     if (f64) {
         switch (fn) {
-        case MF_EXP10: case MF_EXPM1: case MF_LOG10: case MF_LOG1P: case MF_TAN: case MF_ATAN:
-        case MF_ASIN: case MF_ACOS: case MF_SINPI: case MF_COSPI: case MF_CBRT: case MF_ASINH:
-        case MF_ACOSH: case MF_ATANH: case MF_RCBRT: case MF_SINH: case MF_COSH:
-            math_gate_fn(g, fn, dt);
-            break;
-        default: break;
-        }
-        switch (fn) {
         case MF_EXP10: return exp_f64_fn(g, 10, a);
         case MF_EXPM1: return expm1_f64_fn(g, a);
         case MF_LOG10: return log_f64_fn(g, 10, a);
@@ -667,10 +643,8 @@ int math1(G *g, int fn, int dt, int a) {
     case MF_ATANH: case MF_SINH: case MF_COSH: case MF_ATAN: case MF_ASIN: case MF_ACOS:
     case MF_SINPI: case MF_COSPI: case MF_ERFC: case MF_ERFINV:
         if (f64) math_unsupported(g, fn, dt);
-        if (fn == MF_ERFC || fn == MF_ERFINV) math_gate_fn(g, fn, dt);
         return explog_f32(g, fn, a);
     case MF_TAN: {   /* fp32: the fp64 tan, rounded once */
-        math_gate_fn(g, fn, dt);
         int x = nr(g, CD);
         E(g, "cvt.f64.f32 %s, %s;", rn(g, x), rn(g, a));
         int r = trig_f64_fn(g, -1, x);
@@ -746,7 +720,8 @@ static int ldexp_fn(G *g, bool f64, int x, int y) {
         E(g, "max.s32 %s, %s, -400;", rn(g, n), rn(g, n));
         E(g, "min.s32 %s, %s, 400;", rn(g, n), rn(g, n));
         E(g, "cvt.f64.f32 %s, %s;", rn(g, x6), rn(g, x));
-        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, r), rn(g, x6), rn(g, pow2_f64(g, n)));
+        int p2 = pow2_f64(g, n);
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, r), rn(g, x6), rn(g, p2));
         E(g, "cvt.rn.f32.f64 %s, %s;", rn(g, d), rn(g, r));
         return d;
     }
@@ -791,8 +766,6 @@ int math2(G *g, int fn, int dt, int a, int b) {
     const char *ft = f64 ? "f64" : "f32";
     int cls = f64 ? CD : CR;
     int d = nr(g, cls);
-    if ((f64 && (fn == MF_POW || fn == MF_ATAN2 || fn == MF_HYPOT || fn == MF_RHYPOT)) || fn == MF_LDEXP)
-        math_gate_fn(g, fn, dt);
     if (f64 && fn == MF_POW) return pow_f64_fn(g, a, b);
     if (fn == MF_LDEXP) return ldexp_fn(g, f64, a, b);
     if (f64 && fn == MF_ATAN2) return atan_f64_fn(g, fn, a, b);

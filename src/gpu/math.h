@@ -25,9 +25,6 @@ int hypot_f64_fn(G *g, int x, int y, bool rcp);
 int ahyp_f64_fn(G *g, int fn, int x);
 
 /* math.c: shared by both files */
-/* refused, naming TRITONC_GPU_UNVERIFIED, unless it is set (a lowering not yet checked on a
- * GPU) */
-void math_gate(G *g, const char *what, int dt);
 /* C's special cases of pow(x, y) on d = |x|^y (fp32 or fp64; y64: y in fp64) */
 void pow_specials(G *g, bool f64, int d, int x, int y, int y64);
 int dk(G *g, double v);                             /* an fp64 constant in a register */

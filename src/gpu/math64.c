@@ -932,8 +932,6 @@ int ahyp_f64_fn(G *g, int fn, int x) {
 
 /* fp64 tl.exp, exp2, log, log2, sin, cos, tanh, erf */
 int unop_f64_math(G *g, int op, int a) {
-    if (op == OP_EXP2 || op == OP_LOG || op == OP_LOG2 || op == OP_TANH || op == OP_SIN || op == OP_COS)
-        math_gate(g, op_names[op], DT_FP64);   /* exp: a rewrite of a checked one */
     switch (op) {
     case OP_EXP: return exp_f64_fn(g, 0, a);
     case OP_EXP2: return exp_f64_fn(g, 2, a);

@@ -122,9 +122,6 @@ static int mma_kind(G *g, const Inst *in) {
     else return -1;
     /* M and N from 1: the instruction's 16 x 8 tile is padded, as Triton pads it */
     if (M < 1 || N < 1 || K < kstep) return -1;
-    /* not yet checked on a GPU: the split fp32 precisions and the padded tiles (the FMA loop
-     * without TRITONC_GPU_UNVERIFIED=1; scripts/gpu-dot-prec.sh checks them) */
-    if ((kind >= MMA_TF32X3 || M < 16 || N < 8) && !g->unverified) return -1;
     return kind;
 }
 
@@ -757,10 +754,9 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             const Inst *ld = g->def[v];
             int pos;
             /* wgmma's B given as a loaded tile's transpose (attention's k.T): the tile as
-             * loaded is B K-major, which wgmma reads without its transpose. Only under
-             * TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+             * loaded is B K-major, which wgmma reads without its transpose */
             bool kmaj = false;
-            if (g->unverified && k == 1 && ld && ld->op == OP_PERMUTE && ld->attr.perm[0] == 1 &&
+            if (k == 1 && ld && ld->op == OP_PERMUTE && ld->attr.perm[0] == 1 &&
                 f->types[v].rank == 2 && g->uses[v] == 1 && in_body(b, ld, &pos) &&
                 wg_inst_n(g, d, mma_kind(g, d))) {
                 v = ld->args[0];
@@ -807,9 +803,9 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     p->slot_bytes = off;
     /* a tensor-core dot's operand computed before the loop (attention's q): stored into
      * shared memory once, before the loop, rather than in every iteration from registers
-     * held throughout it. Only under TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+     * held throughout it */
     int inv_bytes = 0;
-    for (int i = 0; g->unverified && i < b->ninsts; i++) {
+    for (int i = 0; i < b->ninsts; i++) {
         const Inst *d = b->insts[i];
         if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
         for (int k = 0; k < 2 && p->ninv < PIPE_MAXLD; k++) {
@@ -1113,11 +1109,11 @@ static int desc_at(G *g, int d, int64_t off) {
  * previous dot's result, scaled and cast elementwise, as flash attention's P), each thread
  * already has the k16 fragments wgmma wants: per k step and 64-row block, registers
  * (h, q0, q1) = (k0, m3, k3) of that layout, packed two to a register. No trip through
- * shared memory. Only under TRITONC_GPU_UNVERIFIED until checked on a GPU. */
+ * shared memory. */
 static int *wg_a_regs(G *g, const Inst *in) {
     int va = in->args[0];
     Type at = g->f->types[va];
-    if (!g->unverified || g->smop_base[va] || dt_size(at.dt) != 2 || at.rank != 2 || g->vlay[va] < 0)
+    if (g->smop_base[va] || dt_size(at.dt) != 2 || at.rank != 2 || g->vlay[va] < 0)
         return NULL;
     Layout want;
     wg_layout(g, &at, &want);

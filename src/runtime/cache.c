@@ -4,6 +4,7 @@
 #include "runtime/cache.h"
 #include "base/file.h"
 #include "base/context.h"
+#include "gpu/gpu.h"
 
 #include <dirent.h>
 #include <dlfcn.h>
@@ -337,11 +338,9 @@ bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
     if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
     /* Triton's DISABLE_MMA_V3 picks mma.sync over wgmma (src/gpu/mma.c) */
     const char *nomma3 = getenv("DISABLE_MMA_V3");
-    /* TRITONC_GPU_UNVERIFIED adds lowerings not yet checked on a GPU (src/gpu/lower.h) */
-    const char *unver = getenv("TRITONC_GPU_UNVERIFIED");
-    int w2 = snprintf(k->text + w, sizeof k->text - (size_t)w, "disable_mma_v3 %d\nunverified %d\n",
-                      nomma3 && *nomma3 && strcmp(nomma3, "0") != 0,
-                      unver && *unver && strcmp(unver, "0") != 0);
+    /* TRITONC_GPU_UNVERIFIED adds lowerings not yet checked on a GPU (gpu/gpu.h) */
+    int w2 = snprintf(k->text + w, sizeof k->text - (size_t)w, "disable_mma_v3 %d\nunverified %u\n",
+                      nomma3 && *nomma3 && strcmp(nomma3, "0") != 0, gpu_unverified());
     if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
     w += w2;
     uint8_t kh[32];
