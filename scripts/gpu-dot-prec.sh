@@ -12,8 +12,6 @@ cd "$(dirname "$0")/.."
 [ $# -gt 0 ] || set -- kern_dot_small_shapes kern_dot_f32_
 B=${B:-build-gpu}
 export B
-# these paths are used only under the switch until this check has passed (README)
-export TRITONC_GPU_UNVERIFIED=1
 TRITONC_SHADOW_VERBOSE=1 NOBENCH=1 scripts/gpu-dot-check.sh "$@"
 out="$B/gpu-dot-check.out"
 [ -f "$out" ] || exit 1

@@ -1,8 +1,10 @@
 #!/bin/sh
 # gpu-unverified-check.sh — on a machine with an NVIDIA GPU (sm_90a to reach the wgmma and TMA
 # paths): every check of the lowerings used only under TRITONC_GPU_UNVERIFIED=1 (README, "Not
-# yet checked on a GPU"), run with the switch on, then the whole shadowed suite with it on
-# (scripts/gpu-check.sh) so that nothing else changed. Prints one line per check last. A
+# yet checked on a GPU": the 1-D TMA copies, which gpu-tma-check.sh runs apart, and the row
+# statistics kept in their reduction's layout, rowslice), then
+# the whole shadowed suite with the switch on (scripts/gpu-check.sh) so that nothing else
+# changed. Prints one line per check last. A
 # lowering whose check passes can become the default: delete its `g->unverified` condition
 # (src/gpu) and its README entry.
 # Usage: TUT=<Triton>/python/tutorials scripts/gpu-unverified-check.sh
@@ -23,12 +25,10 @@ check() {   # NAME COMMAND...: its output in $LOG/NAME.txt, its exit status in t
     tail -5 "$LOG/$name.txt"
     echo "$name: $([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)")" >>"$LOG/summary"
 }
-check dot-prec scripts/gpu-dot-prec.sh
+check tma env TUT="${TUT:-}" scripts/gpu-tma-check.sh   # reports the tma1d run apart
+# rowslice: the attention kernels, the suite's and the tutorial's (then bench/gpu/attention.sh)
 check attention-dots env NOBENCH=1 scripts/gpu-dot-check.sh attn_ kern_dot kern_matmul kern_attention
 [ -n "${TUT:-}" ] && check attention-tutorial env GPU=1 TUT="$TUT" scripts/attention-tutorial-check.sh
-[ -x scripts/gpu-tma-check.sh ] && check tma env TUT="${TUT:-}" scripts/gpu-tma-check.sh
-check math scripts/gpu-math-check.sh
-check blockptr scripts/gpu-blockptr-check.sh
 check suite scripts/gpu-check.sh
 echo "== summary (TRITONC_GPU_UNVERIFIED=1)"
 cat "$LOG/summary"

@@ -171,19 +171,34 @@ TEST(mma_warp_specialize_reported) {
     }
 }
 
+/* tests/kernels/flash_fwd.py's fa_fwd (BLOCK_M 128, BLOCK_N 64, head_dim 64) for sm_90a with
+ * `warps` warps under TRITONC_GPU_UNVERIFIED=unver; cubin: the ptxas-assembled file's name
+ * (NULL: the PTX, into out). Returns the exit status. */
+static int compile_fa(const char *unver, int warps, const char *cubin, char *out, size_t n) {
+    char cmd[2048], emit[512] = "";
+    if (cubin) snprintf(emit, sizeof emit, "--emit cubin -o %s/%s", test_build_dir(), cubin);
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_GPU_UNVERIFIED=%s TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+             "tests/kernels/flash_fwd.py fa_fwd --target cuda:90a --num-warps %d --num-stages 2 %s "
+             "Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' sm_scale=fp32 stride_m=i32:16 "
+             "N_CTX=1024 HEAD_DIM=64 BLOCK_M=128 BLOCK_N=64",
+             unver, test_build_dir(), test_build_dir(), warps, emit);
+    return test_run(cmd, out, n);
+}
+
+static int loop_barriers(const char *ptx) {
+    int bars = 0;
+    for (const char *p = strstr(ptx, "$L1:"); p && (p = strstr(p, "bar.sync")) != NULL; p++) bars++;
+    return bars;
+}
+
 /* Flash attention's P (the first dot's accumulator, scaled, exp2'd, cast to fp16) is the
  * second dot's A operand: on sm_90a wgmma takes it from registers (its k16 fragments are
  * that accumulator layout's registers) instead of a trip through shared memory. */
 TEST(mma_wgmma_a_from_registers) {
     static char out[1 << 20];
-    char cmd[2048];
     for (int w = 4; w <= 8; w += 4) {
-        snprintf(cmd, sizeof cmd,
-                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
-                 "tests/kernels/flash_fwd.py fa_fwd --target cuda:90a --num-warps %d --num-stages 2 "
-                 "Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' sm_scale=fp32 stride_m=i32:16 "
-                 "N_CTX=1024 HEAD_DIM=64 BLOCK_M=128 BLOCK_N=64", test_build_dir(), test_build_dir(), w);
-        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_INT(0, compile_fa("0", w, NULL, out, sizeof out));
         /* QK^T from shared memory; P @ V with A from registers ("{acc}, {a regs}, descB") */
         CHECK_CONTAINS(out, "wgmma.mma_async.sync.aligned.m64n64k16.f32.f16.f16 {");
         const char *rs = strstr(out, "}, {");
@@ -198,26 +213,26 @@ TEST(mma_wgmma_a_from_registers) {
         /* the key and value pointers' `(start_n + offs_n)[:, None] * stride_m` are recomputed
          * in the load's layout, not converted through shared memory with barriers of their
          * own (17 barriers in the loop with those conversions, 9 without) */
-        int bars = 0;
-        for (const char *p = loop; p && (p = strstr(p, "bar.sync")) != NULL; p++) bars++;
-        CHECK(bars > 0 && bars <= 9);
+        CHECK(loop_barriers(out) > 0 && loop_barriers(out) <= 9);
+        /* under TRITONC_GPU_UNVERIFIED=rowslice the row statistics (m_i, l_i and the tl.max
+         * / tl.sum of the scores) stay in the slice of the accumulator's layout that the
+         * reductions leave them in: no conversions through shared memory in the loop, whose
+         * barriers are then the pipeline's own (3) */
+        CHECK_INT(0, compile_fa("rowslice", w, NULL, out, sizeof out));
+        CHECK_INT(3, loop_barriers(out));
     }
     if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
-    snprintf(cmd, sizeof cmd,
-             "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
-             "tests/kernels/flash_fwd.py fa_fwd --target cuda:90a --num-warps 8 --num-stages 2 --emit cubin "
-             "-o %s/mma-fa.cubin Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' sm_scale=fp32 "
-             "stride_m=i32:16 N_CTX=1024 HEAD_DIM=64 BLOCK_M=128 BLOCK_N=64 && test -s %s/mma-fa.cubin",
-             test_build_dir(), test_build_dir(), test_build_dir(), test_build_dir());
-    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_INT(0, compile_fa("0", 8, "mma-fa.cubin", out, sizeof out));
+    CHECK_INT(0, compile_fa("rowslice", 8, "mma-fa-rs.cubin", out, sizeof out));
 }
 
 /* TRITONC_GPU_UNVERIFIED names its areas one by one, so that one GPU run can check each
- * apart (today only "tma" is left); "1" and "all" mean every one. */
+ * apart; "1" and "all" mean every one. */
 TEST(mma_unverified_areas) {
     static const struct { const char *v; unsigned mask; } c[] = {
-        {"", 0}, {"0", 0}, {"1", GPU_UNV_ALL}, {"all", GPU_UNV_ALL}, {"tma", GPU_UNV_TMA},
-        {"bogus,tma,", GPU_UNV_TMA}, {"tmax", 0}, {"math", 0},
+        {"", 0}, {"0", 0}, {"1", GPU_UNV_ALL}, {"all", GPU_UNV_ALL}, {"tma1d", GPU_UNV_TMA1D},
+        {"bogus,tma1d,", GPU_UNV_TMA1D}, {"tma1dx", 0}, {"tma", 0}, {"math", 0},
+        {"rowslice,tma1d", GPU_UNV_TMA1D | GPU_UNV_ROWSLICE},
     };
     const char *had = getenv("TRITONC_GPU_UNVERIFIED");
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {

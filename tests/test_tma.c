@@ -86,7 +86,7 @@ static bool self_added_address(const char *ptx) {
 
 /* Kernel `name` of tests/kernels/tma.py specialized on args, lowered for cuda:<arch>(a);
  * malloc'd PTX, NULL (with the error printed) on failure. */
-static bool lower_checked_path;   /* lower() without TRITONC_GPU_UNVERIFIED */
+static const char *lower_unverified;   /* TRITONC_GPU_UNVERIFIED for lower(), NULL: unset */
 
 static char *lower(const char *name, const SpecArg *args, int arch, int num_warps) {
     Err e = {0};
@@ -101,11 +101,14 @@ static char *lower(const char *name, const SpecArg *args, int arch, int num_warp
         if (f) {
             tc_target tg = {"cuda", arch, 32, arch >= 90};
             GpuKernel gk = {0};
-            /* TMA is used only under TRITONC_GPU_UNVERIFIED until checked on a GPU */
-            bool had = getenv("TRITONC_GPU_UNVERIFIED") != NULL;
-            if (!had && !lower_checked_path) setenv("TRITONC_GPU_UNVERIFIED", "1", 1);
+            const char *had = getenv("TRITONC_GPU_UNVERIFIED");
+            char keep[64] = "";
+            if (had) snprintf(keep, sizeof keep, "%s", had);
+            if (lower_unverified) setenv("TRITONC_GPU_UNVERIFIED", lower_unverified, 1);
+            else unsetenv("TRITONC_GPU_UNVERIFIED");
             if (gpu_compile(f, &tg, num_warps, 3, 0, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
-            if (!had) unsetenv("TRITONC_GPU_UNVERIFIED");
+            if (had) setenv("TRITONC_GPU_UNVERIFIED", keep, 1);
+            else unsetenv("TRITONC_GPU_UNVERIFIED");
             gpu_kernel_free(&gk);
         }
         arena_free(&a);
@@ -126,21 +129,6 @@ static int count(const char *hay, const char *needle) {
 
 #define BULK_LOAD "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 #define BULK_STORE "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
-
-TEST(tma_only_under_the_switch) {
-    /* without TRITONC_GPU_UNVERIFIED the checked path: masked loads and stores, no maps */
-    TDesc d = desc2(32, 64, 100, 72, 72);
-    SpecArg args[4] = {dptr(DT_FP16, &d, true), dptr(DT_FP16, &d, true), cint(32), cint(64)};
-    lower_checked_path = true;
-    char *ptx = lower("tile_scale", args, 90, 4);
-    lower_checked_path = false;
-    CHECK(ptx != NULL);
-    if (!ptx) return;
-    CHECK_INT(0, count(ptx, "cp.async.bulk"));
-    CHECK_INT(0, count(ptx, "_tma_"));
-    CHECK(count(ptx, "ld.global") > 0);
-    free(ptx);
-}
 
 TEST(tma_tile_sm90a_uses_tma) {
     /* fp16 100x72 (row stride 72: 144 bytes) through 32x64 blocks: TMA-expressible */
@@ -241,8 +229,19 @@ TEST(tma_1d_and_3d_assemble) {
     char *ptx = lower("row_shift", a1, 90, 4);
     CHECK(ptx != NULL);
     if (ptx) {
-        /* 1-D blocks: ordinary accesses (the GPU refused the 1-D copies; tma.c) */
+        /* 1-D blocks: ordinary accesses (the H200 refused the 1-D copies; tma.c) */
         CHECK_INT(0, count(ptx, "cp.async.bulk"));
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    /* ... unless TRITONC_GPU_UNVERIFIED names tma1d */
+    lower_unverified = "tma1d";
+    ptx = lower("row_shift", a1, 90, 4);
+    lower_unverified = NULL;
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.1d.shared::cluster.global"));
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.1d.global.shared::cta"));
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
     }
@@ -308,7 +307,7 @@ static void fake_counters(long c[8]) {
 }
 
 TEST(tma_launch_encodes_maps) {
-    test_run_child("TC_TMA_CHILD=1 TRITONC_GPU_UNVERIFIED=1 TRITONC_OCCUPANCY=0 TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test "
+    test_run_child("TC_TMA_CHILD=1 TRITONC_OCCUPANCY=0 TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test "
                    "FAKE_CUDA_LAUNCH=ok", "tmachild_", 30);
 }
 

@@ -40,11 +40,11 @@ void gpu_kernel_free(GpuKernel *k);
 typedef struct GpuTmap { int param, swizzle; } GpuTmap;
 int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out);
 
-/* TRITONC_GPU_UNVERIFIED: which lowerings not yet checked on a GPU (README, "Not yet checked
- * on a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a
- * comma-separated list of their names (today only "tma"; others are ignored); unset, "" or
+/* TRITONC_GPU_UNVERIFIED: which lowerings a GPU has not passed (README, "Not yet checked on
+ * a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a
+ * comma-separated list of their names (tma1d, rowslice; others are ignored); unset, "" or
  * "0" none. Part of the disk-cache key. An area checked on a GPU leaves the list. */
-enum { GPU_UNV_TMA = 1, GPU_UNV_ALL = 1 };
+enum { GPU_UNV_TMA1D = 1, GPU_UNV_ROWSLICE = 2, GPU_UNV_ALL = 3 };
 unsigned gpu_unverified(void);
 
 /* How f's tl.dot ran in ptx, for the launch report: "wgmma, 3 stages", "mma.sync, loads not

@@ -1928,7 +1928,7 @@ static const char *param_ty(int dt) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "rowslice"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;

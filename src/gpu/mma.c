@@ -202,6 +202,13 @@ static bool elementwise(int op) {
     }
 }
 
+/* Whether v is seeded: an accumulator's layout; with TRITONC_GPU_UNVERIFIED=rowslice also the
+ * slice of one that a reduction leaves (every pref set before pref_region is a seed). */
+static bool seeded(G *g, int v) {
+    if (!(g->unverified & GPU_UNV_ROWSLICE)) return is_mma(g, v);
+    return v >= 0 && g->pref[v] >= 0;
+}
+
 static void seed_region(G *g, const Region *r) {
     const IrFunc *f = g->f;
     for (int i = 0; r && i < r->ninsts; i++) {
@@ -210,18 +217,29 @@ static void seed_region(G *g, const Region *r) {
         if (in->op == OP_DOT) {
             int L = mma_lay(g, in);
             if (L >= 0 && g->pref[in->res[0]] < 0) g->pref[in->res[0]] = L;
+        } else if (in->op == OP_REDUCE && (g->unverified & GPU_UNV_ROWSLICE)) {
+            /* flash attention's row statistics (tl.max, tl.sum of the scores, and m_i, l_i
+             * carried through the loop) stay in the layout the reduction leaves them in,
+             * rather than a round trip through shared memory each iteration */
+            int x = in->args[0], v = in->res[0];
+            if (in->nres == 1 && f->types[v].rank > 0 && seeded(g, x) && g->pref[v] < 0) {
+                Layout Lo;
+                int8_t map[LMAXB];
+                lay_slice(&g->lays[g->pref[x]].L, in->attr.axis, &Lo, map);
+                g->pref[v] = lay_id(g, &Lo);
+            }
         } else if (in->op == OP_FOR) {
             const Region *b = in->regions[0];
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
             for (int j = 0; y && y->op == OP_YIELD && j < in->nres && j < y->nargs; j++)
-                if (is_mma(g, y->args[j]) && g->pref[in->res[j]] < 0)
+                if (seeded(g, y->args[j]) && g->pref[in->res[j]] < 0)
                     g->pref[in->res[j]] = g->pref[y->args[j]];
         } else if (in->nres == 1 && elementwise(in->op)) {
             int v = in->res[0];
             Type t = f->types[v];
             for (int k = 0; k < in->nargs && g->pref[v] < 0; k++) {
                 int a = in->args[k];
-                if (!is_mma(g, a)) continue;
+                if (!seeded(g, a)) continue;
                 Type at = f->types[a];
                 bool same = at.rank == t.rank;
                 for (int d = 0; same && d < t.rank; d++) same = at.shape[d] == t.shape[d];

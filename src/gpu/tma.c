@@ -20,9 +20,7 @@
  * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
  * thread 0 issues the copy out, commits it and waits until the tile has been read.
  *
- * All of it only under TRITONC_GPU_UNVERIFIED=1 until checked on a GPU (in the disk cache's
- * key); there also a
- * 2-D load whose one use is an operand of a tensor-core dot, the dot's other operand such a
+ * A 2-D load whose one use is an operand of a tensor-core dot, the dot's other operand such a
  * load too, is copied straight into the operand tile the dot reads (mma.c's Tile: slabs of
  * min(row bytes, 128) bytes, 16-byte chunks XOR-swizzled as TMA's 128/64/32-byte modes lay
  * them out), one copy per slab, in an area of its own after all other shared memory; the dot
@@ -98,7 +96,7 @@ void tma_plan(G *g) {
     g->tma_direct = arena_alloc(g->a, (size_t)f->nvalues + 1);
     memset(g->tma_sw, 0, sizeof(int) * (size_t)(f->nparams + 1));
     memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
-    if (!(g->ti->features & TF_TMA) || !(g->unverified & GPU_UNV_TMA)) return;
+    if (!(g->ti->features & TF_TMA)) return;
     plan_dots(g, f->body);
     int *demand = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
     for (int j = 0; j <= f->nparams; j++) demand[j] = -1;
@@ -131,11 +129,11 @@ static int tma_slot(G *g, int base) {
  * in registers, a map slot. Its slot in *slot. */
 static bool tma_ok(G *g, const Inst *in, int *slot) {
     int rank = ir_desc_rank(in);
-    /* only under TRITONC_GPU_UNVERIFIED until checked on a GPU: the masked accesses else */
-    if (!rank || !(g->ti->features & TF_TMA) || !(g->unverified & GPU_UNV_TMA)) return false;
-    /* 1-D blocks stay ordinary accesses: the H200 stopped row_shift's 1-D copies with an
-     * illegal instruction (2026-12-01; scripts/gpu-tma-check.sh), not yet understood */
-    if (rank < 2) return false;
+    if (!rank || !(g->ti->features & TF_TMA)) return false;
+    /* 1-D blocks stay ordinary accesses unless TRITONC_GPU_UNVERIFIED names tma1d: the H200
+     * stopped row_shift's 1-D copies with an illegal instruction (2026-12-01;
+     * scripts/gpu-tma-check.sh), not yet understood */
+    if (rank < 2 && !(g->unverified & GPU_UNV_TMA1D)) return false;
     for (int k = 0; k < rank; k++) {
         int o = in->args[4 + k];
         if (g->f->types[o].dt != DT_I32 || !g->vr[o] || RCLS(g->vr[o][0]) != CR) return false;

@@ -286,8 +286,8 @@ static void tma_note(const tc_kernel *k, JitEntry *e, const KeyArg *ka, int n) {
                                   k->fn->params[e->ir_param[e->tmap[m].param]].name);
     } else {
         o += (size_t)snprintf(s, sizeof s, "tensor descriptors as ordinary loads and stores (no TMA: "
-                              "TRITONC_GPU_UNVERIFIED is not set, the target lacks it, or the "
-                              "strides, block or alignment rule it out)");
+                              "the target lacks it, or the rank, strides, block or alignment "
+                              "rule it out)");
     }
     if (e->note[0] && o < sizeof s) snprintf(s + o, sizeof s - o, "; %s", e->note);
     memcpy(e->note, s, sizeof e->note);
