@@ -15,7 +15,8 @@
 #                   TRITONC_GPU_UNVERIFIED=tma1d, reported and not counted
 #       batch_copy  3-D int32 5x20x16 through 2x8x16 blocks
 #       desc_matmul fp16 256x128 @ 128x192 -> fp32 (64x64x32 and 64x64x64 blocks, 4 and 8
-#                   warps): the loads copied straight into the dot's swizzled operand tiles
+#                   warps): with 1 stage the loads copied straight into the dot's swizzled
+#                   operand tiles, with 3 the loop's loads on the cp.async pipeline
 #       tile_scale  fp32 5x6 4x4 blocks: rows of 24 bytes, TMA impossible -> ordinary path
 #  3. with TUT=/path/to/Triton/python/tutorials: 06-fused-attention's _attn_fwd with host
 #     descriptors, GPU against interpreter (as scripts/gpu-desc-check.sh does).
@@ -99,23 +100,26 @@ run batch batch_copy --tensor 'x=i32:arange(1600)' --tensor 'y=i32:zeros(5,20,16
 echo "== tile_scale fp32 5x6, 4x4 blocks (no TMA: rows of 24 bytes)"
 run small tile_scale --tensor 'x=fp32:randn(5,6)' --tensor 'y=fp32:zeros(5,6)' \
     'x_desc=desc(x,[4,4])' 'y_desc=desc(y,[4,4])' BM=4 BN=4 --grid 2,2 --seed 4
-# desc_matmul NAME BK WARPS [env]: fp16 256x128 @ 128x192 -> fp32, 64x64xBK blocks
+# desc_matmul NAME BK WARPS STAGES [env]: fp16 256x128 @ 128x192 -> fp32, 64x64xBK blocks
 mm() {
-    name=$1 bk=$2 nw=$3; shift 3
+    name=$1 bk=$2 nw=$3 ns=$4; shift 4
     for mode in gpu interp; do
         X=; [ $mode = interp ] && X="--interpret --target cuda:90"
         env "$@" "$TC" run $F desc_matmul --tensor 'a=fp16:randn(256,128)' --tensor 'b=fp16:randn(128,192)' \
             --tensor 'c=fp32:zeros(256,192)' "a_desc=desc(a,[64,$bk])" "b_desc=desc(b,[$bk,64])" \
-            'c_desc=desc(c,[64,64])' K=128 BM=64 BN=64 BK=$bk --num-warps $nw --grid 4,3 --seed 5 $X \
+            'c_desc=desc(c,[64,64])' K=128 BM=64 BN=64 BK=$bk --num-warps $nw --num-stages $ns --grid 4,3 --seed 5 $X \
             --save "c=$D/${name}_$mode.npy" --verbose >"$D/$name.$mode.log" 2>&1 || { echo "$name ($mode) FAILED:"; tail -15 "$D/$name.$mode.log"; }
         [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: tensor descriptors|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
     done
     compare "$name" 1e-3
 }
-echo "== desc_matmul fp16 256x128 @ 128x192 -> fp32 (TMA straight into swizzled operand tiles: 64B and 128B)"
-mm mmdot32 32 4
-mm mmdot64 64 4
-mm mmdot64w8 64 8
+echo "== desc_matmul fp16 256x128 @ 128x192 -> fp32, 1 stage (TMA straight into swizzled operand tiles: 64B and 128B)"
+mm mmdot32 32 4 1
+mm mmdot64 64 4 1
+mm mmdot64w8 64 8 1
+echo "== the same, 3 stages (the loop's loads on the cp.async pipeline, the store by TMA)"
+mm mmpipe32 32 4 3
+mm mmpipe64w8 64 8 3
 
 if [ -n "$TUT" ] && [ -f "$TUT/06-fused-attention.py" ]; then
     S=256

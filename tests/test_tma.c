@@ -87,6 +87,7 @@ static bool self_added_address(const char *ptx) {
 /* Kernel `name` of tests/kernels/tma.py specialized on args, lowered for cuda:<arch>(a);
  * malloc'd PTX, NULL (with the error printed) on failure. */
 static const char *lower_unverified;   /* TRITONC_GPU_UNVERIFIED for lower(), NULL: unset */
+static int lower_stages = 3;           /* num_stages for lower() */
 
 static char *lower(const char *name, const SpecArg *args, int arch, int num_warps) {
     Err e = {0};
@@ -106,7 +107,7 @@ static char *lower(const char *name, const SpecArg *args, int arch, int num_warp
             if (had) snprintf(keep, sizeof keep, "%s", had);
             if (lower_unverified) setenv("TRITONC_GPU_UNVERIFIED", lower_unverified, 1);
             else unsetenv("TRITONC_GPU_UNVERIFIED");
-            if (gpu_compile(f, &tg, num_warps, 3, 0, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
+            if (gpu_compile(f, &tg, num_warps, lower_stages, 0, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
             if (had) setenv("TRITONC_GPU_UNVERIFIED", keep, 1);
             else unsetenv("TRITONC_GPU_UNVERIFIED");
             gpu_kernel_free(&gk);
@@ -425,6 +426,7 @@ TEST(tmachild_launch) {
     tc_args_set(ma, "BK", tc_int(128));
     tc_launch_opts o = tc_launch_defaults();
     o.grid[0] = 4; o.grid[1] = 3; o.grid[2] = 1;
+    o.num_stages = 1;   /* direct copies only where the loop is not pipelined (tma.c) */
     CHECK_INT(TC_OK, tc_launch(mk, ma, &o));
     if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
     int nm = fake_maps(t, 16);
@@ -459,10 +461,11 @@ TEST(tmachild_launch) {
 }
 
 TEST(tma_dot_direct_operands) {
-    /* the loads feeding the dot go straight into its operand tiles, one
+    /* with one stage the loads feeding the dot go straight into its operand tiles, one
      * copy per slab; the maps carry the swizzle of the slab width: a [64, 32] fp16 rows of
      * 64 bytes (64B swizzle, 2), b [32, 64] rows of 128 bytes (128B, 3); then a [64, 128]:
      * rows of 256 bytes, two 128-byte slabs, two copies */
+    lower_stages = 1;
     TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
           dc = desc2(64, 64, 256, 192, 192);
     SpecArg args[7] = {dptr(DT_FP16, &da, true), dptr(DT_FP16, &db, true), dptr(DT_FP32, &dc, true),
@@ -495,6 +498,19 @@ TEST(tma_dot_direct_operands) {
         GpuTmap maps[GPU_MAX_TMAPS];
         CHECK_INT(3, gpu_tma_maps(ptx, "desc_matmul", maps));
         CHECK(maps[0].swizzle == 3 && maps[1].swizzle == 3);
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    /* with 3 stages the loop's loads keep the cp.async pipeline (TMA copies are not
+     * pipelined); the store still goes out by TMA */
+    lower_stages = 3;
+    ptx = lower("desc_matmul", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (ptx) {
+        CHECK_INT(0, count(ptx, BULK_LOAD));
+        CHECK_INT(1, count(ptx, BULK_STORE));
+        CHECK(count(ptx, "cp.async.cg.shared.global") > 0);
+        CHECK_CONTAINS(ptx, "wgmma.mma_async");
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
     }

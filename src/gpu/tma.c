@@ -55,12 +55,16 @@ static bool direct_ok(G *g, const Inst *ld) {
            t.shape[1] * dt_size(t.dt) >= 16;
 }
 
-static void plan_dots(G *g, const Region *r) {
+/* piped: r is the body of a loop that mma.c's pipeliner runs with more than one stage; its
+ * dots keep the cp.async ring (checked and pipelined), since TMA copies are not pipelined
+ * yet: a direct copy there would wait for its tile every iteration. */
+static void plan_dots(G *g, const Region *r, bool piped) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
+        int S = in->op == OP_FOR ? (in->attr.i > 0 ? (int)in->attr.i : g->num_stages) : 1;
         for (int k = 0; k < 2; k++)
-            if (in->regions[k]) plan_dots(g, in->regions[k]);
-        if (in->op != OP_DOT || g->f->types[in->res[0]].rank != 2) continue;
+            if (in->regions[k]) plan_dots(g, in->regions[k], in->op == OP_FOR ? S > 1 : piped);
+        if (in->op != OP_DOT || piped || g->f->types[in->res[0]].rank != 2) continue;
         int L = g->pref[in->res[0]];
         if (L < 0 || !g->lays[L].mma) continue;
         const Inst *a = g->def[in->args[0]], *b = g->def[in->args[1]];
@@ -97,7 +101,7 @@ void tma_plan(G *g) {
     memset(g->tma_sw, 0, sizeof(int) * (size_t)(f->nparams + 1));
     memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
     if (!(g->ti->features & TF_TMA)) return;
-    plan_dots(g, f->body);
+    plan_dots(g, f->body, false);
     int *demand = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
     for (int j = 0; j <= f->nparams; j++) demand[j] = -1;
     if (!plan_maps(g, f->body, demand)) {
