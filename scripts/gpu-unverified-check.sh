@@ -1,12 +1,10 @@
 #!/bin/sh
 # gpu-unverified-check.sh — on a machine with an NVIDIA GPU (sm_90a to reach the wgmma and TMA
 # paths): every check of the lowerings used only under TRITONC_GPU_UNVERIFIED=1 (README, "Not
-# yet checked on a GPU": the 1-D TMA copies, which gpu-tma-check.sh runs apart, and the row
-# statistics kept in their reduction's layout, rowslice), then
+# yet checked on a GPU": tma1d, which gpu-tma-check.sh runs apart; rowslice; accfold), then
 # the whole shadowed suite with the switch on (scripts/gpu-check.sh) so that nothing else
-# changed. Prints one line per check last. A
-# lowering whose check passes can become the default: delete its `g->unverified` condition
-# (src/gpu) and its README entry.
+# changed. Prints one line per check last. A lowering whose check passes can become the
+# default: delete its `g->unverified` condition (src/gpu) and its README entry.
 # Usage: TUT=<Triton>/python/tutorials scripts/gpu-unverified-check.sh
 #        (env: B=build dir [build-gpu], LOG=log dir [/tmp/tritonc-unverified])
 set -u
@@ -26,8 +24,9 @@ check() {   # NAME COMMAND...: its output in $LOG/NAME.txt, its exit status in t
     echo "$name: $([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)")" >>"$LOG/summary"
 }
 check tma env TUT="${TUT:-}" scripts/gpu-tma-check.sh   # reports the tma1d run apart
-# rowslice: the attention kernels, the suite's and the tutorial's (then bench/gpu/attention.sh)
-check attention-dots env NOBENCH=1 scripts/gpu-dot-check.sh attn_ kern_dot kern_matmul kern_attention
+# rowslice and accfold: the dot and attention kernels, the suite's and the tutorial's (then
+# bench/gpu/attention.sh SETS="0 rowslice" and bench/gpu/matmul.sh)
+check dots env NOBENCH=1 scripts/gpu-dot-check.sh attn_ kern_dot kern_matmul kern_autotune kern_attention blockptr
 [ -n "${TUT:-}" ] && check attention-tutorial env GPU=1 TUT="$TUT" scripts/attention-tutorial-check.sh
 check suite scripts/gpu-check.sh
 echo "== summary (TRITONC_GPU_UNVERIFIED=1)"

@@ -226,13 +226,45 @@ TEST(mma_wgmma_a_from_registers) {
     CHECK_INT(0, compile_fa("rowslice", 8, "mma-fa-rs.cubin", out, sizeof out));
 }
 
+/* `acc += tl.dot(a, b)` (dot_epilogue_kernel): under TRITONC_GPU_UNVERIFIED=accfold the dot
+ * accumulates into acc itself, so the 128x128 fp32 tile is held once, not twice, and no
+ * `add.f32` of the two copies remains (128 per thread without it); ptxas then fits the
+ * kernel without spilling on sm_90a. */
+TEST(mma_acc_plus_dot_folded) {
+    static char out[1 << 20];
+    char cmd[2048];
+    const char *targets[] = {"cuda:80", "cuda:90a"};
+    for (int t = 0; t < 2; t++)
+        for (int u = 0; u < 2; u++) {
+            snprintf(cmd, sizeof cmd,
+                     "TRITONC_GPU_UNVERIFIED=%s TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+                     "tests/kernels/dot_mma.py dot_epilogue_kernel --target %s --num-warps 4 --num-stages 3 "
+                     "a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp16:16' M=i32 N=i32:16 K=i32:16 BM=128 "
+                     "BN=128 BK=32", u ? "accfold" : "0", test_build_dir(), test_build_dir(), targets[t]);
+            CHECK_INT(0, test_run(cmd, out, sizeof out));
+            int adds = 0;
+            for (const char *p = out; (p = strstr(p, "add.rn.f32")) != NULL; p++) adds++;
+            CHECK_INT(u ? 0 : 128, adds);
+            CHECK_CONTAINS(out, t ? "wgmma.mma_async" : "mma.sync.aligned");
+        }
+    if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_GPU_UNVERIFIED=accfold TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+             "tests/kernels/dot_mma.py dot_epilogue_kernel --target cuda:90a --num-warps 4 --num-stages 3 "
+             "a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp16:16' M=i32 N=i32:16 K=i32:16 BM=128 BN=128 "
+             "BK=32 -o %s/mma-fold.ptx && /usr/local/cuda/bin/ptxas -arch=sm_90a -v %s/mma-fold.ptx "
+             "-o /dev/null 2>&1", test_build_dir(), test_build_dir(), test_build_dir(), test_build_dir());
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, " 0 bytes spill stores");
+}
+
 /* TRITONC_GPU_UNVERIFIED names its areas one by one, so that one GPU run can check each
  * apart; "1" and "all" mean every one. */
 TEST(mma_unverified_areas) {
     static const struct { const char *v; unsigned mask; } c[] = {
         {"", 0}, {"0", 0}, {"1", GPU_UNV_ALL}, {"all", GPU_UNV_ALL}, {"tma1d", GPU_UNV_TMA1D},
         {"bogus,tma1d,", GPU_UNV_TMA1D}, {"tma1dx", 0}, {"tma", 0}, {"math", 0},
-        {"rowslice,tma1d", GPU_UNV_TMA1D | GPU_UNV_ROWSLICE},
+        {"rowslice,tma1d", GPU_UNV_TMA1D | GPU_UNV_ROWSLICE}, {"accfold", GPU_UNV_ACCFOLD},
     };
     const char *had = getenv("TRITONC_GPU_UNVERIFIED");
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {

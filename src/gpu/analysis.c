@@ -487,6 +487,7 @@ void analyze(G *g) {
     }
     ax_region(g, f->body);
     for (int i = 0; i < f->body->ninsts; i++) spt_inst(g, f->body->insts[i]);
+    mma_fold(g);
     mma_seed(g);
     pref_region(g, f->body);
 }

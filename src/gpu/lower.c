@@ -1850,6 +1850,13 @@ void lower_inst(G *g, const Inst *in) {
         Type t = f->types[in->res[k]];
         if (!shape_pow2(&t)) unsupported(g, "tiles whose dimensions are not powers of two");
     }
+    if (in->op == OP_ADD && g->fold_alias[in->res[0]] >= 0) {   /* the folded dot's result */
+        int d = g->fold_alias[in->res[0]], n = nlay(g, g->vlay[d]);
+        int *out = alloc_regs(g, n);
+        memcpy(out, g->vr[d], sizeof(int) * (size_t)n);
+        set_val(g, in->res[0], g->vlay[d], out);
+        return;
+    }
     switch (in->op) {
     case OP_CONST: {
         int v = in->res[0];
@@ -1884,7 +1891,15 @@ void lower_inst(G *g, const Inst *in) {
     case OP_LOAD: lower_load(g, in); return;
     case OP_STORE: lower_store(g, in); return;
     case OP_ATOMIC: case OP_ATOMIC_CAS: lower_atomic(g, in); return;
-    case OP_DOT: lower_dot(g, in); return;
+    case OP_DOT: {
+        int x = g->fold_acc[in->res[0]];
+        if (x < 0) { lower_dot(g, in); return; }
+        Inst c = *in;   /* the same dot, accumulating into x (mma_fold) */
+        int args[3] = {in->args[0], in->args[1], x};
+        c.args = args;
+        lower_dot(g, &c);
+        return;
+    }
     case OP_IF: lower_if(g, in); return;
     case OP_FOR: lower_for(g, in); return;
     case OP_WHILE: lower_while(g, in); return;
@@ -1928,7 +1943,7 @@ static const char *param_ty(int dt) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d", "rowslice"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "rowslice", "accfold"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
@@ -1996,6 +2011,9 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     g->uses = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->piped = arena_alloc(&arena, (size_t)(nv + 1));
     g->relow = arena_alloc(&arena, (size_t)(nv + 1));
+    g->fold_acc = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->fold_alias = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    for (int i = 0; i <= nv; i++) g->fold_acc[i] = g->fold_alias[i] = -1;
     g->smop_base = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->smop_off = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->smop_kmaj = arena_alloc(&arena, (size_t)(nv + 1));

@@ -46,6 +46,9 @@ typedef struct G {
     int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
     int *smop_off;    /* value -> its tile's byte offset in that slot */
     bool *smop_kmaj;  /* value -> a dot's B held transposed there ([N][K], K-major) */
+    int *fold_acc;    /* dot result -> the value it accumulates into instead of its zero
+                       * accumulator, -1 none (mma_fold: `acc += tl.dot(a, b)`) */
+    int *fold_alias;  /* that add's result -> the dot result it is, -1 none */
     bool *relow;      /* values being lowered again for a later iteration: older */
     int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
@@ -116,6 +119,7 @@ void par_copy(G *g, int **dst, int **src, const int *ns, int count);
 /* mma.c: tl.dot on tensor cores */
 int mma_lay(G *g, const Inst *dot);   /* the accumulator layout id, or -1: the FMA path */
 void mma_seed(G *g);                  /* accumulator layouts for dots, loops and epilogues */
+void mma_fold(G *g);                  /* `acc += tl.dot(a, b)` accumulating into acc itself */
 void lower_dot_mma(G *g, const Inst *in, int lay);
 typedef struct Pipe Pipe;
 bool pipe_plan(G *g, const Inst *loop, Pipe **out);

@@ -251,6 +251,50 @@ static void seed_region(G *g, const Region *r) {
 
 void mma_seed(G *g) { seed_region(g, g->f->body); }
 
+/* ---- acc += tl.dot(a, b) ------------------------------------------------------------------ */
+
+static bool is_zero_const(G *g, int v);
+
+static int index_in(const Region *r, const Inst *in) {
+    for (int i = 0; in && i < r->ninsts; i++)
+        if (r->insts[i] == in) return i;
+    return -1;
+}
+
+/* An add of a dot whose own accumulator is zero and whose result nothing else uses, to a value
+ * x of the dot's type that exists where the dot runs: the dot accumulates into x, as Triton's
+ * combine pass rewrites `x + dot(a, b, 0)` into `dot(a, b, x)`, rather than into registers of
+ * its own added afterwards (twice the accumulator registers: tutorial 06's backward has three
+ * such `+=`). The sum's rounding differs from the interpreter's, as it does in Triton. Only
+ * under TRITONC_GPU_UNVERIFIED=accfold until checked on a GPU. */
+static void fold_region(G *g, const Region *r) {
+    const IrFunc *f = g->f;
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) fold_region(g, in->regions[k]);
+        if (in->op != OP_ADD || in->nargs != 2) continue;
+        for (int k = 0; k < 2; k++) {
+            int d = in->args[k], x = in->args[1 - k];
+            const Inst *dot = g->def[d];
+            int at = index_in(r, dot);
+            if (at < 0 || dot->op != OP_DOT || g->uses[d] != 1 || !is_zero_const(g, dot->args[2])) continue;
+            Type td = f->types[d], tx = f->types[x];
+            bool same = td.dt == tx.dt && td.rank == tx.rank;
+            for (int j = 0; same && j < td.rank; j++) same = td.shape[j] == tx.shape[j];
+            int xi = index_in(r, g->def[x]);   /* else a parameter or from outside r */
+            if (!same || (xi >= 0 && xi >= at)) continue;
+            g->fold_acc[d] = x;
+            g->fold_alias[in->res[0]] = d;
+            break;
+        }
+    }
+}
+
+void mma_fold(G *g) {
+    if (g->unverified & GPU_UNV_ACCFOLD) fold_region(g, g->f->body);
+}
+
 /* ---- staging an operand in shared memory ----------------------------------------------- */
 
 /* Stores value v (in whatever layout it has) into tile t in its row-major order, t's offset
