@@ -802,13 +802,15 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         if (wg_inst_n(g, d, mma_kind(g, d))) {
             p->wgmma = true;
             /* acc = dot(a, b, acc) carried by the loop and used nowhere else: the next
-             * iteration may start before it finishes, as Triton's wait_group 1 */
-            int c = d->args[2], pi = param_index(b, c);
+             * iteration may start before it finishes, as Triton's wait_group 1. A folded
+             * `acc += dot(a, b)` (mma_fold) too: its sum is the dot's result, yielded */
+            int c = g->fold_acc[d->res[0]] >= 0 ? g->fold_acc[d->res[0]] : d->args[2];
+            int pi = param_index(b, c);
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-            if (!p->defer && pi > 0 && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
-                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && y &&
-                y->op == OP_YIELD && pi - 1 < y->nargs && y->args[pi - 1] == d->res[0] &&
-                f->types[d->res[0]].dt == DT_FP32)
+            int out = pi > 0 && y && y->op == OP_YIELD && pi - 1 < y->nargs ? y->args[pi - 1] : -1;
+            bool yielded = out == d->res[0] || (out >= 0 && g->fold_alias[out] == d->res[0] && g->uses[out] == 1);
+            if (!p->defer && yielded && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
+                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32)
                 p->defer = d;
         }
         for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
@@ -1210,7 +1212,8 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int n = nlay(g, L);
     int *C = get(g, in->args[2], L);
     int *acc = alloc_regs(g, n);
-    bool defer = g->defer == in;   /* accumulate in the loop's own registers, in flight */
+    /* accumulate in the loop's own registers, in flight (`in` may be mma_fold's copy) */
+    bool defer = g->defer && g->defer->res[0] == in->res[0];
     for (int r = 0; r < n; r++) {
         if (defer) { acc[r] = C[r]; continue; }
         acc[r] = nr(g, CR);
