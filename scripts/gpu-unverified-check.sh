@@ -1,7 +1,8 @@
 #!/bin/sh
 # gpu-unverified-check.sh — on a machine with an NVIDIA GPU (sm_90a to reach the wgmma and TMA
 # paths): every check of the lowerings used only under TRITONC_GPU_UNVERIFIED=1 (README, "Not
-# yet checked on a GPU": tma1d, which gpu-tma-check.sh runs apart; rowslice; accfold), then
+# yet checked on a GPU": tma1d, which gpu-tma-check.sh runs apart; rowslice; accfold;
+# fpfusion), then
 # the whole shadowed suite with the switch on (scripts/gpu-check.sh) so that nothing else
 # changed. Prints one line per check last. A lowering whose check passes can become the
 # default: delete its `g->unverified` condition (src/gpu) and its README entry.

@@ -261,6 +261,23 @@ TEST(mma_acc_plus_dot_folded) {
     CHECK_CONTAINS(out, " 0 bytes spill stores");
 }
 
+/* Under TRITONC_GPU_UNVERIFIED=fpfusion fp32 adds, subtracts and multiplies carry no rounding
+ * modifier, so ptxas may contract them into fmas as Triton's enable_fp_fusion lets it
+ * (flash attention's `qk * qk_scale - m_ij[:, None]`); without it they are `.rn` (exact,
+ * as the interpreter computes them). */
+TEST(mma_fp_fusion_area) {
+    static char out[1 << 20];
+    int rn[2], plain[2];
+    for (int u = 0; u < 2; u++) {
+        CHECK_INT(0, compile_fa(u ? "fpfusion" : "0", 4, NULL, out, sizeof out));
+        rn[u] = plain[u] = 0;
+        for (const char *p = out; (p = strstr(p, "mul.rn.f32")) != NULL; p++) rn[u]++;
+        for (const char *p = out; (p = strstr(p, "mul.f32 ")) != NULL; p++) plain[u]++;
+    }
+    CHECK(rn[0] > 0 && plain[0] == 0);
+    CHECK(plain[1] > 0 && rn[1] < rn[0]);
+}
+
 /* TRITONC_GPU_UNVERIFIED names its areas one by one, so that one GPU run can check each
  * apart; "1" and "all" mean every one. */
 TEST(mma_unverified_areas) {
@@ -268,6 +285,7 @@ TEST(mma_unverified_areas) {
         {"", 0}, {"0", 0}, {"1", GPU_UNV_ALL}, {"all", GPU_UNV_ALL}, {"tma1d", GPU_UNV_TMA1D},
         {"bogus,tma1d,", GPU_UNV_TMA1D}, {"tma1dx", 0}, {"tma", 0}, {"math", 0},
         {"rowslice,tma1d", GPU_UNV_TMA1D | GPU_UNV_ROWSLICE}, {"accfold", GPU_UNV_ACCFOLD},
+        {"fpfusion,accfold", GPU_UNV_FPFUSION | GPU_UNV_ACCFOLD},
     };
     const char *had = getenv("TRITONC_GPU_UNVERIFIED");
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {

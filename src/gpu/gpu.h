@@ -42,9 +42,12 @@ int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out);
 
 /* TRITONC_GPU_UNVERIFIED: which lowerings a GPU has not passed (README, "Not yet checked on
  * a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a
- * comma-separated list of their names (tma1d, rowslice, accfold; others are ignored); unset, "" or
+ * comma-separated list of their names (tma1d, rowslice, accfold, fpfusion; others are
+ * ignored); unset, "" or
  * "0" none. Part of the disk-cache key. An area checked on a GPU leaves the list. */
-enum { GPU_UNV_TMA1D = 1, GPU_UNV_ROWSLICE = 2, GPU_UNV_ACCFOLD = 4, GPU_UNV_ALL = 7 };
+enum {
+    GPU_UNV_TMA1D = 1, GPU_UNV_ROWSLICE = 2, GPU_UNV_ACCFOLD = 4, GPU_UNV_FPFUSION = 8, GPU_UNV_ALL = 15
+};
 unsigned gpu_unverified(void);
 
 /* How f's tl.dot ran in ptx, for the launch report: "wgmma, 3 stages", "mma.sync, loads not

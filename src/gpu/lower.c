@@ -526,10 +526,14 @@ void scope_leave(G *g) {
 static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
     int d = nr(g, ft[1] == '6' ? CD : CR);
     const char *D = rn(g, d), *A = rn(g, a), *B = rn(g, b);
+    /* .rn forbids ptxas to contract a multiply and an add into an fma, so results match the
+     * interpreter's; Triton's enable_fp_fusion (its default) lets them contract: without a
+     * rounding modifier, under TRITONC_GPU_UNVERIFIED=fpfusion until checked on a GPU */
+    const char *rm = g->unverified & GPU_UNV_FPFUSION ? "" : ".rn";
     switch (op) {
-    case OP_ADD: E(g, "add.rn.%s %s, %s, %s;", ft, D, A, B); break;
-    case OP_SUB: E(g, "sub.rn.%s %s, %s, %s;", ft, D, A, B); break;
-    case OP_MUL: E(g, "mul.rn.%s %s, %s, %s;", ft, D, A, B); break;
+    case OP_ADD: E(g, "add%s.%s %s, %s, %s;", rm, ft, D, A, B); break;
+    case OP_SUB: E(g, "sub%s.%s %s, %s, %s;", rm, ft, D, A, B); break;
+    case OP_MUL: E(g, "mul%s.%s %s, %s, %s;", rm, ft, D, A, B); break;
     case OP_DIV:
         if (ft[1] == '6') E(g, "div.rn.f64 %s, %s, %s;", D, A, B);
         else E(g, "div.full.f32 %s, %s, %s;", D, A, B);
@@ -1943,7 +1947,7 @@ static const char *param_ty(int dt) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d", "rowslice", "accfold"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "rowslice", "accfold", "fpfusion"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
