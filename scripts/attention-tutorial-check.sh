@@ -16,7 +16,8 @@
 #     1024 and 4096; then the suite's own attention kernels (tests/test_attention.c) shadowed
 #     on the GPU (scripts/gpu-dot-check.sh attn_fwd_bwd).
 # Usage: TUT=/path/to/06-fused-attention.py (or its directory) scripts/attention-tutorial-check.sh
-#        (env: B=build dir [build, or build-gpu with GPU=1], GPU=1, PTXAS=path)
+#        (env: B=build dir [build, or build-gpu with GPU=1], GPU=1, QUICK=1 with GPU=1: step 4's
+#        first checks only, PTXAS=path)
 set -e
 cd "$(dirname "$0")/.."
 [ -n "$TUT" ] || { echo "attention-tutorial-check: set TUT to Triton's 06-fused-attention.py" >&2; exit 2; }
@@ -41,6 +42,16 @@ export TRITONC_CACHE_DIR=$(mktemp -d /tmp/attn-check.XXXXXX)
 trap 'rm -rf "$TRITONC_CACHE_DIR"' EXIT
 status=0
 CHK="$B/attention-tutorial-check"
+
+if [ "${QUICK:-0}" = 1 ] && [ "${GPU:-0}" = 1 ]; then
+    # QUICK=1 GPU=1: only the GPU against the interpreter and the reference (no sections 1-3,
+    # no N_CTX 4096, no shadowed suite), for a GPU call with little time
+    "$CHK" "$F" --gpu --z 1 --h 2 --n 128 || status=1
+    "$CHK" "$F" --gpu --fp8 --z 1 --h 1 --n 128 || status=1
+    "$CHK" "$F" --gpu-only --n 1024 || status=1
+    [ $status = 0 ] && echo "attention-tutorial-check: passed" || echo "attention-tutorial-check: FAILED"
+    exit $status
+fi
 
 echo "== 1. forward and backward on the interpreter against the reference"
 "$CHK" "$F" || status=1

@@ -6,7 +6,7 @@
 # the whole shadowed suite with the switch on (scripts/gpu-check.sh) so that nothing else
 # changed. Prints one line per check last. A lowering whose check passes can become the
 # default: delete its `g->unverified` condition (src/gpu) and its README entry.
-# Usage: TUT=<Triton>/python/tutorials scripts/gpu-unverified-check.sh
+# Usage: TUT=<Triton>/python/tutorials [BENCH=1] scripts/gpu-unverified-check.sh
 #        (env: B=build dir [build-gpu], LOG=log dir [/tmp/tritonc-unverified])
 set -u
 cd "$(dirname "$0")/.."
@@ -28,8 +28,16 @@ check tma env TUT="${TUT:-}" scripts/gpu-tma-check.sh   # reports the tma1d run 
 # rowslice and accfold: the dot and attention kernels, the suite's and the tutorial's (then
 # bench/gpu/attention.sh SETS="0 rowslice" and bench/gpu/matmul.sh)
 check dots env NOBENCH=1 scripts/gpu-dot-check.sh attn_ kern_dot kern_matmul kern_autotune kern_attention blockptr
-[ -n "${TUT:-}" ] && check attention-tutorial env GPU=1 TUT="$TUT" scripts/attention-tutorial-check.sh
+[ -n "${TUT:-}" ] && check attention-tutorial env GPU=1 QUICK=1 TUT="$TUT" scripts/attention-tutorial-check.sh
 check suite scripts/gpu-check.sh
 echo "== summary (TRITONC_GPU_UNVERIFIED=1)"
 cat "$LOG/summary"
+# BENCH=1 (with TUT): what the areas are worth, tutorial 06's forward with and without them
+if [ "${BENCH:-0}" = 1 ] && [ -n "${TUT:-}" ]; then
+    for row in "4 32 4096 64 0" "4 32 4096 128 0"; do
+        echo "== attention $row"
+        TRITONC_GPU_UNVERIFIED= SETS="0 rowslice rowslice,accfold,fpfusion" TUT="$TUT" \
+            timeout 200 sh bench/gpu/attention.sh $row 2>&1 | grep -E "TRITONC_GPU|^ *[0-9]|triton-|sdpa|rror"
+    done
+fi
 ! grep -q FAILED "$LOG/summary"
