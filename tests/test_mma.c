@@ -278,6 +278,27 @@ TEST(mma_fp_fusion_area) {
     CHECK(plain[1] > 0 && rn[1] < rn[0]);
 }
 
+/* A loop-invariant dot operand (attention's q) staged once takes shared memory of its own:
+ * where that crosses the target's limit, the compile is redone with it staged each
+ * iteration. attn_fwd_lse with head_dim 128 on 1 warp needs 114688 bytes with q staged
+ * once: fine on sm_90a (227 KB), over sm_120's 101376, where it then fits in 98304. */
+TEST(mma_invariant_operands_give_way_to_the_limit) {
+    static char out[1 << 16];
+    char cmd[2048];
+    static const struct { const char *target; const char *bytes; } c[] = {
+        {"cuda:90a", "114688 bytes of shared memory"}, {"cuda:120", "98304 bytes of shared memory"}};
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/attention.py attn_fwd_lse "
+                 "--target %s --num-warps 1 Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' "
+                 "M='*fp32:16' sm_scale=fp32 N_CTX=128 HEAD_DIM=128 BLOCK_M=64 BLOCK_N=64 STAGE=1 --verbose "
+                 "-o %s/mma-lse.ptx 2>&1",
+                 test_build_dir(), test_build_dir(), c[i].target, test_build_dir());
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_CONTAINS(out, c[i].bytes);
+    }
+}
+
 /* TRITONC_GPU_UNVERIFIED names its areas one by one, so that one GPU run can check each
  * apart; "1" and "all" mean every one. */
 TEST(mma_unverified_areas) {

@@ -1961,8 +1961,10 @@ unsigned gpu_unverified(void) {
     return mask;
 }
 
-tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
-                      int max_shared, GpuKernel *out, Err *e) {
+/* gpu_compile, with no_inv: the loop-invariant dot operands staged each iteration (mma.c);
+ * *used_inv: whether they were staged once */
+static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
+                                int max_shared, bool no_inv, bool *used_inv, GpuKernel *out, Err *e) {
     memset(out, 0, sizeof *out);
     /* not changed after the setjmp below (ERR_TRY) */
     const int num_warps = num_warps_opt > 0 ? num_warps_opt : 4;
@@ -2029,6 +2031,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
     const char *nomma3 = getenv("DISABLE_MMA_V3");   /* Triton's switch; in the cache key */
     g->no_mma_v3 = nomma3 && *nomma3 && strcmp(nomma3, "0") != 0;
     g->unverified = gpu_unverified();   /* in the cache key too */
+    g->no_inv = no_inv;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);
@@ -2065,6 +2068,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps_op
         shared = scratch + g->ring_bytes;
     }
     shared = tma_finish(g, shared);
+    *used_inv = g->used_inv;
     int limit = max_shared > 0 ? max_shared : ti->smem_block;
     if (shared > limit) {
         err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},
@@ -2130,6 +2134,22 @@ done:
     buf_free(&gs.body);
     buf_free(&gs.pro);
     arena_free(&arena);
+    return st;
+}
+
+tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages, int max_shared,
+                      GpuKernel *out, Err *e) {
+    Err before = *e;
+    bool used_inv = false;
+    tc_status st = compile_kernel(f, target, num_warps, num_stages, max_shared, false, &used_inv, out, e);
+    /* loop-invariant operands staged once take shared memory of their own: where that is what
+     * crosses the limit, they are staged each iteration instead, as before mma.c did that */
+    if (st == TC_ERR_RESOURCES && used_inv) {
+        Err first = *e;
+        *e = before;
+        st = compile_kernel(f, target, num_warps, num_stages, max_shared, true, &used_inv, out, e);
+        if (st == TC_ERR_RESOURCES) *e = first;   /* the first message: what the kernel asks */
+    }
     return st;
 }
 

@@ -869,7 +869,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
      * shared memory once, before the loop, rather than in every iteration from registers
      * held throughout it */
     int inv_bytes = 0;
-    for (int i = 0; i < b->ninsts; i++) {
+    for (int i = 0; !g->no_inv && i < b->ninsts; i++) {
         const Inst *d = b->insts[i];
         if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
         for (int k = 0; k < 2 && p->ninv < PIPE_MAXLD; k++) {
@@ -884,6 +884,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             p->inv_tile[p->ninv] = tile_of(type_numel(t), t.shape[t.rank - 1], dt_size(t.dt), inv_bytes);
             inv_bytes += (int)((tile_bytes(&p->inv_tile[p->ninv]) + 1023) & ~1023);
             p->ninv++;
+            g->used_inv = true;
         }
     }
     p->P = arena_alloc(g->a, sizeof(Inst *) * (size_t)(b->ninsts + 1));
