@@ -328,6 +328,43 @@ static tc_status launch_tile(tc_kernel *k, tc_tensor *xd, tc_tensor *yd, int bm,
     return rc;
 }
 
+/* Under TRITONC_GPU_UNVERIFIED the launch report says so first: a wrong result is then not
+ * taken for the checked code's. */
+TEST(tma_unverified_said_in_the_report) {
+    test_run_child("TC_TMA_CHILD2=1 TRITONC_GPU_UNVERIFIED=rowslice TRITONC_OCCUPANCY=0 "
+                   "TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test FAKE_CUDA_LAUNCH=ok", "tmachild2_", 10);
+}
+
+TEST(tmachild2_report) {
+    if (!getenv("TC_TMA_CHILD2")) return;
+    tc_context *ctx = NULL;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "tile_scale", &k));
+    if (!k) return;
+    int64_t xs[2] = {64, 64}, blk[2] = {32, 64};
+    tc_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, xs, &x));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP16, 2, xs, &y));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, x, 2, NULL, NULL, blk, &xd));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, y, 2, NULL, NULL, blk, &yd));
+    CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 2, 1, NULL));
+    tc_launch_report lr;
+    tc_last_launch(ctx, &lr, sizeof lr);
+    static const char head[] = "TRITONC_GPU_UNVERIFIED=rowslice: lowerings not yet checked on a GPU";
+    CHECK(strncmp(lr.note, head, sizeof head - 1) == 0);
+    CHECK_CONTAINS(lr.note, "; tensor descriptors through TMA");
+    tc_tensor_free(xd);
+    tc_tensor_free(yd);
+    tc_tensor_free(x);
+    tc_tensor_free(y);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 TEST(tmachild_launch) {
     if (!getenv("TC_TMA_CHILD")) return;
     tc_context *ctx = NULL;

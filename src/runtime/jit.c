@@ -294,6 +294,17 @@ static void tma_note(const tc_kernel *k, JitEntry *e, const KeyArg *ka, int n) {
     e->note[sizeof e->note - 1] = 0;
 }
 
+/* For --verbose: a GPU compile under TRITONC_GPU_UNVERIFIED may use lowerings no GPU has
+ * passed yet; said first, so that a wrong result is not taken for the checked code's. */
+static void unverified_note(JitEntry *e) {
+    if (!gpu_unverified()) return;
+    char s[2 * sizeof e->note];
+    snprintf(s, sizeof s, "TRITONC_GPU_UNVERIFIED=%s: lowerings not yet checked on a GPU may be in use%s%s",
+             getenv("TRITONC_GPU_UNVERIFIED"), e->note[0] ? "; " : "", e->note);
+    memcpy(e->note, s, sizeof e->note);
+    e->note[sizeof e->note - 1] = 0;
+}
+
 /* Traces (and under CUDA compiles and loads) one specialization. */
 static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h,
                                tc_backend b, int nw, int ns, int arch, JitEntry **out) {
@@ -377,7 +388,10 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
     memcpy(e->dot, code.dot, sizeof e->dot);
     memcpy(e->tmap, code.tmap, sizeof e->tmap);
     e->ntmap = code.ntmap;
-    if (b == TC_BACKEND_CUDA) tma_note(k, e, ka, n);
+    if (b == TC_BACKEND_CUDA) {
+        tma_note(k, e, ka, n);
+        unverified_note(e);
+    }
     if (!cache_insert(k, e)) { entry_free(e); return ctx_fail(ctx, TC_ERR_NOMEM, "out of memory"); }
     *out = e;
     return TC_OK;
