@@ -108,6 +108,17 @@ void lower_inst(G *g, const Inst *in);
 int load_vec(G *g, int lay, int ptr, int mask);
 void st_shared(G *g, int dt, int addr, int64_t off, int r);
 int ld_shared(G *g, int dt, int addr, int64_t off);
+static inline bool is_half(int dt) { return dt == DT_FP16 || dt == DT_BF16; }
+const char *ity(int dt);                      /* the PTX integer type of a dtype's register */
+int smem_addr(G *g, int t, int scale);        /* shared base + t * scale */
+int up(G *g, int r, int dt);                  /* fp16/bf16 -> f32 */
+int fp8_up(G *g, int r, int dt);              /* an 8-bit float -> f32 */
+int pred_to_u32(G *g, int p);
+int binop(G *g, const Inst *in, int dt, int a, int b);   /* in's element-wise binary op */
+int select1(G *g, int c, int a, int b);       /* c ? a : b, c a predicate */
+
+/* reduce.c */
+void lower_reduce(G *g, const Inst *in);
 
 /* tma.c: desc.load / desc.store through TMA where the instruction allows (false: lower it
  * the ordinary way); the mbarrier's place (returns the shared size); the map parameters */
