@@ -97,6 +97,7 @@ int konst(G *g, int dt, int64_t i, double fv);
 int cast1(G *g, int r, int from, int to, bool rz);
 int nlay(G *g, int id);
 int tflat(G *g, int id);
+int tred(G *g, int id);
 void need_smem(G *g, int64_t bytes);
 int *alloc_regs(G *g, int n);
 void set_val(G *g, int v, int lay, int *regs);
@@ -119,6 +120,9 @@ int select1(G *g, int c, int a, int b);       /* c ? a : b, c a predicate */
 
 /* reduce.c */
 void lower_reduce(G *g, const Inst *in);
+
+/* print.c */
+void lower_print(G *g, const Inst *in);
 
 /* tma.c: desc.load / desc.store through TMA where the instruction allows (false: lower it
  * the ordinary way); the mbarrier's place (returns the shared size); the map parameters */
