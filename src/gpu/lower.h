@@ -110,6 +110,9 @@ int load_vec(G *g, int lay, int ptr, int mask);
 void st_shared(G *g, int dt, int addr, int64_t off, int r);
 int ld_shared(G *g, int dt, int addr, int64_t off);
 static inline bool is_half(int dt) { return dt == DT_FP16 || dt == DT_BF16; }
+static inline bool is_small(int dt) { return dt == DT_I8 || dt == DT_I16 || dt == DT_U8 || dt == DT_U16; }
+const char *bty(int cls);                     /* b1/b16/b32/b64 of a register class */
+const char *st_ty(int dt);                    /* the type of a shared-memory access */
 const char *ity(int dt);                      /* the PTX integer type of a dtype's register */
 int smem_addr(G *g, int t, int scale);        /* shared base + t * scale */
 int up(G *g, int r, int dt);                  /* fp16/bf16 -> f32 */
@@ -117,6 +120,11 @@ int fp8_up(G *g, int r, int dt);              /* an 8-bit float -> f32 */
 int pred_to_u32(G *g, int p);
 int binop(G *g, const Inst *in, int dt, int a, int b);   /* in's element-wise binary op */
 int select1(G *g, int c, int a, int b);       /* c ? a : b, c a predicate */
+
+/* memory.c */
+void lower_load(G *g, const Inst *in);
+void lower_store(G *g, const Inst *in);
+void lower_atomic(G *g, const Inst *in);
 
 /* reduce.c */
 void lower_reduce(G *g, const Inst *in);
