@@ -13,13 +13,11 @@
  * dot's FMA path as a sequential fp32 FMA chain over k then + acc (tensor cores: mma.c).
  * Where Triton uses fast forms, so do we: exp = ex2.approx(x*log2e), log = lg2.approx*ln2,
  * sqrt/rsqrt .approx.ftz, fp32 `/` div.full, sin/cos .approx; tanh and erf are short
- * polynomial/exp2 forms (~1e-6 relative); fp64 transcendentals, libdevice's functions and
- * fmod are in math.c.
+ * polynomial/exp2 forms (~1e-6 relative); libdevice's functions and fmod are in math.c,
+ * the fp64 transcendentals in math64.c.
  *
- * Memory: 16-byte (v2/v4) accesses where the axis analysis proves contiguity, alignment and
- * a mask constant over the vector; masked loads pre-set the destination to `other`; stores
- * and atomics are predicated to one owner per element when a layout holds copies. device_print
- * is vprintf, one line per element, formatted as the interpreter does. */
+ * Loads, stores and atomics are in memory.c, reductions in reduce.c, device_print in
+ * print.c, tensor-core dots and the pipeliner in mma.c, descriptor blocks by TMA in tma.c. */
 #include "gpu/lower.h"
 
 #include <math.h>
