@@ -61,3 +61,32 @@ TEST(arena_and_types) {
     CHECK_INT(TC_ERR_ARG, tc_dtype_from_name("fp32", NULL));
     CHECK_INT(2, tc_dtype_size(TC_FP16));
 }
+
+/* A tuple's repr is cut at the buffer, whatever its length: a 100-tuple once ran its pieces
+ * past a 128-byte buffer (fuzz/FINDINGS.md F10; under SAN this test read past it). */
+TEST(tuple_repr_cut_at_the_buffer) {
+    CVal items[100];
+    for (int i = 0; i < 100; i++) {
+        memset(&items[i], 0, sizeof items[i]);
+        items[i].kind = CV_INT;
+        items[i].v.i = 1;
+    }
+    CVal t;
+    memset(&t, 0, sizeof t);
+    t.kind = CV_TUPLE;
+    t.v.tup.n = 100;
+    t.v.tup.items = items;
+    for (size_t n = 1; n <= 130; n++) {
+        char buf[130 + 8];
+        memset(buf, 'x', sizeof buf);
+        cv_repr(&t, buf, n);
+        CHECK(strlen(buf) < n);
+        CHECK(buf[n] == 'x');   /* nothing written past n */
+    }
+    char full[512];
+    cv_repr(&t, full, sizeof full);
+    CHECK_INT(300, (long long)strlen(full));   /* "(" + 99 × "1, " + "1" + ")" */
+    t.v.tup.n = 1;
+    cv_repr(&t, full, sizeof full);
+    CHECK_STR("(1,)", full);
+}

@@ -522,14 +522,22 @@ void cv_repr(const CVal *v, char *buf, size_t n) {
         else snprintf(buf, n, "%s", dt_name(v->dtype));
         return;
     case CV_TUPLE: {
-        size_t o = 0;
-        o += (size_t)snprintf(buf, n, "(");
-        for (int i = 0; i < v->v.tup.n && o < n; i++) {
-            if (i) o += (size_t)snprintf(buf + o, n - o, ", ");
-            if (o < n) cv_repr(&v->v.tup.items[i], buf + o, n - o);
-            o += strlen(buf + o);
+        /* o stays below n, on the NUL each piece ends with: a long tuple is cut, never read
+         * or written past the buffer (fuzz/FINDINGS.md F10) */
+        if (!n) return;
+        snprintf(buf, n, "(");
+        size_t o = strlen(buf);
+        for (int i = 0; i < v->v.tup.n && o + 1 < n; i++) {
+            if (i) {
+                snprintf(buf + o, n - o, ", ");
+                o += strlen(buf + o);
+            }
+            if (o + 1 < n) {
+                cv_repr(&v->v.tup.items[i], buf + o, n - o);
+                o += strlen(buf + o);
+            }
         }
-        if (o < n) snprintf(buf + o, n - o, v->v.tup.n == 1 ? ",)" : ")");
+        if (o + 1 < n) snprintf(buf + o, n - o, v->v.tup.n == 1 ? ",)" : ")");
         return;
     }
     }
