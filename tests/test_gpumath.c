@@ -461,7 +461,11 @@ TEST(gpumath_checked_on_the_default_path) {
         {"exp10", 0, 1, false}, {"tan", 0, 0, false}, {"erfc", 0, 0, false}, {"pow", 1, 1, false},
         {"expm1", 0, 0, false}, {"exp", 0, 1, false}, {"erfc", 0, 1, true}};
     tc_target tg = {"cuda", 90, 32, true};
-    const char *had = getenv("TRITONC_GPU_UNVERIFIED");
+    /* the caller's setting, copied: setenv may free the string getenv gave */
+    const char *env = getenv("TRITONC_GPU_UNVERIFIED");
+    char had[64] = "";
+    bool was_set = env != NULL;
+    if (env) snprintf(had, sizeof had, "%s", env);
     unsetenv("TRITONC_GPU_UNVERIFIED");
     for (int i = 0; m && i < (int)(sizeof c / sizeof c[0]); i++) {
         tc_kernel *k = NULL;
@@ -479,7 +483,7 @@ TEST(gpumath_checked_on_the_default_path) {
         tc_free(ptx);
         tc_args_free(a);
     }
-    if (had) setenv("TRITONC_GPU_UNVERIFIED", had, 1);
+    if (was_set) setenv("TRITONC_GPU_UNVERIFIED", had, 1);
     tc_module_free(m);
     tc_context_free(ctx);
 }

@@ -308,12 +308,16 @@ TEST(mma_unverified_areas) {
         {"rowslice,tma1d", GPU_UNV_TMA1D | GPU_UNV_ROWSLICE}, {"accfold", GPU_UNV_ACCFOLD},
         {"fpfusion,accfold", GPU_UNV_FPFUSION | GPU_UNV_ACCFOLD},
     };
-    const char *had = getenv("TRITONC_GPU_UNVERIFIED");
+    /* the caller's setting, copied: setenv may free the string getenv gave */
+    const char *env = getenv("TRITONC_GPU_UNVERIFIED");
+    char had[64] = "";
+    bool was_set = env != NULL;
+    if (env) snprintf(had, sizeof had, "%s", env);
     for (size_t i = 0; i < sizeof c / sizeof c[0]; i++) {
         setenv("TRITONC_GPU_UNVERIFIED", c[i].v, 1);
         CHECK_INT(c[i].mask, gpu_unverified());
     }
-    if (had) setenv("TRITONC_GPU_UNVERIFIED", had, 1);
+    if (was_set) setenv("TRITONC_GPU_UNVERIFIED", had, 1);
     else unsetenv("TRITONC_GPU_UNVERIFIED");
 }
 
