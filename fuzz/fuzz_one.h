@@ -289,6 +289,7 @@ static const char *fz_interpret(const IrFunc *f, const SpecArg *sa, const Func *
         if (e.code == TC_OK) e.code = rc;
         why = fz_check_err("interp_run", &e);
     }
+    free(l.records);   /* check mode's findings: the caller's to free (interp.h; F11) */
     buf_free(&report);
 done:
     if (bufs)
