@@ -397,7 +397,8 @@ TEST(blockptr_gpu_lowering_assembles) {
         {"walk_diag", "x_ptr='*i32:16' out_ptr='*i32:16' n=i32"},
         {"wide_index", "x_ptr='*i32:16' out_ptr='*i32:16' cols=i64 BIG=2147483648"},
     };
-    bool ptxas = access("/usr/local/cuda/bin/ptxas", X_OK) == 0;
+    char px[4096];
+    bool ptxas = tc_ptxas_path(px, sizeof px) == TC_OK;   /* honours TRITONC_PTXAS, as the CLI does */
     static char out[1 << 20];
     const char *targets[] = {"cuda:80", "cuda:90a"};
     for (int t = 0; t < 2; t++)
