@@ -1,8 +1,8 @@
 #!/bin/sh
 # gpu-unverified-check.sh — on a machine with an NVIDIA GPU (sm_90a to reach the wgmma and TMA
 # paths): every check of the lowerings used only under TRITONC_GPU_UNVERIFIED (README, "Not
-# yet checked on a GPU": tma1d, which gpu-tma-check.sh runs apart; rowslice; accfold;
-# fpfusion), then the whole shadowed suite with the switch on (scripts/gpu-check.sh) so that
+# yet checked on a GPU": tma1d, which gpu-tma-check.sh runs apart, and whatever AREAS names),
+# then the whole shadowed suite with the switch on (scripts/gpu-check.sh) so that
 # nothing else changed. Prints one line per check last. A lowering whose check passes can
 # become the default: delete its `g->unverified` condition (src/gpu) and its README entry.
 # Usage: TUT=<Triton>/python/tutorials [BENCH=1] [AREAS=a,b] scripts/gpu-unverified-check.sh
@@ -13,9 +13,9 @@ export B=${B:-build-gpu}
 LOG=${LOG:-/tmp/tritonc-unverified}
 mkdir -p "$LOG"
 : >"$LOG/summary"
-# every area but tma1d, which the H200 stopped with an illegal instruction (that would spoil
-# every later launch in the process); gpu-tma-check.sh runs it apart
-export TRITONC_GPU_UNVERIFIED=${AREAS:-rowslice,accfold,fpfusion}
+# every area but tma1d (at present none), which the H200 stopped with an illegal instruction
+# (that would spoil every later launch in the process); gpu-tma-check.sh runs it apart
+export TRITONC_GPU_UNVERIFIED=${AREAS:-}
 export TRITONC_CACHE_DIR="$LOG/cache"
 check() {   # NAME COMMAND...: its output in $LOG/NAME.txt, its exit status in the summary
     name=$1; shift
@@ -26,8 +26,8 @@ check() {   # NAME COMMAND...: its output in $LOG/NAME.txt, its exit status in t
     echo "$name: $([ $rc = 0 ] && echo passed || echo "FAILED (exit $rc)")" >>"$LOG/summary"
 }
 check tma env TUT="${TUT:-}" scripts/gpu-tma-check.sh   # reports the tma1d run apart
-# rowslice and accfold: the dot and attention kernels, the suite's and the tutorial's (then
-# bench/gpu/attention.sh SETS="0 rowslice" and bench/gpu/matmul.sh)
+# the dot and attention kernels, the suite's and the tutorial's (then bench/gpu/attention.sh
+# with SETS naming the areas, and bench/gpu/matmul.sh)
 check dots env NOBENCH=1 scripts/gpu-dot-check.sh attn_ kern_dot kern_matmul kern_autotune kern_attention blockptr
 [ -n "${TUT:-}" ] && check attention-tutorial env GPU=1 QUICK=1 TUT="$TUT" scripts/attention-tutorial-check.sh
 check suite scripts/gpu-check.sh
@@ -37,7 +37,7 @@ cat "$LOG/summary"
 if [ "${BENCH:-0}" = 1 ] && [ -n "${TUT:-}" ]; then
     for row in "4 32 4096 64 0" "4 32 4096 128 0"; do
         echo "== attention $row"
-        TRITONC_GPU_UNVERIFIED= SETS="0 rowslice rowslice,accfold,fpfusion" TUT="$TUT" \
+        TRITONC_GPU_UNVERIFIED= SETS="0 $TRITONC_GPU_UNVERIFIED" TUT="$TUT" \
             timeout 200 sh bench/gpu/attention.sh $row 2>&1 | grep -E "TRITONC_GPU|^ *[0-9]|triton-|sdpa|rror"
     done
 fi

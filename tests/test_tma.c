@@ -331,7 +331,7 @@ static tc_status launch_tile(tc_kernel *k, tc_tensor *xd, tc_tensor *yd, int bm,
 /* Under TRITONC_GPU_UNVERIFIED the launch report says so first: a wrong result is then not
  * taken for the checked code's. */
 TEST(tma_unverified_said_in_the_report) {
-    test_run_child("TC_TMA_CHILD2=1 TRITONC_GPU_UNVERIFIED=rowslice TRITONC_OCCUPANCY=0 "
+    test_run_child("TC_TMA_CHILD2=1 TRITONC_GPU_UNVERIFIED=tma1d TRITONC_OCCUPANCY=0 "
                    "TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test FAKE_CUDA_LAUNCH=ok", "tmachild2_", 10);
 }
 
@@ -354,7 +354,7 @@ TEST(tmachild2_report) {
     CHECK_INT(TC_OK, launch_tile(k, xd, yd, 32, 64, 2, 1, NULL));
     tc_launch_report lr;
     tc_last_launch(ctx, &lr, sizeof lr);
-    static const char head[] = "TRITONC_GPU_UNVERIFIED=rowslice: lowerings not yet checked on a GPU";
+    static const char head[] = "TRITONC_GPU_UNVERIFIED=tma1d: lowerings not yet checked on a GPU";
     CHECK(strncmp(lr.note, head, sizeof head - 1) == 0);
     CHECK_CONTAINS(lr.note, "; tensor descriptors through TMA");
     tc_tensor_free(xd);

@@ -13,7 +13,7 @@ Y=$((Z * H * N))
 STAGE=1; [ "$C" = 1 ] && STAGE=3
 flops=$((4 * Z * H * N * N * D)); [ "$C" = 1 ] && flops=$((flops / 2))
 # one tritonc row per TRITONC_GPU_UNVERIFIED setting in SETS (default: the checked path
-# only; e.g. SETS="0 rowslice" to measure an area before it becomes the default)
+# only; e.g. SETS="0 tma1d" to measure an area before it becomes the default)
 for u in ${SETS:-0}; do
     echo "tritonc TRITONC_GPU_UNVERIFIED=$u"
     TRITONC_GPU_UNVERIFIED=$u "./$B/tritonc" bench "$F" _attn_fwd --grid "(cdiv(N_CTX, BLOCK_M), Z * H, 1)" --flops $flops \

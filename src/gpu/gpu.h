@@ -42,13 +42,14 @@ int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out);
 
 /* TRITONC_GPU_UNVERIFIED: which lowerings a GPU has not passed (README, "Not yet checked on
  * a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a
- * comma-separated list of their names (tma1d, rowslice, accfold, fpfusion; others are
- * ignored); unset, "" or "0" none. Part of the disk-cache key. An area checked on a GPU
- * leaves the list. */
-enum {
-    GPU_UNV_TMA1D = 1, GPU_UNV_ROWSLICE = 2, GPU_UNV_ACCFOLD = 4, GPU_UNV_FPFUSION = 8, GPU_UNV_ALL = 15
-};
+ * comma-separated list of their names (now only tma1d; others are ignored); unset, "" or
+ * "0" none. Part of the disk-cache key. An area checked on a GPU leaves the list. */
+enum { GPU_UNV_TMA1D = 1, GPU_UNV_ALL = 1 };
 unsigned gpu_unverified(void);
+
+/* Triton's TRITON_DEFAULT_FP_FUSION: whether fp32/fp64 multiplies and adds may contract into
+ * fma (unset or anything but "0": yes, Triton's default). Part of the disk-cache key. */
+bool gpu_fp_fusion(void);
 
 /* How f's tl.dot ran in ptx, for the launch report: "wgmma, 3 stages", "mma.sync, loads not
  * pipelined", "fma"; "" when f has no dot. */

@@ -522,10 +522,10 @@ void scope_leave(G *g) {
 static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
     int d = nr(g, ft[1] == '6' ? CD : CR);
     const char *D = rn(g, d), *A = rn(g, a), *B = rn(g, b);
-    /* .rn forbids ptxas to contract a multiply and an add into an fma, so results match the
-     * interpreter's; Triton's enable_fp_fusion (its default) lets them contract: without a
-     * rounding modifier, under TRITONC_GPU_UNVERIFIED=fpfusion until checked on a GPU */
-    const char *rm = g->unverified & GPU_UNV_FPFUSION ? "" : ".rn";
+    /* without a rounding modifier ptxas may contract a multiply and an add into an fma, as
+     * Triton's enable_fp_fusion (its default) allows; .rn forbids it, so that results match
+     * the interpreter's to the bit (TRITON_DEFAULT_FP_FUSION=0) */
+    const char *rm = g->fp_fusion ? "" : ".rn";
     switch (op) {
     case OP_ADD: E(g, "add%s.%s %s, %s, %s;", rm, ft, D, A, B); break;
     case OP_SUB: E(g, "sub%s.%s %s, %s, %s;", rm, ft, D, A, B); break;
@@ -1352,8 +1352,13 @@ static const char *param_ty(int dt) {
     }
 }
 
+bool gpu_fp_fusion(void) {
+    const char *s = getenv("TRITON_DEFAULT_FP_FUSION");
+    return !s || strcmp(s, "0") != 0;
+}
+
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d", "rowslice", "accfold", "fpfusion"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
@@ -1436,6 +1441,7 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->num_stages = num_stages > 0 ? num_stages : 3;
     const char *nomma3 = getenv("DISABLE_MMA_V3");   /* Triton's switch; in the cache key */
     g->no_mma_v3 = nomma3 && *nomma3 && strcmp(nomma3, "0") != 0;
+    g->fp_fusion = gpu_fp_fusion();
     g->unverified = gpu_unverified();   /* in the cache key too */
     g->no_inv = no_inv;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }

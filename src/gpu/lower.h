@@ -53,6 +53,7 @@ typedef struct G {
     int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
     bool no_mma_v3;   /* DISABLE_MMA_V3: mma.sync even where wgmma exists */
+    bool fp_fusion;   /* TRITON_DEFAULT_FP_FUSION: multiplies and adds may contract (gpu.h) */
     bool no_inv, used_inv;  /* loop-invariant dot operands: not staged once (gpu_compile's
                              * retry past the shared-memory limit); staged once */
     unsigned unverified;  /* TRITONC_GPU_UNVERIFIED (gpu_unverified): the GPU_UNV_* areas of

@@ -202,10 +202,9 @@ static bool elementwise(int op) {
     }
 }
 
-/* Whether v is seeded: an accumulator's layout; with TRITONC_GPU_UNVERIFIED=rowslice also the
- * slice of one that a reduction leaves (every pref set before pref_region is a seed). */
+/* Whether v is seeded: an accumulator's layout, or the slice of one that a reduction leaves
+ * (every pref set before pref_region is a seed). */
 static bool seeded(G *g, int v) {
-    if (!(g->unverified & GPU_UNV_ROWSLICE)) return is_mma(g, v);
     return v >= 0 && g->pref[v] >= 0;
 }
 
@@ -217,7 +216,7 @@ static void seed_region(G *g, const Region *r) {
         if (in->op == OP_DOT) {
             int L = mma_lay(g, in);
             if (L >= 0 && g->pref[in->res[0]] < 0) g->pref[in->res[0]] = L;
-        } else if (in->op == OP_REDUCE && (g->unverified & GPU_UNV_ROWSLICE)) {
+        } else if (in->op == OP_REDUCE) {
             /* flash attention's row statistics (tl.max, tl.sum of the scores, and m_i, l_i
              * carried through the loop) stay in the layout the reduction leaves them in,
              * rather than a round trip through shared memory each iteration */
@@ -265,8 +264,7 @@ static int index_in(const Region *r, const Inst *in) {
  * x of the dot's type that exists where the dot runs: the dot accumulates into x, as Triton's
  * combine pass rewrites `x + dot(a, b, 0)` into `dot(a, b, x)`, rather than into registers of
  * its own added afterwards (twice the accumulator registers: tutorial 06's backward has three
- * such `+=`). The sum's rounding differs from the interpreter's, as it does in Triton. Only
- * under TRITONC_GPU_UNVERIFIED=accfold until checked on a GPU. */
+ * such `+=`). The sum's rounding differs from the interpreter's, as it does in Triton. */
 static void fold_region(G *g, const Region *r) {
     const IrFunc *f = g->f;
     for (int i = 0; i < r->ninsts; i++) {
@@ -292,7 +290,7 @@ static void fold_region(G *g, const Region *r) {
 }
 
 void mma_fold(G *g) {
-    if (g->unverified & GPU_UNV_ACCFOLD) fold_region(g, g->f->body);
+    fold_region(g, g->f->body);
 }
 
 /* ---- staging an operand in shared memory ----------------------------------------------- */

@@ -338,9 +338,11 @@ bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
     if (w < 0 || (size_t)w >= sizeof k->text) { k->hex[0] = 0; return false; }
     /* Triton's DISABLE_MMA_V3 picks mma.sync over wgmma (src/gpu/mma.c) */
     const char *nomma3 = getenv("DISABLE_MMA_V3");
-    /* TRITONC_GPU_UNVERIFIED adds lowerings not yet checked on a GPU (gpu/gpu.h) */
-    int w2 = snprintf(k->text + w, sizeof k->text - (size_t)w, "disable_mma_v3 %d\nunverified %u\n",
-                      nomma3 && *nomma3 && strcmp(nomma3, "0") != 0, gpu_unverified());
+    /* TRITONC_GPU_UNVERIFIED adds lowerings not yet checked on a GPU; TRITON_DEFAULT_FP_FUSION
+     * (gpu/gpu.h) */
+    int w2 = snprintf(k->text + w, sizeof k->text - (size_t)w,
+                      "disable_mma_v3 %d\nunverified %u\nfp_fusion %d\n",
+                      nomma3 && *nomma3 && strcmp(nomma3, "0") != 0, gpu_unverified(), gpu_fp_fusion());
     if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
     w += w2;
     uint8_t kh[32];
