@@ -21,7 +21,7 @@ echo "== tritonc info"
 "./$B/tritonc" info || true
 echo "== kernel suite: interpreter vs GPU, num_warps 1 2 4 8"
 status=0
-TRITONC_SHADOW=gpu TRITONC_PTXAS=/nonexistent "./$B/gpu_shadow" kern_ >"$B/gpu-check.out" 2>&1 || status=$?
+TRITONC_SHADOW=gpu TRITONC_PTXAS=/nonexistent TRITONC_BUILD="$B" "./$B/gpu_shadow" kern_ >"$B/gpu-check.out" 2>&1 || status=$?
 grep -E "gpu-shadow|^[0-9]+ (tests run|passed)" "$B/gpu-check.out" | cut -c1-600
 if [ -x "$B/examples/04_standalone_complete" ]; then
     echo "== chapter example on the GPU"

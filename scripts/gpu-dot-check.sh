@@ -14,7 +14,7 @@ $CC -std=c11 -D_GNU_SOURCE -O1 -g -Iinclude -o "$B/gpu_shadow" "$B/tests/main.o"
     -Wl,--wrap=tc_launch,--wrap=tc_module_load_string,--wrap=tc_module_load_file,--wrap=tc_module_kernel
 [ $# -gt 0 ] || set -- kern_dot kern_matmul kern_autotune kern_attention
 status=0
-TRITONC_SHADOW=gpu TRITONC_PTXAS=/nonexistent "./$B/gpu_shadow" "$@" >"$B/gpu-dot-check.out" 2>&1 || status=$?
+TRITONC_SHADOW=gpu TRITONC_PTXAS=/nonexistent TRITONC_BUILD="$B" "./$B/gpu_shadow" "$@" >"$B/gpu-dot-check.out" 2>&1 || status=$?
 grep -E "gpu-shadow|^[0-9]+ (tests run|passed)" "$B/gpu-dot-check.out" | cut -c1-400 | tail -40
 [ "$status" = 3 ] && echo "gpu-dot-check: FAILED"
 [ "${NOBENCH:-0}" = 1 ] && exit 0

@@ -363,6 +363,22 @@ int res_lay(G *g, int v) {
 
 static void pref_region(G *g, const Region *r);
 
+/* Whether an accumulator is better stored from layout L, after a trip through shared memory
+ * (lower.c's convert_smem), than from its own: as Triton's epilogue, when L's threads write
+ * wider runs than the fragments' pairs (16 bytes against 4 for fp16, two 32-byte sectors
+ * written per sector's worth otherwise). Not when gpu_compile asks for lean shared memory. */
+static bool acc_store_wide(G *g, const Inst *st, int L) {
+    if (g->lean) return false;
+    int ptr = st->args[0], acc = g->pref[st->args[1]];
+    int v = lg2i(mem_vec(g, ptr, st->args[2]));
+    int want = lay_vec_bits(&g->lays[L].L), have = lay_vec_bits(&g->lays[acc].L);
+    if (want > v) want = v;
+    if (have > v) have = v;
+    if (want <= have || dt_size(g->f->types[st->args[1]].dt) < 2) return false;
+    g->used_roomy = true;
+    return true;
+}
+
 static const Inst *region_term(const Region *r) {
     return r && r->ninsts ? r->insts[r->ninsts - 1] : NULL;
 }
@@ -418,9 +434,9 @@ static void pref_inst(G *g, const Inst *in) {
         int ptr = in->args[0];
         if (f->types[ptr].rank == 0) return;
         int val = in->args[1];
-        /* an accumulator is stored from its own layout: no trip through shared memory */
-        int L = val >= 0 && g->pref[val] >= 0 && g->lays[g->pref[val]].mma ? g->pref[val]
-                : g->pref[ptr] >= 0 ? g->pref[ptr] : default_lay(g, &f->types[ptr]);
+        int L = g->pref[ptr] >= 0 ? g->pref[ptr] : default_lay(g, &f->types[ptr]);
+        if (val >= 0 && g->pref[val] >= 0 && g->lays[g->pref[val]].mma && !acc_store_wide(g, in, L))
+            L = g->pref[val];   /* stored from the accumulator's own layout */
         want(g, ptr, L);
         want(g, in->args[1], L);
         want(g, in->args[2], L);

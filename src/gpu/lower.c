@@ -461,6 +461,64 @@ static bool remat_ok(G *g, int v, int depth) {
 }
 
 /* the registers of value v in layout lay */
+/* Where element e of a row-major tile of rows 2^wb long sits in shared memory: rows padded
+ * by pad bytes. Thread and register parts of e have disjoint bits, so each part's share adds. */
+static int64_t conv_off(int64_t e, int esz, int wb, int pad) {
+    return e * esz + (e >> wb) * pad;
+}
+
+static int conv_addr(G *g, int t, int esz, int wb, int pad) {
+    int a = smem_addr(g, t, esz);
+    if (!pad) return a;
+    int row = nr(g, CR), p = nr(g, CR);
+    E(g, "shr.u32 %s, %s, %d;", rn(g, row), rn(g, t), wb);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, p), rn(g, row), pad, rn(g, a));
+    return p;
+}
+
+/* v into layout lay through shared memory, row-major: runs of contiguous elements move as
+ * vectors (up to 16 bytes, 8 for 16-bit types), and rows of 32 bytes or more are padded by
+ * 16 so that the 8 rows a tensor-core fragment's lane groups hold fall in distinct banks
+ * (without, a 512-byte row puts them all in one). */
+static void convert_smem(G *g, int v, int lay, int *out) {
+    Layout S = g->lays[g->vlay[v]].L, D = g->lays[lay].L;
+    Type t = g->f->types[v];
+    int dt = t.dt, esz = dt_size(dt), cls = dcls(dt);
+    int wb = lg2i((int)t.shape[t.rank - 1]);
+    int pad = !g->lean && t.rank >= 2 && ((int64_t)esz << wb) >= 32 ? 16 : 0;
+    bool vec = !g->lean && esz == (cls == CH ? 2 : cls == CD ? 8 : cls == CR ? 4 : 0);
+    int cap = esz == 2 ? 2 : lg2i(16 / esz);   /* log2 of the elements of one vector */
+    int vs = vec ? (lay_vec_bits(&S) < cap ? lay_vec_bits(&S) : cap) : 0;
+    int vd = vec ? (lay_vec_bits(&D) < cap ? lay_vec_bits(&D) : cap) : 0;
+    int64_t nel = (int64_t)1 << S.nbits;
+    need_smem(g, nel * esz + (pad ? (nel >> wb) * pad : 0));
+    if (pad || vs || vd) g->used_roomy = true;
+    int *in = g->vr[v];
+    char list[256];
+    E(g, "bar.sync 0;");
+    int a = conv_addr(g, tflat(g, g->vlay[v]), esz, wb, pad);
+    for (int r = 0; r < (1 << S.nreg); r += 1 << vs) {
+        int64_t off = conv_off(lay_reg_flat(&S, r), esz, wb, pad);
+        if (!vs) { st_shared(g, dt, a, off, in[r]); continue; }
+        size_t o = 0;
+        for (int j = 0; j < 1 << vs; j++)
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", rn(g, in[r + j]));
+        E(g, "st.shared.v%d.%s [%s+%lld], {%s};", 1 << vs, st_ty(dt), rn(g, a), (long long)off, list);
+    }
+    E(g, "bar.sync 0;");
+    int b = conv_addr(g, tflat(g, lay), esz, wb, pad);
+    for (int r = 0; r < (1 << D.nreg); r += 1 << vd) {
+        int64_t off = conv_off(lay_reg_flat(&D, r), esz, wb, pad);
+        if (!vd) { out[r] = ld_shared(g, dt, b, off); continue; }
+        size_t o = 0;
+        for (int j = 0; j < 1 << vd; j++) {
+            out[r + j] = nr(g, cls);
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", j ? ", " : "", rn(g, out[r + j]));
+        }
+        E(g, "ld.shared.v%d.%s {%s}, [%s+%lld];", 1 << vd, st_ty(dt), list, rn(g, b), (long long)off);
+    }
+}
+
 int *get(G *g, int v, int lay) {
     if (g->vlay[v] == lay || g->f->types[v].rank == 0) return g->vr[v];
     for (int i = g->nconv - 1; i >= 0; i--)
@@ -493,17 +551,7 @@ int *get(G *g, int v, int lay) {
         g->vlay[v] = sl;
         g->vr[v] = sr;
     } else {
-        /* through shared memory, row-major */
-        Layout S = g->lays[g->vlay[v]].L, D = g->lays[lay].L;
-        int esz = dt_size(dt);
-        need_smem(g, ((int64_t)1 << S.nbits) * esz);
-        int *in = g->vr[v];
-        E(g, "bar.sync 0;");
-        int a = smem_addr(g, tflat(g, g->vlay[v]), esz);
-        for (int r = 0; r < (1 << S.nreg); r++) st_shared(g, dt, a, lay_reg_flat(&S, r) * esz, in[r]);
-        E(g, "bar.sync 0;");
-        int b = smem_addr(g, tflat(g, lay), esz);
-        for (int r = 0; r < n; r++) out[r] = ld_shared(g, dt, b, lay_reg_flat(&D, r) * esz);
+        convert_smem(g, v, lay, out);
     }
     Conv c = {v, lay, g->depth, out};
     ARENA_PUSH(g->a, g->conv, g->nconv, g->capconv, c);
@@ -1372,10 +1420,13 @@ unsigned gpu_unverified(void) {
     return mask;
 }
 
-/* gpu_compile, with no_inv: the loop-invariant dot operands staged each iteration (mma.c);
- * *used_inv: whether they were staged once */
+/* What gpu_compile gives up, one by one, when shared memory runs past the limit: the
+ * loop-invariant dot operands staged once (mma.c), and the room taken for speed (lean). */
+enum { SPARE_INV = 1, SPARE_ROOM = 2 };
+
+/* gpu_compile without what `spare` names; *spent: of those, what this compile used */
 static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
-                                int max_shared, bool no_inv, bool *used_inv, GpuKernel *out, Err *e) {
+                                int max_shared, unsigned spare, unsigned *spent, GpuKernel *out, Err *e) {
     memset(out, 0, sizeof *out);
     /* not changed after the setjmp below (ERR_TRY) */
     const int num_warps = num_warps_opt > 0 ? num_warps_opt : 4;
@@ -1443,7 +1494,8 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->no_mma_v3 = nomma3 && *nomma3 && strcmp(nomma3, "0") != 0;
     g->fp_fusion = gpu_fp_fusion();
     g->unverified = gpu_unverified();   /* in the cache key too */
-    g->no_inv = no_inv;
+    g->no_inv = spare & SPARE_INV;
+    g->lean = spare & SPARE_ROOM;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);
@@ -1480,7 +1532,7 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
         shared = scratch + g->ring_bytes;
     }
     shared = tma_finish(g, shared);
-    *used_inv = g->used_inv;
+    *spent = (g->used_inv ? SPARE_INV : 0) | (g->used_roomy ? SPARE_ROOM : 0);
     int limit = max_shared > 0 ? max_shared : ti->smem_block;
     if (shared > limit) {
         err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},
@@ -1551,17 +1603,19 @@ done:
 
 tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages, int max_shared,
                       GpuKernel *out, Err *e) {
-    Err before = *e;
-    bool used_inv = false;
-    tc_status st = compile_kernel(f, target, num_warps, num_stages, max_shared, false, &used_inv, out, e);
-    /* loop-invariant operands staged once take shared memory of their own: where that is what
-     * crosses the limit, they are staged each iteration instead, as before mma.c did that */
-    if (st == TC_ERR_RESOURCES && used_inv) {
-        Err first = *e;
+    Err before = *e, first;
+    unsigned spare = 0, spent = 0;
+    tc_status st = compile_kernel(f, target, num_warps, num_stages, max_shared, spare, &spent, out, e);
+    /* the padded conversions and the epilogue through shared memory, then loop-invariant
+     * operands staged once, take shared memory of their own: where that is what crosses the
+     * limit, the kernel does without, as before they existed */
+    first = *e;
+    while (st == TC_ERR_RESOURCES && (spent & ~spare)) {
+        spare |= spent & ~spare & SPARE_ROOM ? SPARE_ROOM : SPARE_INV;
         *e = before;
-        st = compile_kernel(f, target, num_warps, num_stages, max_shared, true, &used_inv, out, e);
-        if (st == TC_ERR_RESOURCES) *e = first;   /* the first message: what the kernel asks */
+        st = compile_kernel(f, target, num_warps, num_stages, max_shared, spare, &spent, out, e);
     }
+    if (st == TC_ERR_RESOURCES) *e = first;   /* the first message: what the kernel asks */
     return st;
 }
 

@@ -56,11 +56,15 @@ typedef struct G {
     bool fp_fusion;   /* TRITON_DEFAULT_FP_FUSION: multiplies and adds may contract (gpu.h) */
     bool no_inv, used_inv;  /* loop-invariant dot operands: not staged once (gpu_compile's
                              * retry past the shared-memory limit); staged once */
+    bool lean, used_roomy;  /* shared memory as small as it goes (gpu_compile's retry):
+                             * accumulators stored from their own layout, conversions unpadded;
+                             * whether anything took more for speed */
     unsigned unverified;  /* TRITONC_GPU_UNVERIFIED (gpu_unverified): the GPU_UNV_* areas of
                            * lowerings that pass ptxas and the tests here but have not yet been
                            * checked on a GPU; without theirs they stay refused or take the
                            * checked path */
     int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
+    int wgid;         /* register: the warpgroup's index, known warp-uniform (0: not yet) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
     const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */

@@ -1140,6 +1140,19 @@ static void wg_layout(G *g, const Type *rt, Layout *L) {
     for (int p = nb + 6 + wgb; p < nb + mb; p++) L->reg[L->nreg++] = (int8_t)p; /* m reps */
 }
 
+/* the warpgroup's index, read from lane 0 so that ptxas knows it is the same in the whole
+ * warp: the descriptors built from it then live in uniform registers, as Triton's do,
+ * rather than being moved there (R2UR) before every wgmma */
+static int warpgroup(G *g) {
+    if (g->wgid) return g->wgid;
+    int w = nr(g, CR);
+    g->wgid = nr(g, CR);
+    EP(g, "shr.u32 %s, %s, 5;", rn(g, w), rn(g, g->tid));
+    EP(g, "shfl.sync.idx.b32 %s, %s, 0, 31, -1;", rn(g, w), rn(g, w));
+    EP(g, "shr.u32 %s, %s, 2;", rn(g, g->wgid), rn(g, w));
+    return g->wgid;
+}
+
 /* the 64-bit descriptor fields other than the address, for a tile read by wgmma */
 static uint64_t desc_hi(const Tile *t, bool kmajor) {
     int sw = t->slab == 128 ? 1 : t->slab == 64 ? 2 : 3;
@@ -1220,9 +1233,8 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
         else E(g, "mov.b32 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
     }
     /* this warpgroup's first row */
-    int wg = nr(g, CR), rowa = nr(g, CR);
-    E(g, "shr.u32 %s, %s, 7;", rn(g, wg), rn(g, g->tid));
-    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowa), rn(g, wg), 64 * ta.slab, rn(g, basea));
+    int rowa = nr(g, CR);
+    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowa), rn(g, warpgroup(g)), 64 * ta.slab, rn(g, basea));
     bool bk = g->smop_base[in->args[1]] && g->smop_kmaj[in->args[1]];   /* B stored [N][K] */
     uint64_t ha = desc_hi(&ta, true), hb = desc_hi(&tb, bk);
     int dA = desc_reg(g, rowa, ha), dB = desc_reg(g, baseb, hb);
