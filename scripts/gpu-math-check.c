@@ -83,7 +83,7 @@ static int run(tc_context *ctx, tc_module *m, const char *fn, int two, tc_dtype 
 }
 
 typedef struct Fn { const char *name; int two, f32only, f64ok, ulps; double atol, rtol, lo, hi;
-                    tc_dtype odt; int yint, f64only; } Fn;
+                    tc_dtype odt; int yint, f64only, onem; } Fn;   /* onem: inputs 1 - |x|, x's sign */
 
 /* CUDA's documented bounds for its fast intrinsics (CUDA C++ Programming Guide, intrinsic
  * functions): ulps where they are given in ulps, absolute errors on the ranges they are given
@@ -119,6 +119,23 @@ static int fast_ok(const Fn *f, double x, double g, double c, int *nrange) {
     }
     if (abs_b >= 0) return fabs(g - c) <= abs_b + 0x1p-24;
     return fabs(g - c) <= f->atol + f->rtol * fabs(c) || (isinf(c) && fabs(g) > 1e37);
+}
+
+/* fp64 erfinv's reference (the interpreter's, Newton's method on erf y - x in double, is off
+ * by far more than an ulp near +-1): bisection in long double on erfl, or on erfcl against
+ * 1 - |x| (exact) from |x| = 1/2, two Newton steps; sqrt(pi)/2 x below 2^-30 */
+static long double erfinv_f(long double y, long double ax) { return ax < 0.5L ? erfl(y) - ax : (1 - ax) - erfcl(y); }
+static double erfinv_ref(double x) {
+    long double ax = fabsl((long double)x), lo = 0, hi = 7, c = 0.886226925452758013649083741671L;
+    if (isnan(x) || ax > 1) return NAN;
+    if (ax == 1) return copysign(INFINITY, x);
+    if (ax < 0x1p-30L) return (double)(x * c * (1 + 3.14159265358979323846L * ax * ax / 12));
+    for (int i = 0; i < 100; i++) {
+        long double m = (lo + hi) / 2;
+        if (erfinv_f(m, ax) < 0) lo = m; else hi = m;
+    }
+    for (int i = 0; i < 2; i++) lo -= erfinv_f(lo, ax) / (expl(-lo * lo) / c);
+    return (double)copysignl(lo, x);
 }
 
 int main(void) {
@@ -172,6 +189,12 @@ int main(void) {
         {"hypot", 1, 0, 1, 3, 0, 0, -3, 3, 0, 0, 1}, {"rhypot", 1, 0, 1, 2, 0, 0, -3, 3, 0, 0, 1},
         {"asinh", 0, 0, 1, 4, 0, 0, -1074, 1023, 0, 0, 1}, {"acosh", 0, 0, 1, 4, 0, 0, 0, 1023, 0, 0, 1},
         {"atanh", 0, 0, 1, 3, 0, 0, -1074, 0, 0, 0, 1}, {"asinh", 0, 0, 1, 4, 0, 0, -3, 3, 0, 0, 1},
+        /* erf, erfc (libdevice's erf is tl.erf), erfinv: CUDA's 2, 5, 5 ulp; erfinv against the
+         * long double reference (near +-1 too: onem), so with no ulp more */
+        {"erf", 0, 0, 1, 3, 0, 0, -1074, 6, 0, 0, 1}, {"erf", 0, 0, 1, 3, 0, 0, -3, 3, 0, 0, 1},
+        {"erfc", 0, 0, 1, 6, 0, 0, -1074, 5, 0, 0, 1}, {"erfc", 0, 0, 1, 6, 0, 0, -3, 3, 0, 0, 1},
+        {"erfc", 0, 0, 1, 6, 0, 0, 3, 4.8, 0, 0, 1}, {"erfinv", 0, 0, 1, 5, 0, 0, -1074, 0, 0, 0, 1},
+        {"erfinv", 0, 0, 1, 5, 0, 0, -12, 0, 0, 0, 1}, {"erfinv", 0, 0, 1, 5, 0, 0, -54, 0, 0, 0, 1, 1},
         /* ldexp, scalbn: exact (one rounding for subnormal results) */
         {"ldexp", 1, 0, 1, 0, 0, 0, -1074, 1023, 0, 1, 0}, {"scalbn", 1, 0, 1, 0, 0, 0, -1074, 1023, 0, 1, 0},
         /* fp32 tan: CUDA's tanf bound, 4 ulp */
@@ -205,10 +228,14 @@ int main(void) {
             for (int j = 0; j < N; j++) { int k = (j * 7 + 3) % N; double t = y[j]; y[j] = y[k]; y[k] = t; }
             if (f->yint)   /* an int32 argument (ldexp's exponent): -1200..1200 */
                 for (int j = 0; j < N; j++) y[j] = floor(urand() * 2401) - 1200;
+            if (f->onem)
+                for (int j = 0; j < N; j++) x[j] = copysign(1 - fabs(x[j]), x[j]);
             nf++;
             tc_dtype ydt = f->yint ? TC_I32 : dt;
             if (run(gpu, mg, f->name, f->two, dt, ydt, odt, x, y, rg) ||
                 run(cpu, mc, f->name, f->two, dt, ydt, odt, x, y, rc)) { bad++; printf("%-12s %s: launch failed\n", f->name, f64 ? "fp64" : "fp32"); continue; }
+            if (f64 && !strcmp(f->name, "erfinv"))
+                for (int j = 0; j < N; j++) rc[j] = erfinv_ref(x[j]);
             int nbad = 0, first = -1, nrange = 0;
             double worst = 0;
             for (int j = 0; j < N; j++) {

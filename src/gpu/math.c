@@ -76,10 +76,9 @@ int fmod_exact(G *g, bool f64, int a, int b, bool rem) {
  * On the GPU so far: the exact ones (trunc, rint/nearbyint, round, copysign, fdim, nextafter,
  * logb (so ilogb), saturatef, rcp, fmod and remainder by long division), hypot/rhypot of fp32
  * through fp64, fp32 cbrt/rcbrt/exp10/expm1/log10/log1p/sinh/cosh/asinh/acosh/atanh/asin/
- * acos/atan/atan2/pow/sinpi/cospi, and
- * the fast_* forms as
- * libdevice has them (the .approx instructions). The others are refused with their name (the
- * interpreter runs them all). */
+ * acos/atan/atan2/pow/sinpi/cospi/tan/erfc/erfinv, the same on fp64 (math64.c), and the
+ * fast_* forms as libdevice has them (the .approx instructions). The others are refused with
+ * their name (the interpreter runs them all). */
 
 TC_NORETURN static void math_unsupported(G *g, int fn, int dt) {
     err_fail(g->e, TC_ERR_UNSUPPORTED, g->cur ? g->cur->loc : (SrcLoc){0},
@@ -259,6 +258,16 @@ int dk(G *g, double v) {
 int d2(G *g, const char *ins, int a, int b) {
     int d = nr(g, CD);
     E(g, "%s %s, %s, %s;", ins, rn(g, d), rn(g, a), rn(g, b));
+    return d;
+}
+
+/* 2^e for e an s32 register in [-1022, 1023] (a normal power of two) */
+int pow2_f64(G *g, int e) {
+    int b = nr(g, CD), d = nr(g, CD), t = nr(g, CR);
+    E(g, "add.s32 %s, %s, 1023;", rn(g, t), rn(g, e));
+    E(g, "cvt.u64.u32 %s, %s;", rn(g, b), rn(g, t));
+    E(g, "shl.b64 %s, %s, 52;", rn(g, b), rn(g, b));
+    E(g, "mov.b64 %s, %s;", rn(g, d), rn(g, b));
     return d;
 }
 
@@ -594,6 +603,8 @@ int math1(G *g, int fn, int dt, int a) {
         case MF_RCBRT: return cbrt_f64_fn(g, a, true);
         case MF_SINH: return sinhcosh_f64_fn(g, a, false);
         case MF_COSH: return sinhcosh_f64_fn(g, a, true);
+        case MF_ERFC: return erf_f64_fn(g, true, a);
+        case MF_ERFINV: return erfinv_f64_fn(g, a);
         default: break;
         }
     }
@@ -702,15 +713,6 @@ int math1(G *g, int fn, int dt, int a) {
  * clamped to [-400, 400]), one rounding; fp64: x (a subnormal scaled up by 2^54 first) times
  * 2^n1 in three steps that keep it normal, n1 = max(n, -1022 - its exponent), then times
  * 2^(n - n1) (a subnormal power of two at the least), the only step that can round */
-static int pow2_f64(G *g, int e) {   /* 2^e, e an s32 in [-1022, 1023] */
-    int b = nr(g, CD), d = nr(g, CD), t = nr(g, CR);
-    E(g, "add.s32 %s, %s, 1023;", rn(g, t), rn(g, e));
-    E(g, "cvt.u64.u32 %s, %s;", rn(g, b), rn(g, t));
-    E(g, "shl.b64 %s, %s, 52;", rn(g, b), rn(g, b));
-    E(g, "mov.b64 %s, %s;", rn(g, d), rn(g, b));
-    return d;
-}
-
 static int ldexp_fn(G *g, bool f64, int x, int y) {
     int n = nr(g, CR), d;
     E(g, "cvt.rzi.s32.%s %s, %s;", f64 ? "f64" : "f32", rn(g, n), rn(g, y));

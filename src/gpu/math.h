@@ -23,6 +23,8 @@ int sinpi_f64_fn(G *g, int x, bool cos);
 int cbrt_f64_fn(G *g, int x, bool rcp);
 int hypot_f64_fn(G *g, int x, int y, bool rcp);
 int ahyp_f64_fn(G *g, int fn, int x);
+int erf_f64_fn(G *g, bool erfc, int x);
+int erfinv_f64_fn(G *g, int x);
 
 /* math.c: shared by both files */
 /* C's special cases of pow(x, y) on d = |x|^y (fp32 or fp64; y64: y in fp64) */
@@ -30,6 +32,7 @@ void pow_specials(G *g, bool f64, int d, int x, int y, int y64);
 int dk(G *g, double v);                             /* an fp64 constant in a register */
 int d2(G *g, const char *ins, int a, int b);       /* `ins d, a, b` into a new register */
 int horner_d(G *g, int z, const double *c, int n); /* c[0] + c[1] z + ... by fma */
+int pow2_f64(G *g, int e);                          /* 2^e, e an s32 in [-1022, 1023] */
 int cbrt_est(G *g, int m);                          /* cbrt of m > 0 (fp32 range), ~2^-50 */
 
 #endif

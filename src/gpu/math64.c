@@ -1,6 +1,7 @@
 /* math64.c — the fp64 transcendentals on the GPU (exp, log and pow families, tanh/sinh/cosh,
  * sin/cos/tan with Payne-Hanek reduction, atan family, sinpi/cospi, cbrt, hypot, the inverse
- * hyperbolics), called from math.c's math1/math2 and for tl.exp and friends on fp64. */
+ * hyperbolics, erf/erfc/erfinv), called from math.c's math1/math2 and for tl.exp and friends
+ * on fp64. */
 #include "gpu/math.h"
 
 #include <math.h>
@@ -43,13 +44,11 @@ static void mul_dd_k(G *g, int ah, int al, double ch, double cl, int *hi, int *l
     *lo = d2(g, "sub.rn.f64", r, t);
 }
 
-/* e^(h + l) for h finite, clamped to [-746, 710] (|l| <= ulp(h)): 2^n e^r, n = rint(h log2 e),
- * r = h - n ln 2 + l as hi + lo (n * LN2_HI exact, ln 2's low part and l added after),
- * e^r - 1 by its Taylor series (|r| <= 0.35: 1e-19), 1 + that with one rounding, 2^n as two
- * normal factors (so subnormal results round once more). No special cases. */
-static int em1_taylor(G *g, int r);
-static int exp_dd(G *g, int h, int l) {
-    int xc = nr(g, CD), t = nr(g, CD), nn = nr(g, CD), rh = nr(g, CD), rl = nr(g, CD), d = nr(g, CD);
+/* h + l (|l| <= ulp(h)) clamped to [-746, 710] and reduced: e^(h + l) = 2^n e^(r + rl), n =
+ * rint(h log2 e), r = h - n ln 2 + l rounded (n * LN2_HI exact, ln 2's low part and l added
+ * after), rl its low part; 2^n as two normal factors *b1 *b2. Returns r. */
+static int exp_reduce(G *g, int h, int l, int *rl_out, int *b1, int *b2) {
+    int xc = nr(g, CD), t = nr(g, CD), nn = nr(g, CD), rh = nr(g, CD), rl = nr(g, CD);
     E(g, "max.f64 %s, %s, 0d%016llX;", rn(g, xc), rn(g, h), D64(-746.0));
     E(g, "min.f64 %s, %s, 0d%016llX;", rn(g, xc), rn(g, xc), D64(710.0));
     E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t), rn(g, xc), D64(LOG2E_HI));
@@ -60,20 +59,27 @@ static int exp_dd(G *g, int h, int l) {
     if (l) E(g, "add.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, l));
     int r = d2(g, "add.rn.f64", rh, rl), u = d2(g, "sub.rn.f64", r, rh);
     E(g, "sub.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, u));   /* r + rl = rh + rl' */
-    int q = em1_taylor(g, r), acc = nr(g, CD);   /* e^(r + rl) - 1 = q + rl (q + 1) */
-    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, u), rn(g, rl), rn(g, q), rn(g, rl));
-    E(g, "add.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, q));
-    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, acc), rn(g, u));
-    int ni = nr(g, CR), n1 = nr(g, CR), n2 = nr(g, CR), b1 = nr(g, CD), b2 = nr(g, CD);
+    int ni = nr(g, CR), n1 = nr(g, CR), n2 = nr(g, CR);
     E(g, "cvt.rni.s32.f64 %s, %s;", rn(g, ni), rn(g, nn));
     E(g, "shr.s32 %s, %s, 1;", rn(g, n1), rn(g, ni));
     E(g, "sub.s32 %s, %s, %s;", rn(g, n2), rn(g, ni), rn(g, n1));
-    E(g, "add.s32 %s, %s, 1023;", rn(g, n1), rn(g, n1));
-    E(g, "add.s32 %s, %s, 1023;", rn(g, n2), rn(g, n2));
-    E(g, "cvt.u64.u32 %s, %s;", rn(g, b1), rn(g, n1));
-    E(g, "cvt.u64.u32 %s, %s;", rn(g, b2), rn(g, n2));
-    E(g, "shl.b64 %s, %s, 52;", rn(g, b1), rn(g, b1));
-    E(g, "shl.b64 %s, %s, 52;", rn(g, b2), rn(g, b2));
+    *b1 = pow2_f64(g, n1);
+    *b2 = pow2_f64(g, n2);
+    *rl_out = rl;
+    return r;
+}
+
+/* e^(h + l) for h finite (exp_reduce), e^r - 1 by its Taylor series (|r| <= 0.35: 1e-19),
+ * 1 + that with one rounding, times 2^n (so subnormal results round once more). No special
+ * cases. */
+static int em1_taylor(G *g, int r);
+static int exp_dd(G *g, int h, int l) {
+    int rl, b1, b2, r = exp_reduce(g, h, l, &rl, &b1, &b2);
+    /* e^(r + rl) - 1 = q + rl (q + 1) */
+    int q = em1_taylor(g, r), acc = nr(g, CD), u = nr(g, CD), d = nr(g, CD);
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, u), rn(g, rl), rn(g, q), rn(g, rl));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, u), rn(g, u), rn(g, q));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, acc), rn(g, u));
     E(g, "mul.rn.f64 %s, %s, %s;", rn(g, acc), rn(g, acc), rn(g, b1));
     E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, acc), rn(g, b2));
     return d;
@@ -930,6 +936,264 @@ int ahyp_f64_fn(G *g, int fn, int x) {
     return d;
 }
 
+/* ---- erf, erfc, erfinv ------------------------------------------------------------------ *
+ * erf x = x + x P(x^2) below 0.5; above, erfc through erfcx = e^(x^2) erfc x, a polynomial in
+ * x - m on each of four pieces to 3.875 and x erfcx x one in 1/x^2 - m from there to 27.5
+ * (erfc underflows at 27.23), times e^(-x^2) (x^2 as hi + lo, exp_reduce) with the product
+ * kept as hi + lo; erf = 1 - erfc, erfc(-x) = 2 - erfc x. erfinv: a guess and one Halley
+ * step on those. Measured (ptxsim, against long double): erf 0.7 ulp, erfc 0.65 (0.75 for
+ * subnormal results, rounded twice), erfinv 0.7. */
+
+/* printed by scripts/erf64-coeffs.py; max relative errors: erf_small 1.1e-17,
+ * erfc_pieces 1.8e-19 1.9e-19 1.1e-19 2.3e-19 3.7e-19, erfinv_pieces 2.9e-10 1.2e-10 */
+static const double erf_small[10] = {
+    0x1.06eba8214db69p-3, -0x1.812746b037a18p-2, 0x1.ce2f21a045dfbp-4, -0x1.b82ce313fddf4p-6,
+    0x1.565bcd6cd8045p-8, -0x1.c02dd00dd9a76p-11, 0x1.f9a826a12df84p-14, -0x1.f556bae33e99ap-17,
+    0x1.c0d71cb7f465cp-20, -0x1.774d15d7e59d2p-23,
+};
+static const double erfc_pieces[100] = {
+    0x1.0000000000000p-1, 0x1.a000000000000p-1, 0x1.f0723ff5acdf9p-2, -0x1.8152438dffcddp-58,
+    -0x1.5cbc2c216df00p-2, 0x1.7dc1ac0a82722p-57, 0x1.aa32b83507196p-3, -0x1.d43ed8ca5d791p-4,
+    0x1.d7f26045a16efp-5, -0x1.ba6d691687358p-6, 0x1.859d3cc70552ep-7, -0x1.44bd2e2aa2dffp-8,
+    0x1.01b0615c8227dp-9, -0x1.87347d7b113b8p-11, 0x1.1d2999e766f3cp-12, -0x1.9085835d80a29p-14,
+    0x1.0f9225534fe08p-15, -0x1.64fca51e1f598p-17, 0x1.d846e23046b9dp-19, -0x1.21e06087c1fa0p-20,
+    0x1.2000000000000p+0, 0x1.8000000000000p+0, 0x1.494daffa2ad68p-2, 0x1.38aa60e89b687p-56,
+    -0x1.4f1988444caf7p-3, 0x1.18e1600b3c605p-57, 0x1.37ea271bc54c1p-4, -0x1.0dc51d2941e62p-5,
+    0x1.b65944f34e569p-7, -0x1.513ed7600e7d9p-8, 0x1.ee705e756b4fap-10, -0x1.5b0abfe55129ap-11,
+    0x1.d4509b48d419bp-13, -0x1.30c0ecaaf04a6p-14, 0x1.7f9a4f3a455a8p-16, -0x1.d415a825d84c1p-18,
+    0x1.15348831f23eap-19, -0x1.3fe357af350d3p-21, 0x1.7708276944145p-23, -0x1.97d693fba796ep-25,
+    0x1.e000000000000p+0, 0x1.2800000000000p+1, 0x1.ce30e45ab6494p-3, 0x1.c3799bbf7486cp-57,
+    -0x1.5a930ffb85474p-4, -0x1.9d6c0de2f2e0bp-62, 0x1.ebb6ceff21777p-6, -0x1.4c4757001fa17p-7,
+    0x1.ae11499bf2922p-9, -0x1.0baab49fe35c6p-10, 0x1.418a6cb42d4c0p-12, -0x1.75d56393c1cdcp-14,
+    0x1.a5ac3adfc2f5fp-16, -0x1.ce6a020f8f15dp-18, 0x1.ede42e5669916p-20, -0x1.014a07b074d19p-21,
+    0x1.05a4e897a9a70p-23, -0x1.048a6f7d76355p-25, 0x1.093d0455afd53p-27, -0x1.f6f7ec9e2a95ep-30,
+    0x1.6000000000000p+1, 0x1.a800000000000p+1, 0x1.4eb70f58ed3eap-3, 0x1.3c141add6b2fap-58,
+    -0x1.75bb89d0a7de5p-5, -0x1.97c219d2d3116p-61, 0x1.937c138223a8fp-7, -0x1.a65dbc5ec39cep-9,
+    0x1.adb39c1d4b38bp-11, -0x1.a9b993c3329d7p-13, 0x1.9b74f4017effbp-15, -0x1.848350f01ce48p-17,
+    0x1.66e0d1458943fp-19, -0x1.44aeaf974bce2p-21, 0x1.20019e4ed294dp-23, -0x1.f56b112f8e050p-26,
+    0x1.ac35c90cbb95cp-28, -0x1.68083fedd9fefp-30, 0x1.39aa531502906p-32, -0x1.fab47b0ebeb35p-35,
+    0x1.f000000000000p+1, 0x1.1632df169accap-5, 0x1.1c30e5950c9fdp-1, 0x1.31bc4f65234dfp-55,
+    -0x1.06aec28ef4989p-2, 0x1.653e9436b92cap-56, 0x1.57ed840d54587p-2, -0x1.63e16d978feeap-1,
+    0x1.eab873d2ce55cp+0, -0x1.9f5831d3a5ca6p+2, 0x1.9b63bc9e15e6fp+4, -0x1.ce2fcd04389b8p+6,
+    0x1.20219710e16f5p+9, -0x1.885b602df294ep+11, 0x1.20942b87149d5p+14, -0x1.c57030b0aab62p+16,
+    0x1.6d5fdc254a7b4p+19, -0x1.3cd0fa950b90fp+22, 0x1.9047cade93c05p+25, -0x1.8f69e1a033ac6p+28,
+};
+static const double erfinv_pieces[34] = {
+    0x0.0p+0, 0x1.0000000000000p+2, 0x1.dbd8f2a8f8f9fp+0, 0x1.d3ab9efe40cd6p-3,
+    -0x1.d93d3e5300ec0p-8, -0x1.abc237b4385a1p-13, 0x1.f2990bb8d5d39p-14, -0x1.044ee49a05afcp-16,
+    0x1.05e8662ebbf7cp-21, 0x1.7cce499474ca9p-23, -0x1.21c78fd640f4ap-25, 0x1.fc51019760241p-30,
+    0x1.6907c72b0cb9cp-32, -0x1.43338a897d68dp-34, 0x1.7789a6efb62f3p-39, 0x1.8d5dbbf09d752p-41,
+    -0x1.2b2c0ba9f13a9p-44,
+    0x1.0000000000000p+3, 0x1.1d2877351bd10p+2, 0x1.13317a86a3a86p+2, 0x1.029c8a4e77be2p+0,
+    0x1.954ff7c853c7ep-12, -0x1.dfa0d5b08f728p-12, 0x1.4a2f3a0a6e8b7p-13, -0x1.7024f4e2fcdaep-15,
+    0x1.98410fa67ff0dp-17, -0x1.3be65fe08ec6dp-18, 0x1.2c94b3fa87200p-19, -0x1.8410ca43ab2aap-21,
+    0x1.f5bf96d8440a9p-22, -0x1.044b420f10a9dp-21, 0x1.4472cfb019046p-23, 0x1.4a56eb5212720p-25,
+    -0x1.4f47080b0b8c2p-26,
+};
+
+#define ERFC_NP 5    /* pieces of erfc_pieces */
+#define ERFC_ROW 20  /* a row: start, m, c0 and c1 as hi + lo, c2 ... c15 */
+#define ERFINV_ROW 17
+
+/* the constants of a row of tab (np rows of `row`, each its start and row - 1 constants)
+ * into c[]: the first row's, overwritten by each later row's whose start key reaches */
+static void pick_row(G *g, int key, const double *tab, int np, int row, int *c) {
+    int p = nr(g, CP);
+    for (int k = 1; k < row; k++) c[k - 1] = dk(g, tab[k]);
+    for (int i = 1; i < np; i++) {
+        const double *t = tab + i * row;
+        E(g, "setp.ge.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, key), D64(t[0]));
+        for (int k = 1; k < row; k++) E(g, "@%s mov.f64 %s, 0d%016llX;", rn(g, p), rn(g, c[k - 1]), D64(t[k]));
+    }
+}
+
+/* c[0] + c[1] z + ... + c[n-1] z^(n-1) with the c in registers */
+static int horner_r(G *g, int z, const int *c, int n) {
+    int r = c[n - 1];
+    for (int i = n - 2; i >= 0; i--) {
+        int d = nr(g, CD);
+        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, d), rn(g, r), rn(g, z), rn(g, c[i]));
+        r = d;
+    }
+    return r;
+}
+
+/* what erf, erfc and erfinv need of x and a = |x| clamped to [0, 27.5]: p, with erf x =
+ * x + x p for |x| < 0.5; for a >= 0.5, erfc a = (S + L) b1 b2 (b1, b2 powers of two; S + L
+ * within ~0.1 ulp); e = e^(-a^2) / (b1 b2) */
+typedef struct ErfParts { int p, S, L, b1, b2, e; } ErfParts;
+
+static void erf_parts(G *g, int x, int a, ErfParts *o) {
+    o->p = horner_d(g, d2(g, "mul.rn.f64", x, x), erf_small, (int)(sizeof erf_small / sizeof erf_small[0]));
+    /* P = c0 + w (c1 + w R(w)) as Ph + Pl (c0, c1 as hi + lo, |w Q| < |c0|); the last
+     * piece's times 1/a as hi + lo */
+    int c[ERFC_ROW - 1], r = nr(g, CD), rl = nr(g, CD), v = nr(g, CD), w = nr(g, CD), pt = nr(g, CP);
+    pick_row(g, a, erfc_pieces, ERFC_NP, ERFC_ROW, c);
+    E(g, "rcp.rn.f64 %s, %s;", rn(g, r), rn(g, a));
+    E(g, "neg.f64 %s, %s;", rn(g, rl), rn(g, a));
+    E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, rl), rn(g, rl), rn(g, r));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, rl), rn(g, rl), rn(g, r));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, v), rn(g, r), rn(g, r));
+    E(g, "setp.ge.f64 %s, %s, 0d%016llX;", rn(g, pt), rn(g, a), D64(erfc_pieces[(ERFC_NP - 1) * ERFC_ROW]));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, w), rn(g, v), rn(g, a), rn(g, pt));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, w), rn(g, w), rn(g, c[0]));   /* a - m exact */
+    int R = horner_r(g, w, c + 5, ERFC_ROW - 6), tq = d2(g, "mul.rn.f64", w, R);
+    int qh = d2(g, "add.rn.f64", c[3], tq), ql = d2(g, "sub.rn.f64", c[3], qh);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, ql), rn(g, ql), rn(g, tq));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, ql), rn(g, ql), rn(g, c[4]));
+    int th = d2(g, "mul.rn.f64", w, qh), tl = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, tl), rn(g, th));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, tl), rn(g, w), rn(g, qh), rn(g, tl));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, tl), rn(g, w), rn(g, ql), rn(g, tl));
+    int ph = d2(g, "add.rn.f64", c[1], th), pl = d2(g, "sub.rn.f64", c[1], ph);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, pl), rn(g, pl), rn(g, th));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, pl), rn(g, pl), rn(g, tl));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, pl), rn(g, pl), rn(g, c[2]));
+    int f = dk(g, 1.0), fl = dk(g, 0), fh = nr(g, CD), fo = nr(g, CD);
+    E(g, "@%s mov.f64 %s, %s;", rn(g, pt), rn(g, f), rn(g, r));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, pt), rn(g, fl), rn(g, rl));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, fh), rn(g, ph), rn(g, f));
+    E(g, "neg.f64 %s, %s;", rn(g, fo), rn(g, fh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, fo), rn(g, ph), rn(g, f), rn(g, fo));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, fo), rn(g, ph), rn(g, fl), rn(g, fo));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, fo), rn(g, pl), rn(g, f), rn(g, fo));
+    /* e^(-a^2) = b1 b2 (1 + r + sh + sl): r exact, sh = r^2 / 2 exact, the rest in sl */
+    int na = nr(g, CD), hn = nr(g, CD), ln = nr(g, CD), erl, r3;
+    E(g, "neg.f64 %s, %s;", rn(g, na), rn(g, a));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, hn), rn(g, na), rn(g, a));
+    E(g, "neg.f64 %s, %s;", rn(g, ln), rn(g, hn));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, ln), rn(g, na), rn(g, a), rn(g, ln));
+    int er = exp_reduce(g, hn, ln, &erl, &o->b1, &o->b2);
+    double k3[15], fact = 6;
+    for (int k = 0; k < 15; k++) { k3[k] = 1.0 / fact; fact *= k + 4; }
+    r3 = d2(g, "mul.rn.f64", er, horner_d(g, er, k3, 15));   /* (r^3/6 + r^4/24 + ...) / r^2 */
+    int zh = d2(g, "mul.rn.f64", er, er), zl = nr(g, CD), sh = nr(g, CD), sl = nr(g, CD), op = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, zl), rn(g, zh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, zl), rn(g, er), rn(g, er), rn(g, zl));
+    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, sh), rn(g, zh));
+    E(g, "mul.rn.f64 %s, %s, 0d3FE0000000000000;", rn(g, zl), rn(g, zl));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, sl), rn(g, zh), rn(g, r3), rn(g, zl));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, op), rn(g, er));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, op), rn(g, op), rn(g, sh));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, sl), rn(g, erl), rn(g, op), rn(g, sl));
+    /* (fh + fo)(1 + r + sh + sl): fh + fh r by two-sum (fh r exact by fma), the rest in L,
+     * its largest term fh sh last */
+    int qh2 = d2(g, "mul.rn.f64", fh, er), ql2 = nr(g, CD), L = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, ql2), rn(g, qh2));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, ql2), rn(g, fh), rn(g, er), rn(g, ql2));
+    int S = d2(g, "add.rn.f64", fh, qh2), e1 = d2(g, "sub.rn.f64", S, fh);
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, e1), rn(g, qh2), rn(g, e1));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, L), rn(g, fh), rn(g, sl), rn(g, ql2));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, L), rn(g, fo), rn(g, er), rn(g, L));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, L), rn(g, L), rn(g, fo));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, L), rn(g, L), rn(g, e1));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, L), rn(g, fh), rn(g, sh), rn(g, L));
+    o->S = S;
+    o->L = L;
+    o->e = nr(g, CD);
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, sh), rn(g, sh), rn(g, sl));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, o->e), rn(g, er));
+    E(g, "add.rn.f64 %s, %s, %s;", rn(g, o->e), rn(g, o->e), rn(g, sh));
+}
+
+/* k - (S + L) b1 b2 (k = 1 or 2, the product below 1/2): k - hi exactly as a sum, then lo */
+static int k_minus(G *g, double k, const ErfParts *o) {
+    int eh = d2(g, "mul.rn.f64", o->S, o->b1), el = d2(g, "mul.rn.f64", o->L, o->b1), kk = dk(g, k);
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, eh), rn(g, eh), rn(g, o->b2));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, el), rn(g, el), rn(g, o->b2));
+    int s = d2(g, "sub.rn.f64", kk, eh), e = d2(g, "sub.rn.f64", kk, s);
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, e), rn(g, e), rn(g, eh));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, e), rn(g, e), rn(g, el));
+    return d2(g, "add.rn.f64", s, e);
+}
+
+/* erf (erfc false) or erfc of x: |x| < 0.5: x + x p (erfc: 1 - x by two-sum, minus x p); erf
+ * above: 1 - erfc|x|, x's sign; erfc: (S + L) b1 b2, below -0.5 2 - that. +-inf through |x|
+ * clamped to 27.5; NaN: x. */
+int erf_f64_fn(G *g, bool erfc, int x) {
+    int ax = nr(g, CD), a = nr(g, CD), ps = nr(g, CP), d = nr(g, CD);
+    ErfParts o;
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "min.f64 %s, %s, 0d403B800000000000;", rn(g, a), rn(g, ax));
+    erf_parts(g, x, a, &o);
+    E(g, "setp.lt.f64 %s, %s, 0d3FE0000000000000;", rn(g, ps), rn(g, ax));
+    if (!erfc) {
+        int big = k_minus(g, 1.0, &o), small = nr(g, CD);
+        E(g, "copysign.f64 %s, %s, %s;", rn(g, big), rn(g, x), rn(g, big));
+        E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, small), rn(g, x), rn(g, o.p), rn(g, x));
+        E(g, "selp.f64 %s, %s, %s, %s;", rn(g, d), rn(g, small), rn(g, big), rn(g, ps));
+    } else {
+        int one = dk(g, 1.0), nx = nr(g, CD), sh, sl, q = d2(g, "mul.rn.f64", x, o.p), pn = nr(g, CP);
+        E(g, "neg.f64 %s, %s;", rn(g, nx), rn(g, x));
+        two_sum(g, one, nx, &sh, &sl);
+        E(g, "sub.rn.f64 %s, %s, %s;", rn(g, sl), rn(g, sl), rn(g, q));
+        int small = d2(g, "add.rn.f64", sh, sl), neg = k_minus(g, 2.0, &o);
+        E(g, "add.rn.f64 %s, %s, %s;", rn(g, d), rn(g, o.S), rn(g, o.L));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, d), rn(g, o.b1));
+        E(g, "mul.rn.f64 %s, %s, %s;", rn(g, d), rn(g, d), rn(g, o.b2));
+        E(g, "setp.lt.f64 %s, %s, 0d0000000000000000;", rn(g, pn), rn(g, x));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, pn), rn(g, d), rn(g, neg));
+        E(g, "@%s mov.f64 %s, %s;", rn(g, ps), rn(g, d), rn(g, small));
+    }
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, ps), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, ps), rn(g, d), rn(g, x));
+    return d;
+}
+
+/* erfinv x: y0 = |x| R(w), w = -ln((1 - |x|)(1 + |x|)) (erfinv_pieces, relative 1e-9), then
+ * one Halley step y - f / (f' (1 + y f / f')) on f(y) = erf y - |x| = (y - |x|) + y p below
+ * y = 0.5, = (1 - |x|) - erfc y above (both exact but for the last rounding: y - |x| and
+ * 1 - |x| exact), f' = 2/sqrt(pi) e^(-y^2); x's sign. +-1: +-inf; |x| > 1: NaN; NaN: x. */
+int erfinv_f64_fn(G *g, int x) {
+    int ax = nr(g, CD), om = nr(g, CD), t = nr(g, CD), w = nr(g, CD), lo, p = nr(g, CP);
+    E(g, "abs.f64 %s, %s;", rn(g, ax), rn(g, x));
+    E(g, "sub.rn.f64 %s, 0d3FF0000000000000, %s;", rn(g, om), rn(g, ax));
+    E(g, "add.rn.f64 %s, %s, 0d3FF0000000000000;", rn(g, t), rn(g, ax));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, t), rn(g, t), rn(g, om));
+    int l = log_dd(g, t, &lo), c[ERFINV_ROW - 1], s = nr(g, CD);
+    E(g, "neg.f64 %s, %s;", rn(g, w), rn(g, l));
+    pick_row(g, w, erfinv_pieces, 2, ERFINV_ROW, c);
+    E(g, "sqrt.rn.f64 %s, %s;", rn(g, s), rn(g, w));
+    E(g, "setp.ge.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, w), D64(erfinv_pieces[ERFINV_ROW]));
+    E(g, "selp.f64 %s, %s, %s, %s;", rn(g, s), rn(g, s), rn(g, w), rn(g, p));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, s), rn(g, s), rn(g, c[0]));
+    int y = d2(g, "mul.rn.f64", ax, horner_r(g, s, c + 1, ERFINV_ROW - 2));
+    ErfParts o;
+    erf_parts(g, y, y, &o);
+    int f = d2(g, "sub.rn.f64", y, ax), fb = d2(g, "mul.rn.f64", o.S, o.b1), fl = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, fl), rn(g, o.L), rn(g, o.b1));
+    E(g, "fma.rn.f64 %s, %s, %s, %s;", rn(g, f), rn(g, y), rn(g, o.p), rn(g, f));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, fb), rn(g, fb), rn(g, o.b2));
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, fl), rn(g, fl), rn(g, o.b2));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, fb), rn(g, om), rn(g, fb));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, fb), rn(g, fb), rn(g, fl));
+    E(g, "setp.ge.f64 %s, %s, 0d3FE0000000000000;", rn(g, p), rn(g, y));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, f), rn(g, fb));
+    int dv = d2(g, "mul.rn.f64", o.e, o.b1), den = nr(g, CD), d = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, %s;", rn(g, dv), rn(g, dv), rn(g, o.b2));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, dv), rn(g, dv), D64(0x1.20dd750429b6dp+0));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, f), rn(g, f), rn(g, dv));
+    E(g, "fma.rn.f64 %s, %s, %s, 0d3FF0000000000000;", rn(g, den), rn(g, y), rn(g, f));
+    E(g, "div.rn.f64 %s, %s, %s;", rn(g, f), rn(g, f), rn(g, den));
+    E(g, "sub.rn.f64 %s, %s, %s;", rn(g, d), rn(g, y), rn(g, f));
+    /* below 2^-28: sqrt(pi)/2 |x| (hi + lo, |x| scaled by 2^60 so that the lo part counts) */
+    int t60 = nr(g, CD);
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, t60), rn(g, ax), D64(0x1p60));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, f), rn(g, t60), D64(-0x1.618f13eb7ca89p-55));
+    E(g, "fma.rn.f64 %s, %s, 0d%016llX, %s;", rn(g, f), rn(g, t60), D64(0x1.c5bf891b4ef6bp-1), rn(g, f));
+    E(g, "mul.rn.f64 %s, %s, 0d%016llX;", rn(g, f), rn(g, f), D64(0x1p-60));
+    E(g, "setp.lt.f64 %s, %s, 0d%016llX;", rn(g, p), rn(g, ax), D64(0x1p-28));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, f));
+    E(g, "copysign.f64 %s, %s, %s;", rn(g, d), rn(g, x), rn(g, d));
+    E(g, "setp.eq.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s copysign.f64 %s, %s, 0d7FF0000000000000;", rn(g, p), rn(g, d), rn(g, x));
+    E(g, "setp.gt.f64 %s, %s, 0d3FF0000000000000;", rn(g, p), rn(g, ax));
+    E(g, "@%s mov.f64 %s, 0dFFF8000000000000;", rn(g, p), rn(g, d));
+    E(g, "setp.nan.f64 %s, %s, %s;", rn(g, p), rn(g, x), rn(g, x));
+    E(g, "@%s mov.f64 %s, %s;", rn(g, p), rn(g, d), rn(g, x));
+    return d;
+}
+
 /* fp64 tl.exp, exp2, log, log2, sin, cos, tanh, erf */
 int unop_f64_math(G *g, int op, int a) {
     switch (op) {
@@ -939,6 +1203,7 @@ int unop_f64_math(G *g, int op, int a) {
     case OP_LOG2: return log_f64_fn(g, 2, a);
     case OP_TANH: return tanh_f64_fn(g, a);
     case OP_SIN: case OP_COS: return trig_f64_fn(g, op, a);
+    case OP_ERF: return erf_f64_fn(g, false, a);
     default: {
         char what[64];
         snprintf(what, sizeof what, "%s on fp64", op_names[op]);

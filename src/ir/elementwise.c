@@ -298,14 +298,24 @@ static double erfinv_d(double x) {
         p = 0.00573950773 + p * w; p = -0.0076224613 + p * w; p = 0.00943887047 + p * w;
         p = 1.00167406 + p * w; p = 2.83297682 + p * w;
     }
-    double y = p * x;
-    for (int i = 0; i < 4; i++) {   /* Newton: erf'(y) = 2/sqrt(pi) exp(-y^2) */
-        double e = erf(y) - x;
-        double d = 1.1283791670955126 * exp(-y * y);
-        if (d == 0) break;
-        y -= e / d;
+    /* Newton on |x|, erf'(y) = 2/sqrt(pi) exp(-y^2). From |x| = 0.5 on, on log erfc(y) =
+     * log(1 - |x|) (1 - |x| exact): erf(y) - |x| would lose every digit near 1, and the log
+     * is nearly linear in y^2, so the guess converges even where it is poor (1 - 2^-53) */
+    double a = fabs(x), y = p * a;
+    for (int i = 0; i < 8; i++) {
+        double d = 1.1283791670955126 * exp(-y * y), s;
+        if (a < 0.5) {
+            if (d == 0) break;
+            s = (erf(y) - a) / d;
+        } else {
+            double c = erfc(y);
+            if (c == 0 || d == 0) break;
+            s = (log(1.0 - a) - log(c)) / (d / c);
+        }
+        y -= s;
+        if (fabs(s) <= 0x1p-54 * y) break;
     }
-    return y;
+    return copysign(y, x);
 }
 
 /* sin(pi x), cos(pi x): x mod 2 (exact), the quadrant n = rint(2r) and f = r - n/2 in
