@@ -62,6 +62,11 @@ static void ps_operand(const char *s, PsOp *o) {
         return;
     }
     if (!strncmp(s, "%tid.x", 6)) { o->kind = PS_TID; return; }
+    /* one program runs: program 0 of a grid of 1 */
+    if (!strncmp(s, "%ctaid.", 7) || !strncmp(s, "%nctaid.", 8)) {
+        o->kind = PS_IMM; o->imm = s[1] == 'n';
+        return;
+    }
     if (*s == '%') {
         int l = 0, c = ps_cls(s + 1, &l);
         o->kind = PS_REG; o->cls = c; o->idx = atoi(s + 1 + l);

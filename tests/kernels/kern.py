@@ -86,7 +86,7 @@ def cas16(p_ptr, out_ptr, BLOCK: tl.constexpr):
 
 @triton.jit
 def math1(x_ptr, out_ptr, FN: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
     if FN == "trunc":
         y = libdevice.trunc(x)
@@ -203,7 +203,7 @@ def math1(x_ptr, out_ptr, FN: tl.constexpr, BLOCK: tl.constexpr):
 
 @triton.jit
 def math2(x_ptr, y_ptr, out_ptr, FN: tl.constexpr, BLOCK: tl.constexpr):
-    offs = tl.arange(0, BLOCK)
+    offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
     x = tl.load(x_ptr + offs)
     y = tl.load(y_ptr + offs)
     if FN == "pow":
