@@ -425,6 +425,15 @@ TEST(cli_user_json_check_findings) {
                     "n=8 BLOCK=4 --json 2>/dev/null"));
     CHECK(json_ok(out, &j));
     CHECK_CONTAINS(out, "\"check\": {\"findings\": 0, \"notes\": 0, \"seed\": 24301, \"records\": []}");
+    /* an out-of-bounds access stops the run: still one object, the error with its location
+     * (x has 6 elements, n says 8) */
+    CHECK_INT(1, tc("check k.py add --grid 2 x='fp32:ones(6)' y='fp32:ones(8)' out='fp32:zeros(8)' "
+                    "n=8 BLOCK=4 --json 2>/dev/null"));
+    CHECK(json_ok(out, &j));
+    CHECK_CONTAINS(out, "\"error\": {\"status\": \"TC_ERR_RUNTIME\", \"exit\": 1, \"message\": \"k.py:12:");
+    CHECK_CONTAINS(out, "out-of-bounds load");
+    CHECK_CONTAINS(out, "\"where\": {\"file\": \"k.py\", \"line\": 12, \"col\": ");
+    CHECK_CONTAINS(out, "\"check\": {\"findings\": 0");
 }
 
 TEST(cli_user_json_compile_and_cache_ls) {

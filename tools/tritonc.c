@@ -91,7 +91,9 @@ static const char *usage_run =
     "                       check: findings, notes, seed and records (kind, note, where and\n"
     "                       other {file, line, col}, program, other_program, lane, address,\n"
     "                       tensor, element, count, message). NaN/Inf numbers are null;\n"
-    "                       on an error stdout stays empty (the message is on stderr)\n"
+    "                       a launch that fails prints command, file, kernel, error (status,\n"
+    "                       exit, message, where) and for check the records so far; other\n"
+    "                       errors leave stdout empty (the message is on stderr)\n"
     "  --config N|K=V,...   autotuned kernels: run config N (0-based, as the file lists them,\n"
     "                       before pruning) or the one config with these values\n"
     "                       ('BLOCK_SIZE_M=64,num_warps=4'); no benchmarking. Under the\n"
@@ -149,7 +151,9 @@ static const char *usage_check =
     "float results that differ by rounding only with the order (as float atomics do).\n"
     "The report goes to standard output; the tensors keep the program-order results.\n"
     "--json prints one JSON object instead (as `tritonc run --json`, with \"check\": the\n"
-    "findings as records: kind, file:line:col, programs, lane, tensor, element, address).\n"
+    "findings as records: kind, file:line:col, programs, lane, tensor, element, address;\n"
+    "a run stopped by an error, such as an out-of-bounds access, gives \"error\": status,\n"
+    "exit, message and \"where\": file, line, col).\n"
     "--timeout SECONDS stops the check after SECONDS (exit 1), as for `run`.\n"
     "TRITONC_CHECK=1 turns the same checks on for every interpreter launch (tritonc run, the\n"
     "library).\n"
@@ -1239,6 +1243,32 @@ int cli_run(int argc, char **argv, int check) {
             size_t nl = strcspn(assigns[i], "=");
             if (!strncmp(fa + 24, assigns[i], nl) && fa[24 + nl] == '\'')
                 fprintf(stderr, "tritonc: note: the command line gave %s\n", assigns[i]);
+        }
+        if (json) {   /* the error as an object too (a check's out-of-bounds access stops it) */
+            tc_launch_report r;
+            tc_last_launch(ctx, &r, sizeof r);
+            printf("{\"command\": \"%s\", \"file\": ", cmdn);
+            cli_json_str(stdout, pos[0]);
+            printf(", \"kernel\": ");
+            cli_json_str(stdout, pos[1]);
+            printf(",\n  \"error\": {\"status\": \"%s\", \"exit\": %d, \"message\": ", tc_status_name(s), rc);
+            cli_json_str(stdout, tc_errmsg(ctx));
+            tc_srcloc l = tc_errloc(ctx);
+            if (l.file && l.file[0]) {
+                printf(", \"where\": {\"file\": ");
+                cli_json_str(stdout, l.file);
+                printf(", \"line\": %d, \"col\": %d}", l.line, l.col);
+            } else {
+                printf(", \"where\": null");
+            }
+            printf("}");
+            if (check) {
+                printf(",\n  \"check\": {\"findings\": %d, \"notes\": %d, \"seed\": %llu, \"records\": ",
+                       r.check_findings, r.check_notes, (unsigned long long)r.check_seed);
+                cli_json_findings(stdout, ctx);
+                printf("}");
+            }
+            printf("\n}\n");
         }
         goto done;
     }
