@@ -187,7 +187,6 @@ int mma_lay(G *g, const Inst *dot) {
 
 /* ---- seeding: accumulators stay in the mma layout through loops and epilogues --------- */
 
-static bool is_mma(G *g, int v) { return v >= 0 && g->pref[v] >= 0 && g->lays[g->pref[v]].mma; }
 
 static bool elementwise(int op) {
     switch (op) {

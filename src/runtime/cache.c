@@ -325,7 +325,7 @@ const char *cache_build_id(void) {
 
 bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
     uint8_t sh[32];
-    char shx[65], tn[16];
+    char shx[65], tn[48];
     sha256(in->src, in->src_len, sh);
     sha256_hex(sh, shx);
     cache_target_name(in->target, tn, sizeof tn);

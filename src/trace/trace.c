@@ -1,8 +1,8 @@
 /* trace.c — specialization: walks a kernel's AST with its constexprs known and builds tile
- * IR, as Triton's code_generator.py does. This file owns scopes, names, trace-time and
- * run-time control flow, and inlined @jit calls; eval.c computes on constexprs (Python
- * semantics), semantic.c owns what tensor operations mean and builtins*.c what the tl.*
- * builtins do (sem_*).
+ * IR, as Triton's code_generator.py does. This file owns scopes, names, expressions and
+ * inlined @jit calls; stmt.c the statements (trace-time and run-time control flow), the two
+ * sharing walk.h; eval.c computes on constexprs (Python semantics), semantic.c owns what
+ * tensor operations mean and builtins*.c what the tl.* builtins do (sem_*).
  *
  * Notes on choices where Triton leaves room:
  *  - `assert` statements are compiled away unless TRITON_DEBUG=1 (read once per trace), as
@@ -30,20 +30,13 @@
  *    operands are rejected (the v3.3 message).
  *  - Constexpr ints are Python ints limited to the int64/uint64 range (TC_ERR_LIMIT beyond;
  *    eval.h). */
-#include "trace/trace.h"
-#include "trace/eval.h"
+#include "trace/walk.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-
-#define MAX_DEPTH 500          /* expression/statement nesting */
-#define MAX_CALL_DEPTH 64      /* nested inlined @jit calls */
-#define MAX_UNROLL 65536       /* static_range iterations */
-#define MAX_STEPS 2000000      /* statements + expressions traced per kernel (bounds time and
-                                  memory under exponential inlining or nested unrolling) */
 
 /* ---- values ------------------------------------------------------------------------------ */
 
@@ -53,7 +46,7 @@ Val val_tensor(int id, Type t) {
 }
 Val val_void(void) { Val v; memset(&v, 0, sizeof v); v.kind = V_VOID; return v; }
 
-static Val val_tuple(Val *items, int n) {
+Val tr_val_tuple(Val *items, int n) {
     Val v; memset(&v, 0, sizeof v); v.kind = V_TUPLE; v.items = items; v.n = n; return v;
 }
 static Val val_builtin(const char *path) {
@@ -66,50 +59,12 @@ static Val val_func(const Func *fn) {
     Val v; memset(&v, 0, sizeof v); v.kind = V_FUNC; v.fn = fn; return v;
 }
 
-/* ---- scopes and frames ------------------------------------------------------------------ */
+/* ---- scopes and frames (walk.h) -------------------------------------------------------- */
 
-typedef struct Binding { const char *name; Val v; } Binding;
-typedef struct Scope { Binding *b; int n, cap; } Scope;
-
-/* A block being walked: the rest of it (from next) is what follows the current statement.
- * kind: CONT_BODY the function body, CONT_PLAIN a block whose path continues with the rest
- * of the enclosing block (an if arm), CONT_BARRIER a loop body (its continuation is the next
- * iteration, which cannot be traced into one region). */
-enum { CONT_PLAIN, CONT_BODY, CONT_BARRIER };
-typedef struct Cont { const Block *b; int next; int kind; } Cont;
-
-typedef struct Frame {
-    const Func *fn;
-    bool is_kernel;
-    Scope sc;
-    bool returned;       /* a return was reached on the path being traced */
-    bool has_ret;        /* a return with a value (non-kernel) */
-    Val ret;
-    struct Cont *cont;   /* the blocks being walked, innermost last (for the continuation */
-    int ncont, capcont;  /*   of a run-time if with a return in a callee) */
-    int loop_depth;      /* run-time loops around the current point, in this frame */
-} Frame;
-
-typedef struct TState {
-    Frame *fr;
-    int call_depth;
-    bool debug;           /* TRITON_DEBUG=1: asserts become device_assert */
-    Val *gcache;          /* module globals, evaluated once */
-    uint8_t *gstate;      /* 0 not yet, 1 evaluating, 2 done */
-    long steps;           /* statements + expressions traced so far (MAX_STEPS) */
-    SrcLoc stmt_loc;      /* the statement being traced, for errors that have no place of
-                             their own (the arena's memory limit) */
-} TState;
-
-#define TS(t) ((TState *)(t)->priv)
-
-static Val eval(Trace *t, const Expr *e);
-static void walk_block(Trace *t, const Block *b);
-static void walk_loop_body(Trace *t, const Block *b);
 static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char **kwn,
                      Val *kwv, int nkw, SrcLoc loc);
 
-static Scope scope_copy(Trace *t, const Scope *s) {
+Scope tr_scope_copy(Trace *t, const Scope *s) {
     Scope c = {0};
     c.n = s->n;
     c.cap = s->n + 4;
@@ -118,14 +73,14 @@ static Scope scope_copy(Trace *t, const Scope *s) {
     return c;
 }
 
-static Binding *scope_find(const Scope *s, const char *name) {
+Binding *tr_scope_find(const Scope *s, const char *name) {
     for (int i = s->n - 1; i >= 0; i--)
         if (strcmp(s->b[i].name, name) == 0) return &s->b[i];
     return NULL;
 }
 
-static void scope_set(Trace *t, Scope *s, const char *name, Val v) {
-    Binding *b = scope_find(s, name);
+void tr_scope_set(Trace *t, Scope *s, const char *name, Val v) {
+    Binding *b = tr_scope_find(s, name);
     if (b) { b->v = v; return; }
     Binding nb = {name, v};
     ARENA_PUSH(t->arena, s->b, s->n, s->cap, nb);
@@ -133,7 +88,7 @@ static void scope_set(Trace *t, Scope *s, const char *name, Val v) {
 
 /* ---- small helpers ---------------------------------------------------------------------- */
 
-static void enter(Trace *t, SrcLoc loc) {
+void tr_enter(Trace *t, SrcLoc loc) {
     if (++t->depth > MAX_DEPTH)
         err_fail(t->err, TC_ERR_LIMIT, loc, "nesting too deep (more than %d levels)", MAX_DEPTH);
     if (++TS(t)->steps > MAX_STEPS)
@@ -142,9 +97,9 @@ static void enter(Trace *t, SrcLoc loc) {
                  "(exponential inlining of @jit calls or nested tl.static_range unrolling?)",
                  MAX_STEPS);
 }
-static void leave(Trace *t) { t->depth--; }
+void tr_leave(Trace *t) { t->depth--; }
 
-static const char *kind_name(const Val *v) {
+const char *tr_kind_name(const Val *v) {
     switch (v->kind) {
     case V_CONST: return eval_type_name(&v->c);
     case V_TENSOR: case V_BLOCKPTR: return "tensor";
@@ -156,7 +111,7 @@ static const char *kind_name(const Val *v) {
     }
 }
 
-static void val_desc(Trace *t, const Val *v, char *buf, size_t n) {
+void tr_val_desc(Trace *t, const Val *v, char *buf, size_t n) {
     if (v->kind == V_CONST) { cv_repr(&v->c, buf, n); return; }
     if (v->kind == V_TENSOR) {
         char ty[96];
@@ -165,7 +120,7 @@ static void val_desc(Trace *t, const Val *v, char *buf, size_t n) {
         return;
     }
     if (v->kind == V_BLOCKPTR) { sem_bptr_str(v, buf, n); return; }
-    snprintf(buf, n, "%s", kind_name(v));
+    snprintf(buf, n, "%s", tr_kind_name(v));
 }
 
 /* ---- constexpr evaluation (eval.c), its errors raised as every tracer error is ------- */
@@ -196,7 +151,7 @@ static int corder(Trace *t, PyOp op, const CVal *a, const CVal *b, SrcLoc loc) {
     if (!eval_order(ecx(t, &cx), op, a, b, loc, &r)) raise_eval(t);
     return r;
 }
-static CVal cunary(Trace *t, PyOp op, const CVal *a, SrcLoc loc) {
+CVal tr_cunary(Trace *t, PyOp op, const CVal *a, SrcLoc loc) {
     EvalCtx cx;
     CVal r;
     if (!eval_unary(ecx(t, &cx), op, a, loc, &r)) raise_eval(t);
@@ -216,7 +171,7 @@ static CVal cfloat(Trace *t, const CVal *a, SrcLoc loc) {
 }
 
 /* Items of a tuple value (V_TUPLE or a constexpr tuple), as Vals. */
-static bool tuple_items(Trace *t, Val v, Val **items, int *n) {
+bool tr_tuple_items(Trace *t, Val v, Val **items, int *n) {
     if (v.kind == V_TUPLE) { *items = v.items; *n = v.n; return true; }
     if (v.kind == V_CONST && v.c.kind == CV_TUPLE) {
         int k = v.c.v.tup.n;
@@ -244,10 +199,10 @@ static Val make_tuple(Trace *t, Val *items, int n) {
     }
     Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(n ? n : 1));
     if (n) memcpy(it, items, sizeof(Val) * (size_t)n);
-    return val_tuple(it, n);
+    return tr_val_tuple(it, n);
 }
 
-static bool val_same(const Val *a, const Val *b) {
+bool tr_val_same(const Val *a, const Val *b) {
     if (a->kind != b->kind) return false;
     switch (a->kind) {
     case V_CONST: return a->c.kind == b->c.kind && cv_eq(&a->c, &b->c);
@@ -255,22 +210,22 @@ static bool val_same(const Val *a, const Val *b) {
     case V_TUPLE:
         if (a->n != b->n) return false;
         for (int i = 0; i < a->n; i++)
-            if (!val_same(&a->items[i], &b->items[i])) return false;
+            if (!tr_val_same(&a->items[i], &b->items[i])) return false;
         return true;
     case V_BLOCKPTR:
         if (!sem_bptr_same_kind(a, b)) return false;
         for (int i = 0; i < a->n; i++)
-            if (!val_same(&a->items[i], &b->items[i])) return false;
+            if (!tr_val_same(&a->items[i], &b->items[i])) return false;
         return true;
     case V_FUNC: return a->fn == b->fn;
     case V_BUILTIN: case V_MODULE:
         if (strcmp(a->path, b->path) != 0 || a->n != b->n) return false;
-        return a->n == 0 || val_same(&a->items[0], &b->items[0]);
+        return a->n == 0 || tr_val_same(&a->items[0], &b->items[0]);
     default: return true;
     }
 }
 
-static Val const_tensor(Trace *t, Type ty, int64_t i, double f, SrcLoc loc) {
+Val tr_const_tensor(Trace *t, Type ty, int64_t i, double f, SrcLoc loc) {
     Attr at;
     memset(&at, 0, sizeof at);
     at.i = i;
@@ -279,25 +234,25 @@ static Val const_tensor(Trace *t, Type ty, int64_t i, double f, SrcLoc loc) {
     return val_tensor(id, ty);
 }
 
-static void tystr(Type ty, char *buf, size_t n) { type_str(ty, buf, n); }
+void tr_tystr(Type ty, char *buf, size_t n) { type_str(ty, buf, n); }
 
 /* Triton's visit_Assign: any non-tensor, non-dtype Python value becomes a tensor. */
-static Val sanitize(Trace *t, Val v, SrcLoc loc) {
+Val tr_sanitize(Trace *t, Val v, SrcLoc loc) {
     switch (v.kind) {
     case V_VOID: return val_const(cv_none());
     case V_TUPLE: {
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(v.n ? v.n : 1));
-        for (int i = 0; i < v.n; i++) it[i] = sanitize(t, v.items[i], loc);
-        return val_tuple(it, v.n);
+        for (int i = 0; i < v.n; i++) it[i] = tr_sanitize(t, v.items[i], loc);
+        return tr_val_tuple(it, v.n);
     }
     case V_CONST:
         switch (v.c.kind) {
         case CV_NONE: case CV_DTYPE: return v;
         case CV_TUPLE: {
             Val *items; int n;
-            tuple_items(t, v, &items, &n);
-            for (int i = 0; i < n; i++) items[i] = sanitize(t, items[i], loc);
-            return val_tuple(items, n);
+            tr_tuple_items(t, v, &items, &n);
+            for (int i = 0; i < n; i++) items[i] = tr_sanitize(t, items[i], loc);
+            return tr_val_tuple(items, n);
         }
         case CV_STR: {
             char buf[256];
@@ -365,7 +320,7 @@ static Val eval_global(Trace *t, int gi) {
     memset(&fr, 0, sizeof fr);
     Frame *saved = ts->fr;
     ts->fr = &fr;
-    Val v = eval(t, g->value);
+    Val v = tr_eval(t, g->value);
     ts->fr = saved;
     if (v.kind != V_CONST && v.kind != V_FUNC && v.kind != V_BUILTIN && v.kind != V_MODULE)
         err_fail(t->err, TC_ERR_COMPILE, g->loc,
@@ -400,9 +355,9 @@ static int host_def_line(const Source *src, const char *name) {
     return 0;
 }
 
-static Val lookup(Trace *t, const char *name, SrcLoc loc) {
+Val tr_lookup(Trace *t, const char *name, SrcLoc loc) {
     TState *ts = TS(t);
-    Binding *b = scope_find(&ts->fr->sc, name);
+    Binding *b = tr_scope_find(&ts->fr->sc, name);
     if (b) return b->v;
     const Module *m = t->mod;
     for (int i = m->nglobals - 1; i >= 0; i--)
@@ -481,19 +436,19 @@ static Val get_attr(Trace *t, Val v, const char *name, SrcLoc loc) {
     default: break;
     }
     err_fail(t->err, TC_ERR_COMPILE, loc, "AttributeError: '%s' object has no attribute '%s'",
-             kind_name(&v), name);
+             tr_kind_name(&v), name);
 }
 
 /* ---- expressions ------------------------------------------------------------------------- */
 
-static Val binop(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
+Val tr_binop(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     if (op == PY_MATMUL)
         err_fail(t->err, TC_ERR_SYNTAX, loc, "AST binary operator 'MatMult' is not implemented");
     if (a.kind == V_CONST && b.kind == V_CONST) return val_const(cbinop(t, op, &a.c, &b.c, loc));
     /* tuple concatenation / repetition with non-constexpr items */
     Val *ia, *ib;
     int na, nb;
-    bool ta = tuple_items(t, a, &ia, &na), tb = tuple_items(t, b, &ib, &nb);
+    bool ta = tr_tuple_items(t, a, &ia, &na), tb = tr_tuple_items(t, b, &ib, &nb);
     if (ta && tb && op == PY_ADD) {
         if ((size_t)na + (size_t)nb > MAX_TUPLE_ITEMS)
             err_fail(t->err, TC_ERR_LIMIT, loc, "tuple longer than 2^16 items");
@@ -519,18 +474,18 @@ static Val binop(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
         if (op == PY_POW)
             err_fail(t->err, TC_ERR_COMPILE, loc,
                      "unsupported operand type(s) for **: '%s' and '%s' (tensors have no "
-                     "__pow__; use tl.math functions)", kind_name(&a), kind_name(&b));
+                     "__pow__; use tl.math functions)", tr_kind_name(&a), tr_kind_name(&b));
         return sem_binary(t, op, a, b, loc);
     }
     err_fail(t->err, TC_ERR_COMPILE, loc, "unsupported operand type(s) for %s: '%s' and '%s'",
-             py_op_str(op), kind_name(&a), kind_name(&b));
+             py_op_str(op), tr_kind_name(&a), tr_kind_name(&b));
 }
 
 static Val compare(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     if (op == PY_IS || op == PY_IS_NOT) {
         bool same;
         if (a.kind == V_CONST && b.kind == V_CONST) same = a.c.kind == b.c.kind && cv_eq(&a.c, &b.c);
-        else same = val_same(&a, &b);
+        else same = tr_val_same(&a, &b);
         return val_const(cv_bool(op == PY_IS_NOT ? !same : same));
     }
     if (op == PY_IN || op == PY_NOT_IN) {
@@ -542,11 +497,11 @@ static Val compare(Trace *t, PyOp op, Val a, Val b, SrcLoc loc) {
     if (a.kind == V_CONST && b.kind == V_CONST) return val_const(ccompare(t, op, &a.c, &b.c, loc));
     if (a.kind == V_TENSOR || b.kind == V_TENSOR) return sem_binary(t, op, a, b, loc);
     if (op == PY_EQ || op == PY_NE) {
-        bool eq = val_same(&a, &b);
+        bool eq = tr_val_same(&a, &b);
         return val_const(cv_bool(op == PY_EQ ? eq : !eq));
     }
     err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' not supported between instances of '%s' and '%s'",
-             py_op_str(op), kind_name(&a), kind_name(&b));
+             py_op_str(op), tr_kind_name(&a), tr_kind_name(&b));
 }
 
 static Val unary(Trace *t, PyOp op, Val a, SrcLoc loc) {
@@ -554,15 +509,15 @@ static Val unary(Trace *t, PyOp op, Val a, SrcLoc loc) {
     if (a.kind != V_CONST) {
         if (op == PY_NOT) return val_const(cv_bool(false)); /* objects are truthy */
         err_fail(t->err, TC_ERR_COMPILE, loc, "bad operand type for unary %s: '%s'",
-                 py_op_str(op), kind_name(&a));
+                 py_op_str(op), tr_kind_name(&a));
     }
-    return val_const(cunary(t, op, &a.c, loc));
+    return val_const(tr_cunary(t, op, &a.c, loc));
 }
 
 static int64_t const_index(Trace *t, Val v, int n, SrcLoc loc, bool clamp) {
     if (v.kind != V_CONST || !cv_is_intlike(&v.c) || v.c.big)
         err_fail(t->err, TC_ERR_COMPILE, loc, "tuple indices must be constexpr integers, not %s",
-                 kind_name(&v));
+                 tr_kind_name(&v));
     int64_t i = v.c.v.i;
     if (i < 0) i += n;
     if (clamp) return i < 0 ? 0 : i > n ? n : i;
@@ -571,7 +526,7 @@ static int64_t const_index(Trace *t, Val v, int n, SrcLoc loc, bool clamp) {
 }
 
 static Val subscript(Trace *t, const Expr *e) {
-    Val base = eval(t, e->lhs);
+    Val base = tr_eval(t, e->lhs);
     SrcLoc loc = e->loc;
     if (base.kind == V_TENSOR) {
         Val cur = base;
@@ -595,26 +550,26 @@ static Val subscript(Trace *t, const Expr *e) {
     }
     Val *items;
     int n;
-    if (!tuple_items(t, base, &items, &n))
-        err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' object is not subscriptable", kind_name(&base));
+    if (!tr_tuple_items(t, base, &items, &n))
+        err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' object is not subscriptable", tr_kind_name(&base));
     if (e->n != 1)
         err_fail(t->err, TC_ERR_COMPILE, loc, "tuple indices must be integers or slices, not tuple");
     const Expr *ix = e->items[0];
     if (ix->kind == EX_SLICE) {
         int64_t lo, hi, st = 1;
         if (ix->cond) {
-            Val s = eval(t, ix->cond);
+            Val s = tr_eval(t, ix->cond);
             if (s.kind != V_CONST || !cv_is_intlike(&s.c) || s.c.big)
                 err_fail(t->err, TC_ERR_COMPILE, ix->loc, "slice step must be a constexpr integer");
             st = s.c.v.i;
             if (st == 0) err_fail(t->err, TC_ERR_COMPILE, ix->loc, "ValueError: slice step cannot be zero");
         }
         if (st > 0) {
-            lo = ix->lhs ? const_index(t, eval(t, ix->lhs), n, ix->loc, true) : 0;
-            hi = ix->rhs ? const_index(t, eval(t, ix->rhs), n, ix->loc, true) : n;
+            lo = ix->lhs ? const_index(t, tr_eval(t, ix->lhs), n, ix->loc, true) : 0;
+            hi = ix->rhs ? const_index(t, tr_eval(t, ix->rhs), n, ix->loc, true) : n;
         } else {
-            lo = ix->lhs ? const_index(t, eval(t, ix->lhs), n, ix->loc, true) : n - 1;
-            hi = ix->rhs ? const_index(t, eval(t, ix->rhs), n, ix->loc, true) : -1;
+            lo = ix->lhs ? const_index(t, tr_eval(t, ix->lhs), n, ix->loc, true) : n - 1;
+            hi = ix->rhs ? const_index(t, tr_eval(t, ix->rhs), n, ix->loc, true) : -1;
             if (lo >= n) lo = n - 1;
         }
         Val *out = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
@@ -622,7 +577,7 @@ static Val subscript(Trace *t, const Expr *e) {
         for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) out[k++] = items[i];
         return make_tuple(t, out, k);
     }
-    Val idx = eval(t, ix);
+    Val idx = tr_eval(t, ix);
     return items[const_index(t, idx, n, ix->loc, false)];
 }
 
@@ -666,7 +621,7 @@ static Val fstring(Trace *t, const Expr *e) {
         /* dotted names: look up the first part, then attributes */
         char *dot = strchr(name, '.');
         if (dot) *dot = 0;
-        Val v = lookup(t, arena_strdup(t->arena, name), e->loc);
+        Val v = tr_lookup(t, arena_strdup(t->arena, name), e->loc);
         while (dot) {
             char *next = strchr(dot + 1, '.');
             if (next) *next = 0;
@@ -685,7 +640,7 @@ static Val fstring(Trace *t, const Expr *e) {
     return val_const(cv_str(b.s ? b.s : arena_strdup(t->arena, "")));
 }
 
-static Val to_i1_scalar(Trace *t, Val c, const char *what, SrcLoc loc) {
+Val tr_to_i1_scalar(Trace *t, Val c, const char *what, SrcLoc loc) {
     if (c.type.rank != 0) {
         if (type_numel(c.type) != 1)
             err_fail(t->err, TC_ERR_COMPILE, loc,
@@ -700,33 +655,32 @@ static Val to_i1_scalar(Trace *t, Val c, const char *what, SrcLoc loc) {
     return c;
 }
 
-static void check_cond_type(Trace *t, Val c, SrcLoc loc) {
+void tr_check_cond_type(Trace *t, Val c, SrcLoc loc) {
     if (c.kind == V_CONST &&
         (c.c.kind == CV_BOOL || c.c.kind == CV_INT || c.c.kind == CV_NONE))
         return;
     err_fail(t->err, TC_ERR_COMPILE, loc,
              "`if` conditionals can only accept values of type {bool, int, NoneType}, not "
-             "objects of type %s", kind_name(&c));
+             "objects of type %s", tr_kind_name(&c));
 }
 
-/* Collects the tensor leaves of a value (tuples flattened). */
-typedef struct Leaves { Val *v; int n, cap; } Leaves;
 
-static void leaves_push(Trace *t, Leaves *l, Val v) { ARENA_PUSH(t->arena, l->v, l->n, l->cap, v); }
 
-static void flatten(Trace *t, Val v, Leaves *l) {
+void tr_leaves_push(Trace *t, Leaves *l, Val v) { ARENA_PUSH(t->arena, l->v, l->n, l->cap, v); }
+
+void tr_flatten(Trace *t, Val v, Leaves *l) {
     if (v.kind == V_TUPLE || v.kind == V_BLOCKPTR) {
-        for (int i = 0; i < v.n; i++) flatten(t, v.items[i], l);
+        for (int i = 0; i < v.n; i++) tr_flatten(t, v.items[i], l);
     } else if (v.kind == V_TENSOR) {
-        leaves_push(t, l, v);
+        tr_leaves_push(t, l, v);
     }
 }
 
-static Val rebuild(Trace *t, Val tmpl, const int *ids, int *k) {
+Val tr_rebuild(Trace *t, Val tmpl, const int *ids, int *k) {
     if (tmpl.kind == V_TUPLE || tmpl.kind == V_BLOCKPTR) {
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(tmpl.n ? tmpl.n : 1));
-        for (int i = 0; i < tmpl.n; i++) it[i] = rebuild(t, tmpl.items[i], ids, k);
-        Val r = val_tuple(it, tmpl.n);
+        for (int i = 0; i < tmpl.n; i++) it[i] = tr_rebuild(t, tmpl.items[i], ids, k);
+        Val r = tr_val_tuple(it, tmpl.n);
         r.kind = tmpl.kind;
         r.bp = tmpl.bp;
         return r;
@@ -741,7 +695,7 @@ static Val rebuild(Trace *t, Val tmpl, const int *ids, int *k) {
 
 /* Pairs up the leaves of a and b (same structure); constexpr numbers are materialized in
  * their region. Returns false if the structures differ. */
-static bool pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves *la,
+bool tr_pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves *la,
                         Leaves *lb, SrcLoc loc) {
     if ((a->kind == V_TUPLE && b->kind == V_TUPLE) || a->kind == V_BLOCKPTR || b->kind == V_BLOCKPTR) {
         if (a->n != b->n || ((a->kind == V_BLOCKPTR || b->kind == V_BLOCKPTR) && !sem_bptr_same_kind(a, b)))
@@ -751,7 +705,7 @@ static bool pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves
         memcpy(ia, a->items, sizeof(Val) * (size_t)a->n);
         memcpy(ib, b->items, sizeof(Val) * (size_t)b->n);
         for (int i = 0; i < a->n; i++)
-            if (!pair_leaves(t, &ia[i], &ib[i], ra, rb, la, lb, loc)) return false;
+            if (!tr_pair_leaves(t, &ia[i], &ib[i], ra, rb, la, lb, loc)) return false;
         a->items = ia;
         b->items = ib;
         return true;
@@ -768,12 +722,12 @@ static bool pair_leaves(Trace *t, Val *a, Val *b, Region *ra, Region *rb, Leaves
     }
     t->cur = saved;
     if (a->kind != V_TENSOR || b->kind != V_TENSOR) return false;
-    leaves_push(t, la, *a);
-    leaves_push(t, lb, *b);
+    tr_leaves_push(t, la, *a);
+    tr_leaves_push(t, lb, *b);
     return true;
 }
 
-static void emit_yield(Trace *t, Region *r, int op, const Leaves *l, const Val *first, SrcLoc loc) {
+void tr_emit_yield(Trace *t, Region *r, int op, const Leaves *l, const Val *first, SrcLoc loc) {
     int n = l->n + (first ? 1 : 0);
     int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(n + 1));
     int k = 0;
@@ -783,55 +737,55 @@ static void emit_yield(Trace *t, Region *r, int op, const Leaves *l, const Val *
 }
 
 static Val ifexp(Trace *t, const Expr *e) {
-    Val c = eval(t, e->cond);
+    Val c = tr_eval(t, e->cond);
     if (c.kind != V_TENSOR) {
-        check_cond_type(t, c, e->cond->loc);
-        return eval(t, eval_truthy(&c.c) ? e->lhs : e->orelse);
+        tr_check_cond_type(t, c, e->cond->loc);
+        return tr_eval(t, eval_truthy(&c.c) ? e->lhs : e->orelse);
     }
-    c = to_i1_scalar(t, c, "ternary", e->cond->loc);
+    c = tr_to_i1_scalar(t, c, "ternary", e->cond->loc);
     Region *saved = t->cur;
     Inst *in = ir_emit(t->f, saved, OP_IF, &c.id, 1, type_scalar(DT_VOID), e->loc);
     in->regions[0] = ir_region_new(t->f);
     in->regions[1] = ir_region_new(t->f);
     /* Triton: both arms go through to_tensor */
     t->cur = in->regions[0];
-    Val a = eval(t, e->lhs);
+    Val a = tr_eval(t, e->lhs);
     if (a.kind == V_CONST && cv_is_num(&a.c)) a = sem_to_tensor(t, a, e->lhs->loc);
     t->cur = in->regions[1];
-    Val b = eval(t, e->orelse);
+    Val b = tr_eval(t, e->orelse);
     if (b.kind == V_CONST && cv_is_num(&b.c)) b = sem_to_tensor(t, b, e->orelse->loc);
     t->cur = saved;
     if (a.kind == V_VOID && b.kind == V_VOID) {
         Leaves none = {0};
-        emit_yield(t, in->regions[0], OP_YIELD, &none, NULL, e->loc);
-        emit_yield(t, in->regions[1], OP_YIELD, &none, NULL, e->loc);
+        tr_emit_yield(t, in->regions[0], OP_YIELD, &none, NULL, e->loc);
+        tr_emit_yield(t, in->regions[1], OP_YIELD, &none, NULL, e->loc);
         return val_void();
     }
     Leaves la = {0}, lb = {0};
-    bool ok = pair_leaves(t, &a, &b, in->regions[0], in->regions[1], &la, &lb, e->loc);
+    bool ok = tr_pair_leaves(t, &a, &b, in->regions[0], in->regions[1], &la, &lb, e->loc);
     if (ok)
         for (int i = 0; i < la.n; i++)
             if (!type_eq(la.v[i].type, lb.v[i].type)) ok = false;
     if (!ok || (a.kind == V_CONST)) {
         if (ok && a.kind == V_CONST) { /* both the same constexpr */
             Leaves none = {0};
-            emit_yield(t, in->regions[0], OP_YIELD, &none, NULL, e->loc);
-            emit_yield(t, in->regions[1], OP_YIELD, &none, NULL, e->loc);
+            tr_emit_yield(t, in->regions[0], OP_YIELD, &none, NULL, e->loc);
+            tr_emit_yield(t, in->regions[1], OP_YIELD, &none, NULL, e->loc);
             return a;
         }
         char ta[128], tb[128];
-        if (a.kind == V_TENSOR) tystr(a.type, ta, sizeof ta); else val_desc(t, &a, ta, sizeof ta);
-        if (b.kind == V_TENSOR) tystr(b.type, tb, sizeof tb); else val_desc(t, &b, tb, sizeof tb);
+        if (a.kind == V_TENSOR) tr_tystr(a.type, ta, sizeof ta); else tr_val_desc(t, &a, ta, sizeof ta);
+        if (b.kind == V_TENSOR) tr_tystr(b.type, tb, sizeof tb); else tr_val_desc(t, &b, tb, sizeof tb);
         err_fail(t->err, TC_ERR_COMPILE, e->loc,
                  "Ternary expression with dynamic condition has inconsistent types %s and %s", ta,
                  tb);
     }
-    emit_yield(t, in->regions[0], OP_YIELD, &la, NULL, e->loc);
-    emit_yield(t, in->regions[1], OP_YIELD, &lb, NULL, e->loc);
+    tr_emit_yield(t, in->regions[0], OP_YIELD, &la, NULL, e->loc);
+    tr_emit_yield(t, in->regions[1], OP_YIELD, &lb, NULL, e->loc);
     int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(la.n + 1));
     for (int i = 0; i < la.n; i++) ids[i] = ir_inst_add_result(t->f, in, la.v[i].type);
     int k = 0;
-    return rebuild(t, a, ids, &k);
+    return tr_rebuild(t, a, ids, &k);
 }
 
 /* ---- calls ------------------------------------------------------------------------------- */
@@ -876,11 +830,11 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
         if ((!strcmp(b, "tuple") || !strcmp(b, "list")) && nargs <= 1) {
             if (nargs == 0) return make_tuple(t, NULL, 0);
             Val *it; int n;
-            if (tuple_items(t, args[0], &it, &n)) return make_tuple(t, it, n);
+            if (tr_tuple_items(t, args[0], &it, &n)) return make_tuple(t, it, n);
         }
         if (!strcmp(b, "len") && nargs == 1) {
             Val *it; int n;
-            if (tuple_items(t, args[0], &it, &n)) return val_const(cv_int(n));
+            if (tr_tuple_items(t, args[0], &it, &n)) return val_const(cv_int(n));
             if (args[0].kind == V_CONST && args[0].c.kind == CV_STR)
                 return val_const(cv_int((int64_t)strlen(args[0].c.v.s)));
         }
@@ -888,13 +842,13 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
             const CVal *c = &args[0].c;
             if (c->kind == CV_FLOAT) return val_const(cv_float(fabs(c->v.f)));
             bool neg = !c->big && c->v.i < 0;
-            return val_const(cunary(t, neg ? PY_USUB : PY_UADD, c, loc));
+            return val_const(tr_cunary(t, neg ? PY_USUB : PY_UADD, c, loc));
         }
         if ((!strcmp(b, "min") || !strcmp(b, "max")) && nargs >= 1 && ac) {
             Val *it = args; int n = nargs;
-            if (nargs == 1 && !tuple_items(t, args[0], &it, &n))
+            if (nargs == 1 && !tr_tuple_items(t, args[0], &it, &n))
                 err_fail(t->err, TC_ERR_COMPILE, loc, "'%s' object is not iterable",
-                         kind_name(&args[0]));
+                         tr_kind_name(&args[0]));
             if (n == 0) err_fail(t->err, TC_ERR_COMPILE, loc, "%s() arg is an empty sequence", b);
             if (all_const(it, n)) {
                 Val best = it[0];
@@ -959,45 +913,42 @@ static Val call_builtin(Trace *t, Val fnv, Val *args, int nargs, const char **kw
     return sem_call(t, p, self, args, nargs, kwn, kwv, nkw, loc);
 }
 
-typedef struct CallArgs {
-    Val *args; int n, cap;
-    const char **kwn; Val *kwv; int nkw, capk, nkv, capv;
-} CallArgs;
 
-static void eval_call_args(Trace *t, const Expr *e, CallArgs *ca) {
+
+void tr_eval_call_args(Trace *t, const Expr *e, CallArgs *ca) {
     memset(ca, 0, sizeof *ca);
     for (int i = 0; i < e->n; i++) {
         const Expr *a = e->items[i];
         if (a->kind == EX_STARRED) {
-            Val v = eval(t, a->lhs);
+            Val v = tr_eval(t, a->lhs);
             Val *it; int n;
-            if (!tuple_items(t, v, &it, &n))
+            if (!tr_tuple_items(t, v, &it, &n))
                 err_fail(t->err, TC_ERR_COMPILE, a->loc,
-                         "argument after * must be an iterable, not %s", kind_name(&v));
+                         "argument after * must be an iterable, not %s", tr_kind_name(&v));
             for (int j = 0; j < n; j++) ARENA_PUSH(t->arena, ca->args, ca->n, ca->cap, it[j]);
         } else {
-            Val v = eval(t, a);
+            Val v = tr_eval(t, a);
             ARENA_PUSH(t->arena, ca->args, ca->n, ca->cap, v);
         }
     }
     for (int i = 0; i < e->nkw; i++) {
         if (!e->kw[i].name)
             err_fail(t->err, TC_ERR_UNSUPPORTED, e->kw[i].loc, "**kwargs in calls are not supported");
-        Val v = eval(t, e->kw[i].value);
+        Val v = tr_eval(t, e->kw[i].value);
         ARENA_PUSH(t->arena, ca->kwn, ca->nkw, ca->capk, e->kw[i].name);
         ARENA_PUSH(t->arena, ca->kwv, ca->nkv, ca->capv, v);
     }
 }
 
 static Val call(Trace *t, const Expr *e) {
-    Val fn = eval(t, e->lhs);
+    Val fn = tr_eval(t, e->lhs);
     CallArgs ca;
-    eval_call_args(t, e, &ca);
+    tr_eval_call_args(t, e, &ca);
     switch (fn.kind) {
     case V_FUNC: return call_func(t, fn.fn, ca.args, ca.n, ca.kwn, ca.kwv, ca.nkw, e->loc);
     case V_BUILTIN: return call_builtin(t, fn, ca.args, ca.n, ca.kwn, ca.kwv, ca.nkw, e->loc);
     default:
-        err_fail(t->err, TC_ERR_COMPILE, e->loc, "'%s' object is not callable", kind_name(&fn));
+        err_fail(t->err, TC_ERR_COMPILE, e->loc, "'%s' object is not callable", tr_kind_name(&fn));
     }
 }
 
@@ -1005,7 +956,7 @@ static Val call(Trace *t, const Expr *e) {
 
 static Val eval_inner(Trace *t, const Expr *e) {
     switch (e->kind) {
-    case EX_NAME: return lookup(t, e->name, e->loc);
+    case EX_NAME: return tr_lookup(t, e->name, e->loc);
     case EX_INT:
         if (e->big)
             err_fail(t->err, TC_ERR_LIMIT, e->loc,
@@ -1028,11 +979,11 @@ static Val eval_inner(Trace *t, const Expr *e) {
         if (e->op == PY_MATMUL)
             err_fail(t->err, TC_ERR_SYNTAX, e->loc,
                      "AST binary operator 'MatMult' is not implemented");
-        Val a = eval(t, e->lhs);
-        Val b = eval(t, e->rhs);
-        return binop(t, e->op, a, b, e->loc);
+        Val a = tr_eval(t, e->lhs);
+        Val b = tr_eval(t, e->rhs);
+        return tr_binop(t, e->op, a, b, e->loc);
     }
-    case EX_UNARY: return unary(t, e->op, eval(t, e->lhs), e->loc);
+    case EX_UNARY: return unary(t, e->op, tr_eval(t, e->lhs), e->loc);
     case EX_BOOLOP: {
         /* Triton: operands are visited in order; a constexpr that decides the result
          * short-circuits, one that does not is dropped; the tensors left are combined with
@@ -1042,7 +993,7 @@ static Val eval_inner(Trace *t, const Expr *e) {
         int nn = 0;
         Val last = val_void();
         for (int i = 0; i < e->n; i++) {
-            Val a = eval(t, e->items[i]);
+            Val a = tr_eval(t, e->items[i]);
             last = a;
             if (a.kind != V_TENSOR) {
                 bool tv = a.kind == V_CONST ? eval_truthy(&a.c) : a.kind != V_VOID;
@@ -1062,27 +1013,27 @@ static Val eval_inner(Trace *t, const Expr *e) {
         if (e->n != 2)
             err_fail(t->err, TC_ERR_SYNTAX, e->loc,
                      "simultaneous multiple comparison is not supported");
-        Val a = eval(t, e->items[0]);
-        Val b = eval(t, e->items[1]);
+        Val a = tr_eval(t, e->items[0]);
+        Val b = tr_eval(t, e->items[1]);
         return compare(t, e->ops[0], a, b, e->loc);
     }
     case EX_IFEXP: return ifexp(t, e);
     case EX_CALL: return call(t, e);
-    case EX_ATTR: return get_attr(t, eval(t, e->lhs), e->name, e->loc);
+    case EX_ATTR: return get_attr(t, tr_eval(t, e->lhs), e->name, e->loc);
     case EX_SUBSCRIPT: return subscript(t, e);
     case EX_TUPLE: case EX_LIST: {
         Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(e->n + 1));
         int n = 0, cap = e->n + 1;
         for (int i = 0; i < e->n; i++) {
             if (e->items[i]->kind == EX_STARRED) {
-                Val v = eval(t, e->items[i]->lhs);
+                Val v = tr_eval(t, e->items[i]->lhs);
                 Val *si; int sn;
-                if (!tuple_items(t, v, &si, &sn))
+                if (!tr_tuple_items(t, v, &si, &sn))
                     err_fail(t->err, TC_ERR_COMPILE, e->items[i]->loc,
-                             "cannot unpack a %s with *", kind_name(&v));
+                             "cannot unpack a %s with *", tr_kind_name(&v));
                 for (int j = 0; j < sn; j++) ARENA_PUSH(t->arena, it, n, cap, si[j]);
             } else {
-                Val v = eval(t, e->items[i]);
+                Val v = tr_eval(t, e->items[i]);
                 ARENA_PUSH(t->arena, it, n, cap, v);
             }
         }
@@ -1101,681 +1052,12 @@ static Val eval_inner(Trace *t, const Expr *e) {
     err_fail(t->err, TC_ERR_INTERNAL, e->loc, "unknown expression kind %d", e->kind);
 }
 
-static Val eval(Trace *t, const Expr *e) {
-    enter(t, e->loc);
+Val tr_eval(Trace *t, const Expr *e) {
+    tr_enter(t, e->loc);
     Val v = eval_inner(t, e);
-    leave(t);
+    tr_leave(t);
     return v;
 }
-
-/* ---- statements -------------------------------------------------------------------------- */
-
-static void assign_target(Trace *t, const Expr *target, Val v, SrcLoc loc) {
-    Frame *fr = TS(t)->fr;
-    if (target->kind == EX_NAME) {
-        scope_set(t, &fr->sc, target->name, sanitize(t, v, loc));
-        return;
-    }
-    if (target->kind == EX_TUPLE || target->kind == EX_LIST) {
-        Val *it; int n;
-        if (!tuple_items(t, v, &it, &n))
-            err_fail(t->err, TC_ERR_COMPILE, target->loc,
-                     "cannot unpack non-iterable %s object", kind_name(&v));
-        if (n != target->n) {
-            if (n > target->n)
-                err_fail(t->err, TC_ERR_COMPILE, target->loc,
-                         "too many values to unpack (expected %d)", target->n);
-            err_fail(t->err, TC_ERR_COMPILE, target->loc,
-                     "not enough values to unpack (expected %d, got %d)", target->n, n);
-        }
-        for (int i = 0; i < n; i++) assign_target(t, target->items[i], it[i], loc);
-        return;
-    }
-    err_fail(t->err, TC_ERR_SYNTAX, target->loc, "unsupported assignment target: %s",
-             target->kind == EX_SUBSCRIPT ? "Subscript (tensors and tuples are immutable)"
-             : target->kind == EX_ATTR    ? "Attribute"
-                                          : "expression");
-}
-
-/* Names assigned anywhere in a block (not for-loop targets), for loop-carried values. */
-static void collect_target_names(Trace *t, const Expr *e, const char ***names, int *n, int *cap) {
-    if (!e) return;
-    if (e->kind == EX_NAME) {
-        for (int i = 0; i < *n; i++)
-            if (!strcmp((*names)[i], e->name)) return;
-        ARENA_PUSH(t->arena, *names, *n, *cap, e->name);
-    } else if (e->kind == EX_TUPLE || e->kind == EX_LIST) {
-        for (int i = 0; i < e->n; i++) collect_target_names(t, e->items[i], names, n, cap);
-    }
-}
-
-static void collect_assigned(Trace *t, const Block *b, const char ***names, int *n, int *cap) {
-    for (int i = 0; i < b->n; i++) {
-        const Stmt *s = b->stmts[i];
-        switch (s->kind) {
-        case ST_ASSIGN: case ST_ANNASSIGN: case ST_AUGASSIGN:
-            collect_target_names(t, s->target, names, n, cap);
-            break;
-        case ST_IF: case ST_FOR: case ST_WHILE:
-            collect_assigned(t, &s->body, names, n, cap);
-            collect_assigned(t, &s->orelse, names, n, cap);
-            break;
-        default: break;
-        }
-    }
-}
-
-static bool is_constexpr_annotation(Trace *t, const Expr *ann) {
-    const char *p = module_resolve(t->mod, ann, t->arena);
-    return p && (!strcmp(p, "triton.language.constexpr") ||
-                 !strcmp(p, "triton.language.core.constexpr") || !strcmp(p, "constexpr"));
-}
-
-static void stmt_return(Trace *t, const Stmt *s) {
-    Frame *fr = TS(t)->fr;
-    if (fr->loop_depth > 0)
-        err_fail(t->err, TC_ERR_SYNTAX, s->loc,
-                 "Cannot have `return` statements inside `while` or `for` statements in triton "
-                 "(note that this also applies to `return` statements that are inside functions "
-                 "transitively called from within `while`/`for` statements)");
-    Val v = s->value ? eval(t, s->value) : val_void();
-    if (fr->is_kernel) {
-        if (v.kind != V_VOID && !(v.kind == V_CONST && v.c.kind == CV_NONE))
-            err_fail(t->err, TC_ERR_COMPILE, s->loc,
-                     "a kernel cannot return a value (kernels write results through pointers)");
-        if (t->cur != t->f->body)
-            ir_emit(t->f, t->cur, OP_RETURN, NULL, 0, type_scalar(DT_VOID), s->loc);
-        fr->returned = true;
-        return;
-    }
-    /* decay: constexpr numbers become tensors, None means no value */
-    if (v.kind == V_CONST && v.c.kind == CV_NONE) v = val_void();
-    if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, s->loc);
-    if (v.kind == V_TUPLE || (v.kind == V_CONST && v.c.kind == CV_TUPLE)) {
-        Val *it; int n;
-        tuple_items(t, v, &it, &n);
-        Val *o = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
-        for (int i = 0; i < n; i++)
-            o[i] = (it[i].kind == V_CONST && cv_is_num(&it[i].c)) ? sem_to_tensor(t, it[i], s->loc)
-                                                                : it[i];
-        v = val_tuple(o, n);
-    }
-    fr->returned = true;
-    fr->has_ret = v.kind != V_VOID;
-    fr->ret = v;
-}
-
-static void walk_stmts_from(Trace *t, const Block *b, int start, int kind);
-
-/* Poison of the same structure as v (for a path that falls off the end of a function). */
-static Val poison_like(Trace *t, Val v, SrcLoc loc) {
-    if (v.kind == V_TUPLE || v.kind == V_BLOCKPTR) {
-        Val *it = arena_alloc(t->arena, sizeof(Val) * (size_t)(v.n + 1));
-        for (int i = 0; i < v.n; i++) it[i] = poison_like(t, v.items[i], loc);
-        Val r = val_tuple(it, v.n);
-        r.kind = v.kind;
-        r.bp = v.bp;
-        return r;
-    }
-    if (v.kind == V_TENSOR) return const_tensor(t, v.type, 0, 0, loc);
-    return v;
-}
-
-static void stmt_if(Trace *t, const Stmt *s) {
-    TState *ts = TS(t);
-    Frame *fr = ts->fr;
-    Val c = eval(t, s->cond);
-    if (c.kind != V_TENSOR) {
-        check_cond_type(t, c, s->cond->loc);
-        walk_block(t, eval_truthy(&c.c) ? &s->body : &s->orelse);
-        return;
-    }
-    c = to_i1_scalar(t, c, "if", s->cond->loc);
-    Region *saved = t->cur;
-    Inst *in = ir_emit(t->f, saved, OP_IF, &c.id, 1, type_scalar(DT_VOID), s->loc);
-    Region *rr[2] = {ir_region_new(t->f), ir_region_new(t->f)};
-    in->regions[0] = rr[0];
-    in->regions[1] = rr[1];
-    Scope before = fr->sc;
-    Scope arm[2];
-    bool ret[2];
-    bool hasr[2];
-    Val rv[2];
-    for (int k = 0; k < 2; k++) {
-        fr->sc = scope_copy(t, &before);
-        fr->returned = false;
-        fr->has_ret = false;
-        fr->ret = val_void();
-        t->cur = rr[k];
-        /* an arm continues with the rest of the enclosing blocks on its own path */
-        walk_stmts_from(t, k == 0 ? &s->body : &s->orelse, 0, CONT_PLAIN);
-        arm[k] = fr->sc;
-        ret[k] = fr->returned;
-        hasr[k] = fr->has_ret;
-        rv[k] = fr->ret;
-    }
-    if (!fr->is_kernel && ret[0] != ret[1]) {
-        /* a return on one path only: trace the rest of the function into the other arm */
-        int k = ret[0] ? 1 : 0;
-        fr->sc = arm[k];
-        fr->returned = false;
-        fr->has_ret = false;
-        fr->ret = val_void();
-        t->cur = rr[k];
-        bool falloff = false;
-        /* walking the continuation rewrites the entries it passes through; the other arm
-         * of an enclosing if still needs them as they are now */
-        int ncont0 = fr->ncont;
-        Cont *snap = arena_alloc(t->arena, sizeof(Cont) * (size_t)(ncont0 + 1));
-        if (ncont0) memcpy(snap, fr->cont, sizeof(Cont) * (size_t)ncont0);
-        for (int j = fr->ncont - 1; j >= 0 && !fr->returned; j--) {
-            Cont en = fr->cont[j];
-            if (en.kind == CONT_BARRIER)
-                err_fail(t->err, TC_ERR_UNSUPPORTED, s->loc,
-                         "a `return` inside a run-time `if` within a loop of a @jit function is "
-                         "not supported unless every path returns within the loop body");
-            int saved_n = fr->ncont;
-            fr->ncont = j;
-            walk_stmts_from(t, en.b, en.next, en.kind);
-            fr->ncont = saved_n;
-            if (!fr->returned && en.kind == CONT_BODY) falloff = true;
-            if (falloff) break;
-        }
-        if (ncont0) memcpy(fr->cont, snap, sizeof(Cont) * (size_t)ncont0);
-        fr->ncont = ncont0;
-        if (!fr->returned) {
-            if (!falloff)
-                err_fail(t->err, TC_ERR_INTERNAL, s->loc, "continuation without a function body");
-            /* fell off the end of the function: poison, as Triton */
-            fr->ret = poison_like(t, rv[1 - k], s->loc);
-            fr->has_ret = hasr[1 - k];
-            fr->returned = true;
-        }
-        arm[k] = fr->sc;
-        ret[k] = true;
-        hasr[k] = fr->has_ret;
-        rv[k] = fr->ret;
-    }
-    t->cur = saved;
-    Leaves la = {0}, lb = {0};
-    if (fr->is_kernel && ret[0] && ret[1]) {
-        emit_yield(t, rr[0], OP_YIELD, &la, NULL, s->loc);
-        emit_yield(t, rr[1], OP_YIELD, &lb, NULL, s->loc);
-        fr->sc = before;
-        fr->returned = true;
-        return;
-    }
-    if (!fr->is_kernel && ret[0] && ret[1]) {
-        /* both paths return: the if yields the return values */
-        if (hasr[0] != hasr[1] ||
-            (hasr[0] && !pair_leaves(t, &rv[0], &rv[1], rr[0], rr[1], &la, &lb, s->loc)))
-            err_fail(t->err, TC_ERR_COMPILE, s->loc, "Inconsistent return types");
-        for (int i = 0; i < la.n; i++)
-            if (!type_eq(la.v[i].type, lb.v[i].type)) {
-                char ta[96], tb[96];
-                tystr(la.v[i].type, ta, sizeof ta);
-                tystr(lb.v[i].type, tb, sizeof tb);
-                err_fail(t->err, TC_ERR_COMPILE, s->loc,
-                         "Inconsistent return types: %s and %s", ta, tb);
-            }
-        emit_yield(t, rr[0], OP_YIELD, &la, NULL, s->loc);
-        emit_yield(t, rr[1], OP_YIELD, &lb, NULL, s->loc);
-        int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(la.n + 1));
-        for (int i = 0; i < la.n; i++) ids[i] = ir_inst_add_result(t->f, in, la.v[i].type);
-        int kk = 0;
-        fr->ret = rebuild(t, rv[0], ids, &kk);
-        fr->has_ret = hasr[0];
-        fr->returned = true;
-        fr->sc = before;
-        return;
-    }
-    /* merge names: live before and changed in an arm, or defined in both arms */
-    Scope out = scope_copy(t, &before);
-    typedef struct { const char *name; Val tmpl; } Merge;
-    Merge *mg = NULL;
-    int nm = 0, capm = 0;
-    int cont = ret[0] ? 1 : 0;        /* the arm whose values continue after the if */
-    bool one_returned = ret[0] != ret[1];
-    for (int i = 0; i < arm[0].n; i++) {
-        const char *name = arm[0].b[i].name;
-        Binding *bb = scope_find(&arm[1], name);
-        if (!bb) continue;
-        Val a = arm[0].b[i].v, b = bb->v;
-        if (val_same(&a, &b)) {
-            scope_set(t, &out, name, a);
-            continue;
-        }
-        if (one_returned) {
-            /* kernel: only one path continues; the returning arm yields poison */
-            Val v = cont ? b : a;
-            Binding *bf = scope_find(&before, name);
-            if (bf && val_same(&bf->v, &v)) continue;
-            Leaves lv = {0};
-            flatten(t, v, &lv);
-            Region *rret = rr[1 - cont];
-            for (int j = 0; j < lv.n; j++) {
-                t->cur = rret;
-                Val p = const_tensor(t, lv.v[j].type, 0, 0, s->loc);
-                t->cur = saved;
-                leaves_push(t, cont ? &lb : &la, lv.v[j]);
-                leaves_push(t, cont ? &la : &lb, p);
-            }
-            Merge m = {name, v};
-            ARENA_PUSH(t->arena, mg, nm, capm, m);
-            continue;
-        }
-        int first = la.n;
-        bool ok = pair_leaves(t, &a, &b, rr[0], rr[1], &la, &lb, s->loc);
-        for (int j = first; ok && j < la.n; j++)
-            if (!type_eq(la.v[j].type, lb.v[j].type)) ok = false;
-        if (!ok) {
-            char ta[128], tb[128];
-            if (a.kind == V_TENSOR) tystr(a.type, ta, sizeof ta); else val_desc(t, &a, ta, sizeof ta);
-            if (b.kind == V_TENSOR) tystr(b.type, tb, sizeof tb); else val_desc(t, &b, tb, sizeof tb);
-            err_fail(t->err, TC_ERR_COMPILE, s->loc,
-                     "Mismatched type for %s between then block and else block of if "
-                     "statement: %s and %s", name, ta, tb);
-        }
-        Merge m = {name, a};
-        ARENA_PUSH(t->arena, mg, nm, capm, m);
-    }
-    emit_yield(t, rr[0], OP_YIELD, &la, NULL, s->loc);
-    emit_yield(t, rr[1], OP_YIELD, &lb, NULL, s->loc);
-    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(la.n + 1));
-    for (int i = 0; i < la.n; i++) ids[i] = ir_inst_add_result(t->f, in, la.v[i].type);
-    int k = 0;
-    for (int i = 0; i < nm; i++) scope_set(t, &out, mg[i].name, rebuild(t, mg[i].tmpl, ids, &k));
-    fr->sc = out;
-    fr->returned = ret[0] && ret[1];
-    fr->has_ret = false;
-}
-
-/* Loop-carried names: live before and assigned in the body. Materializes constexpr numbers
- * (emitting at the current point) and returns them with their initial values. */
-typedef struct Carried { const char **names; Val *init; int n; Leaves leaves; } Carried;
-
-static void find_carried(Trace *t, const Block *body, SrcLoc loc, Carried *cr) {
-    Frame *fr = TS(t)->fr;
-    const char **names = NULL;
-    int n = 0, cap = 0;
-    collect_assigned(t, body, &names, &n, &cap);
-    memset(cr, 0, sizeof *cr);
-    cr->names = arena_alloc(t->arena, sizeof(char *) * (size_t)(n + 1));
-    cr->init = arena_alloc(t->arena, sizeof(Val) * (size_t)(n + 1));
-    for (int i = 0; i < n; i++) {
-        Binding *b = scope_find(&fr->sc, names[i]);
-        if (!b) continue;
-        Val v = b->v;
-        if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, loc);
-        Leaves l = {0};
-        flatten(t, v, &l);
-        if (v.kind != V_TENSOR && !(v.kind == V_TUPLE && l.n > 0)) {
-            /* a non-tensor (dtype, None, function...) re-assigned in a loop */
-            if (v.kind == V_CONST || v.kind == V_FUNC || v.kind == V_BUILTIN) continue;
-        }
-        cr->names[cr->n] = names[i];
-        cr->init[cr->n] = v;
-        cr->n++;
-        for (int j = 0; j < l.n; j++) leaves_push(t, &cr->leaves, l.v[j]);
-    }
-}
-
-/* Binds the carried names in the current scope to region params (creating them). */
-static void bind_params(Trace *t, const Carried *cr, Region *r, SrcLoc loc) {
-    Frame *fr = TS(t)->fr;
-    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(cr->leaves.n + 1));
-    for (int i = 0; i < cr->leaves.n; i++)
-        ids[i] = ir_region_param(t->f, r, cr->leaves.v[i].type, loc);
-    int k = 0;
-    for (int i = 0; i < cr->n; i++) scope_set(t, &fr->sc, cr->names[i], rebuild(t, cr->init[i], ids, &k));
-}
-
-/* The carried values at the end of the body, checked against the initial types. */
-static void body_yields(Trace *t, const Carried *cr, Leaves *out, SrcLoc loc) {
-    Frame *fr = TS(t)->fr;
-    memset(out, 0, sizeof *out);
-    for (int i = 0; i < cr->n; i++) {
-        Val v = scope_find(&fr->sc, cr->names[i])->v;
-        Leaves li = {0}, lv = {0};
-        flatten(t, cr->init[i], &li);
-        if (v.kind == V_CONST && cv_is_num(&v.c)) v = sem_to_tensor(t, v, loc);
-        flatten(t, v, &lv);
-        bool ok = li.n == lv.n && (v.kind == cr->init[i].kind);
-        if (ok && v.kind == V_BLOCKPTR) ok = sem_bptr_same_kind(&cr->init[i], &v);
-        for (int j = 0; ok && j < li.n; j++)
-            if (!type_eq(li.v[j].type, lv.v[j].type)) ok = false;
-        if (!ok) {
-            char ta[128], tb[128];
-            if (cr->init[i].kind == V_TENSOR) tystr(cr->init[i].type, ta, sizeof ta);
-            else val_desc(t, &cr->init[i], ta, sizeof ta);
-            if (v.kind == V_TENSOR) tystr(v.type, tb, sizeof tb); else val_desc(t, &v, tb, sizeof tb);
-            err_fail(t->err, TC_ERR_COMPILE, loc,
-                     "Loop-carried variable %s has initial type %s but is re-assigned to %s in "
-                     "loop! Please make sure that the type stays consistent.",
-                     cr->names[i], ta, tb);
-        }
-        for (int j = 0; j < lv.n; j++) leaves_push(t, out, lv.v[j]);
-    }
-}
-
-static void bind_results(Trace *t, const Carried *cr, Scope *sc, Inst *in, SrcLoc loc) {
-    int *ids = arena_alloc(t->arena, sizeof(int) * (size_t)(cr->leaves.n + 1));
-    for (int i = 0; i < cr->leaves.n; i++) ids[i] = ir_inst_add_result(t->f, in, cr->leaves.v[i].type);
-    int k = 0;
-    for (int i = 0; i < cr->n; i++) scope_set(t, sc, cr->names[i], rebuild(t, cr->init[i], ids, &k));
-}
-
-static void static_for(Trace *t, const Stmt *s, Val *args_in, int nargs, const char **kwn,
-                       Val *kwv, int nkw) {
-    Frame *fr = TS(t)->fr;
-    Val args[3];
-    if (nargs > 3)
-        err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
-                 "static_range expected 1 to 3 arguments, got %d", nargs);
-    for (int i = 0; i < nargs; i++) args[i] = args_in[i];
-    for (int i = 0; i < nkw; i++) {
-        int slot = !strcmp(kwn[i], "arg1") ? 0 : !strcmp(kwn[i], "arg2") ? 1
-                 : !strcmp(kwn[i], "step") ? 2 : -1;
-        if (slot < 0 || slot != nargs)
-            err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
-                     "static_range() got an unexpected keyword argument '%s'", kwn[i]);
-        if (kwv[i].kind == V_CONST && kwv[i].c.kind == CV_NONE) continue;
-        args[nargs++] = kwv[i];
-    }
-    if (nargs < 1 || nargs > 3)
-        err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
-                 "static_range expected 1 to 3 arguments, got %d", nargs);
-    int64_t v[3];
-    for (int i = 0; i < nargs; i++) {
-        if (args[i].kind != V_CONST || !cv_is_intlike(&args[i].c) || args[i].c.big) {
-            char d[128];
-            val_desc(t, &args[i], d, sizeof d);
-            err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
-                     "%s used as tl.static_range %s value is not a constexpr", d,
-                     nargs == 1 || i == 1 ? "end" : i == 0 ? "start" : "step");
-        }
-        v[i] = args[i].c.v.i;
-    }
-    int64_t lo = nargs == 1 ? 0 : v[0], hi = nargs == 1 ? v[0] : v[1], st = nargs == 3 ? v[2] : 1;
-    if (st == 0) err_fail(t->err, TC_ERR_COMPILE, s->value->loc, "static_range() step must not be zero");
-    if (s->target->kind != EX_NAME)
-        err_fail(t->err, TC_ERR_UNSUPPORTED, s->target->loc, "for-loop target must be a name");
-    int64_t count = 0;
-    for (int64_t i = lo; st > 0 ? i < hi : i > hi; i += st) {
-        if (++count > MAX_UNROLL)
-            err_fail(t->err, TC_ERR_LIMIT, s->loc,
-                     "tl.static_range unrolls more than %d iterations", MAX_UNROLL);
-        scope_set(t, &fr->sc, s->target->name, val_const(cv_int(i)));
-        walk_loop_body(t, &s->body);
-        if (fr->returned) return;
-    }
-}
-
-static void stmt_for(Trace *t, const Stmt *s) {
-    TState *ts = TS(t);
-    Frame *fr = ts->fr;
-    if (s->has_orelse)
-        err_fail(t->err, TC_ERR_SYNTAX, s->loc, "unsupported AST node type: For (for-else)");
-    const Expr *it = s->value;
-    Val fnv = it->kind == EX_CALL ? eval(t, it->lhs) : val_void();
-    const char *p = fnv.kind == V_BUILTIN && fnv.n == 0 ? fnv.path : "";
-    bool is_static = !strcmp(p, "triton.language.static_range");
-    bool is_tlrange = !strcmp(p, "triton.language.range");
-    if (!is_static && !is_tlrange && strcmp(p, "builtins.range") != 0)
-        err_fail(t->err, TC_ERR_SYNTAX, s->loc,
-                 "Only `range` and `static_range` iterators are currently supported");
-    CallArgs ca;
-    eval_call_args(t, it, &ca);
-    if (is_static) { static_for(t, s, ca.args, ca.n, ca.kwn, ca.kwv, ca.nkw); return; }
-    /* positional args, keyword forms of the bounds, and tl.range's hints */
-    Val b[3];
-    int nb = ca.n;
-    /* tl.range's positional hints after the step (num_stages, loop_unroll_factor, ...) */
-    int stages = 0;   /* tl.range(..., num_stages=N): the loop's own pipelining depth */
-    bool warp_spec = false;   /* tl.range(..., warp_specialize=True): run as a plain loop */
-    if (is_tlrange && nb > 3 && nb <= 9) {
-        if (ca.args[3].kind == V_CONST && ca.args[3].c.kind == CV_INT) stages = (int)ca.args[3].c.v.i;
-        nb = 3;
-    }
-    if (nb > 3) err_fail(t->err, TC_ERR_COMPILE, it->loc, "range expected at most 3 arguments, got %d", nb);
-    for (int i = 0; i < nb; i++) b[i] = ca.args[i];
-    static const char *const hints[] = {"num_stages", "loop_unroll_factor", "flatten",
-                                        "warp_specialize", "disallow_acc_multi_buffer",
-                                        "disable_licm"};
-    Val kw_end = val_void(), kw_step = val_void();
-    for (int i = 0; i < ca.nkw; i++) {
-        bool ok = false;
-        if (is_tlrange) {
-            for (int j = 0; j < COUNT_OF(hints); j++)
-                if (!strcmp(ca.kwn[i], hints[j])) ok = true;
-            if (!strcmp(ca.kwn[i], "arg2") || !strcmp(ca.kwn[i], "end")) { kw_end = ca.kwv[i]; ok = true; }
-            if (!strcmp(ca.kwn[i], "step")) { kw_step = ca.kwv[i]; ok = true; }
-            if (!strcmp(ca.kwn[i], "num_stages") && ca.kwv[i].kind == V_CONST && ca.kwv[i].c.kind == CV_INT)
-                stages = (int)ca.kwv[i].c.v.i;
-            if (!strcmp(ca.kwn[i], "warp_specialize") && ca.kwv[i].kind == V_CONST &&
-                (ca.kwv[i].c.kind == CV_BOOL || ca.kwv[i].c.kind == CV_INT) && ca.kwv[i].c.v.i)
-                warp_spec = true;
-        }
-        if (!ok)
-            err_fail(t->err, TC_ERR_COMPILE, it->loc, "range() got an unexpected keyword argument '%s'",
-                     ca.kwn[i]);
-    }
-    if (kw_end.kind != V_VOID && !(kw_end.kind == V_CONST && kw_end.c.kind == CV_NONE) && nb == 1)
-        b[nb++] = kw_end;
-    if (kw_step.kind != V_VOID && !(kw_step.kind == V_CONST && kw_step.c.kind == CV_NONE) && nb == 2)
-        b[nb++] = kw_step;
-    if (nb < 1) err_fail(t->err, TC_ERR_COMPILE, it->loc, "range expected at least 1 argument, got 0");
-    Val lb = nb == 1 ? val_const(cv_int(0)) : b[0];
-    Val ub = nb == 1 ? b[0] : b[1];
-    Val st = nb == 3 ? b[2] : val_const(cv_int(1));
-    Val *bv[3] = {&lb, &ub, &st};
-    /* the induction variable's type: integer promotion of the bound types */
-    int ivdt = DT_VOID;
-    for (int i = 0; i < 3; i++) {
-        Val *x = bv[i];
-        int dt;
-        if (x->kind == V_CONST && x->c.kind == CV_BOOL) x->c = cv_int(x->c.v.i);
-        if (x->kind == V_CONST && x->c.kind == CV_INT) {
-            if (!literal_dtype(&x->c, &dt))
-                err_fail(t->err, TC_ERR_COMPILE, it->loc, "range bound out of range");
-        } else if (x->kind == V_TENSOR && x->type.rank == 0 && dt_is_int(x->type.dt)) {
-            dt = x->type.dt;
-        } else {
-            char d[128];
-            val_desc(t, x, d, sizeof d);
-            err_fail(t->err, TC_ERR_COMPILE, it->loc,
-                     "range bounds and step must be integer scalars, got %s", d);
-        }
-        if (ivdt == DT_VOID) ivdt = dt;
-        else if (ivdt != dt) {
-            char msg[256];
-            int r = promote_dtypes(ivdt, dt, PY_ADD, msg, sizeof msg);
-            if (r == DT_VOID) err_fail(t->err, TC_ERR_COMPILE, it->loc, "%s", msg);
-            ivdt = r;
-        }
-    }
-    if (ivdt == DT_I1 || dt_bits(ivdt) < 32) ivdt = dt_is_signed(ivdt) || ivdt == DT_I1 ? DT_I32 : DT_U32;
-    bool neg = false;
-    if (st.kind == V_CONST) {
-        if (!st.c.big && st.c.v.i == 0)
-            err_fail(t->err, TC_ERR_COMPILE, it->loc, "ValueError: range() arg 3 must not be zero");
-        if (!st.c.big && st.c.v.i < 0) {
-            neg = true;
-            Val tmp = lb; lb = ub; ub = tmp;
-            st = val_const(cunary(t, PY_USUB, &st.c, it->loc));
-        }
-    }
-    Type ivt = type_scalar(ivdt);
-    Val *bw[3] = {&lb, &ub, &st};
-    for (int i = 0; i < 3; i++) {
-        Val *x = bw[i];
-        if (x->kind == V_CONST) *x = const_tensor(t, ivt, x->c.big ? (int64_t)x->c.v.u : x->c.v.i, 0, it->loc);
-        else if (x->type.dt != ivdt) *x = sem_cast(t, *x, ivt, false, it->loc);
-    }
-    if (s->target->kind != EX_NAME)
-        err_fail(t->err, TC_ERR_UNSUPPORTED, s->target->loc, "for-loop target must be a name");
-    Carried cr;
-    find_carried(t, &s->body, s->loc, &cr);
-    int nargs = 3 + cr.leaves.n;
-    int *args = arena_alloc(t->arena, sizeof(int) * (size_t)nargs);
-    args[0] = lb.id;
-    args[1] = ub.id;
-    args[2] = st.id;
-    for (int i = 0; i < cr.leaves.n; i++) args[3 + i] = cr.leaves.v[i].id;
-    Region *saved = t->cur;
-    Inst *in = ir_emit(t->f, saved, OP_FOR, args, nargs, type_scalar(DT_VOID), s->loc);
-    in->attr.i = stages > 0 ? stages : 0;
-    in->attr.kind = warp_spec;   /* the launch report says it was not done */
-    Region *body = ir_region_new(t->f);
-    in->regions[0] = body;
-    Scope before = fr->sc;
-    fr->sc = scope_copy(t, &before);
-    int iv = ir_region_param(t->f, body, ivt, s->target->loc);
-    bind_params(t, &cr, body, s->loc);
-    t->cur = body;
-    Val ivv = val_tensor(iv, ivt);
-    if (neg) {
-        /* Triton: iv = ub - iv' + lb (with the swapped bounds; builder ops, unchecked) */
-        bool ns = t->no_sanitize;
-        t->no_sanitize = true;
-        ivv = sem_binary(t, PY_SUB, ub, ivv, s->target->loc);
-        ivv = sem_binary(t, PY_ADD, ivv, lb, s->target->loc);
-        t->no_sanitize = ns;
-    }
-    scope_set(t, &fr->sc, s->target->name, ivv);
-    fr->loop_depth++;
-    walk_loop_body(t, &s->body);
-    fr->loop_depth--;
-    Leaves y;
-    body_yields(t, &cr, &y, s->loc);
-    emit_yield(t, body, OP_YIELD, &y, NULL, s->loc);
-    t->cur = saved;
-    fr->sc = scope_copy(t, &before);
-    bind_results(t, &cr, &fr->sc, in, s->loc);
-}
-
-static void stmt_while(Trace *t, const Stmt *s) {
-    Frame *fr = TS(t)->fr;
-    if (s->has_orelse)
-        err_fail(t->err, TC_ERR_SYNTAX, s->loc, "unsupported AST node type: While (while-else)");
-    Carried cr;
-    find_carried(t, &s->body, s->loc, &cr);
-    int *args = arena_alloc(t->arena, sizeof(int) * (size_t)(cr.leaves.n + 1));
-    for (int i = 0; i < cr.leaves.n; i++) args[i] = cr.leaves.v[i].id;
-    Region *saved = t->cur;
-    Inst *in = ir_emit(t->f, saved, OP_WHILE, args, cr.leaves.n, type_scalar(DT_VOID), s->loc);
-    Region *before_r = ir_region_new(t->f), *after_r = ir_region_new(t->f);
-    in->regions[0] = before_r;
-    in->regions[1] = after_r;
-    Scope before = fr->sc;
-    /* before region: evaluate the condition */
-    fr->sc = scope_copy(t, &before);
-    bind_params(t, &cr, before_r, s->loc);
-    t->cur = before_r;
-    fr->loop_depth++;
-    Val c = eval(t, s->cond);
-    if (c.kind != V_TENSOR)
-        err_fail(t->err, TC_ERR_COMPILE, s->cond->loc,
-                 "while-loop condition must be a run-time scalar tensor; a constexpr condition "
-                 "(such as `while True:`) is not supported");
-    c = to_i1_scalar(t, c, "while", s->cond->loc);
-    Leaves cur = {0};
-    for (int i = 0; i < cr.n; i++) flatten(t, scope_find(&fr->sc, cr.names[i])->v, &cur);
-    emit_yield(t, before_r, OP_CONDITION, &cur, &c, s->loc);
-    /* after region: the body */
-    fr->sc = scope_copy(t, &before);
-    bind_params(t, &cr, after_r, s->loc);
-    t->cur = after_r;
-    walk_loop_body(t, &s->body);
-    fr->loop_depth--;
-    Leaves y;
-    body_yields(t, &cr, &y, s->loc);
-    emit_yield(t, after_r, OP_YIELD, &y, NULL, s->loc);
-    t->cur = saved;
-    fr->sc = scope_copy(t, &before);
-    bind_results(t, &cr, &fr->sc, in, s->loc);
-}
-
-static void walk_stmt(Trace *t, const Stmt *s) {
-    TState *ts = TS(t);
-    Frame *fr = ts->fr;
-    ts->stmt_loc = s->loc;
-    switch (s->kind) {
-    case ST_EXPR: eval(t, s->value); break;
-    case ST_PASS: break;
-    case ST_ASSIGN:
-        if (s->ntargets > 1)
-            err_fail(t->err, TC_ERR_SYNTAX, s->loc,
-                     "simultaneous multiple assignment is not supported.");
-        assign_target(t, s->target, eval(t, s->value), s->loc);
-        break;
-    case ST_ANNASSIGN:
-        if (s->annotation && is_constexpr_annotation(t, s->annotation)) {
-            if (s->target->kind != EX_NAME)
-                err_fail(t->err, TC_ERR_SYNTAX, s->target->loc,
-                         "a tl.constexpr annotation needs a plain name as target");
-            if (scope_find(&fr->sc, s->target->name))
-                err_fail(t->err, TC_ERR_COMPILE, s->loc,
-                         "%s is already defined. constexpr cannot be reassigned.", s->target->name);
-            if (!s->value) break;
-            Val v = eval(t, s->value);
-            if (v.kind == V_TENSOR)
-                err_fail(t->err, TC_ERR_COMPILE, s->value->loc,
-                         "cannot make a tl.constexpr from a run-time tensor value");
-            scope_set(t, &fr->sc, s->target->name, v);
-            break;
-        }
-        if (s->value) assign_target(t, s->target, eval(t, s->value), s->loc);
-        break;
-    case ST_AUGASSIGN: {
-        if (s->target->kind != EX_NAME)
-            err_fail(t->err, TC_ERR_SYNTAX, s->target->loc,
-                     "augmented assignment is only supported on plain names");
-        Val a = lookup(t, s->target->name, s->target->loc);
-        Val b = eval(t, s->value);
-        assign_target(t, s->target, binop(t, s->op, a, b, s->loc), s->loc);
-        break;
-    }
-    case ST_IF: stmt_if(t, s); break;
-    case ST_FOR: stmt_for(t, s); break;
-    case ST_WHILE: stmt_while(t, s); break;
-    case ST_RETURN: stmt_return(t, s); break;
-    case ST_ASSERT:
-        if (ts->debug) {
-            Val args[2];
-            args[0] = eval(t, s->cond);
-            args[1] = s->value ? eval(t, s->value) : val_const(cv_str(""));
-            sem_call(t, "triton.language.device_assert", NULL, args, 2, NULL, NULL, 0, s->loc);
-        }
-        break;
-    case ST_UNSUPPORTED:
-        if (s->name && (!strcmp(s->name, "FunctionDef") || !strcmp(s->name, "AsyncFunctionDef")))
-            err_fail(t->err, TC_ERR_SYNTAX, s->loc, "nested function definition is not supported");
-        err_fail(t->err, TC_ERR_SYNTAX, s->loc, "unsupported AST node type: %s",
-                 s->name ? s->name : "?");
-    default:
-        err_fail(t->err, TC_ERR_INTERNAL, s->loc, "unknown statement kind %d", s->kind);
-    }
-}
-
-static void walk_stmts_from(Trace *t, const Block *b, int start, int kind) {
-    Frame *fr = TS(t)->fr;
-    int me = fr->ncont;
-    Cont en = {b, start, kind};
-    if (fr->ncont < fr->capcont) fr->cont[fr->ncont++] = en;
-    else ARENA_PUSH(t->arena, fr->cont, fr->ncont, fr->capcont, en);
-    for (int i = start; i < b->n; i++) {
-        if (fr->returned) break;
-        fr->cont[me].next = i + 1;
-        enter(t, b->stmts[i]->loc);
-        walk_stmt(t, b->stmts[i]);
-        leave(t);
-    }
-    fr->ncont = me;
-}
-
-static void walk_block(Trace *t, const Block *b) { walk_stmts_from(t, b, 0, CONT_PLAIN); }
-static void walk_loop_body(Trace *t, const Block *b) { walk_stmts_from(t, b, 0, CONT_BARRIER); }
 
 /* ---- @jit calls -------------------------------------------------------------------------- */
 
@@ -1785,7 +1067,7 @@ static Val eval_default(Trace *t, const Param *p) {
     memset(&fr, 0, sizeof fr);
     Frame *saved = ts->fr;
     ts->fr = &fr;
-    Val v = eval(t, p->deflt);
+    Val v = tr_eval(t, p->deflt);
     ts->fr = saved;
     return v;
 }
@@ -1823,14 +1105,14 @@ static Val call_func(Trace *t, const Func *fn, Val *args, int nargs, const char 
     for (int i = 0; i < np; i++) {
         Val v = *bound_v[i];
         if (v.kind == V_VOID) v = val_const(cv_none());
-        scope_set(t, &fr.sc, fn->params[i].name, v);
+        tr_scope_set(t, &fr.sc, fn->params[i].name, v);
     }
     Frame *saved = ts->fr;
     ts->fr = &fr;
     ts->call_depth++;
-    enter(t, loc);
-    walk_stmts_from(t, &fn->body, 0, CONT_BODY);
-    leave(t);
+    tr_enter(t, loc);
+    tr_walk_stmts_from(t, &fn->body, 0, CONT_BODY);
+    tr_leave(t);
     ts->call_depth--;
     ts->fr = saved;
     return fr.has_ret ? fr.ret : val_void();
@@ -1850,8 +1132,8 @@ static Val bind_kernel_default(Trace *t, const Param *p) {
     case CV_INT:
         if (!v.c.big && v.c.v.i == 1) return v;
         return sem_to_tensor(t, v, p->loc);
-    case CV_FLOAT: return const_tensor(t, type_scalar(DT_FP32), 0, (double)(float)v.c.v.f, p->loc);
-    case CV_BOOL: return const_tensor(t, type_scalar(DT_I1), v.c.v.i, 0, p->loc);
+    case CV_FLOAT: return tr_const_tensor(t, type_scalar(DT_FP32), 0, (double)(float)v.c.v.f, p->loc);
+    case CV_BOOL: return tr_const_tensor(t, type_scalar(DT_I1), v.c.v.i, 0, p->loc);
     default: return v;
     }
 }
@@ -1934,9 +1216,9 @@ IrFunc *trace_kernel(const Module *m, const Func *k, const SpecArg *args, Arena 
             v = val_tensor(id, sa->type);
             v.desc = sa->desc;
         }
-        scope_set(t, &fr.sc, p->name, v);
+        tr_scope_set(t, &fr.sc, p->name, v);
     }
-    walk_stmts_from(t, &k->body, 0, CONT_BODY);
+    tr_walk_stmts_from(t, &k->body, 0, CONT_BODY);
     IrFunc *f = t->f;
     if (!ir_verify(f, e)) {
         e->jump = saved_jump;
