@@ -405,6 +405,46 @@ TEST(kern_matmul_tutorial03) {
     tc_context_free(ctx);
 }
 
+/* The tutorial's fp8 run: A and B e5m2, B given transposed (contiguous along K), C fp16.
+ * e5m2 is fp16's top byte, so each operand is exactly an fp16 value; the reference sums in
+ * double. 128x128x256 in 128x64x64 tiles: wgmma-sized, for TRITONC_GPU_UNVERIFIED=fp8wgmma's
+ * check on a GPU (the shadowed suite runs it at num_warps 1 to 8). */
+TEST(kern_matmul_tutorial03_fp8) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "matmul.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "matmul_kernel");
+    enum { M = 128, N = 128, K = 256 };
+    uint8_t *a = malloc(M * K), *b = malloc(K * N);
+    uint16_t *cc = malloc(M * N * 2);
+    double *e = malloc(M * N * sizeof *e), *g = malloc(M * N * sizeof *g);
+    kt_seed(31);
+    for (int i = 0; i < M * K; i++) a[i] = (uint8_t)(kt_f16(kt_frand(-1, 1)) >> 8);
+    for (int i = 0; i < K * N; i++) b[i] = (uint8_t)(kt_f16(kt_frand(-1, 1)) >> 8);   /* b[n][k] */
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int kk = 0; kk < K; kk++)
+                s += kt_h2d((uint16_t)(a[i * K + kk] << 8)) * kt_h2d((uint16_t)(b[j * K + kk] << 8));
+            e[i * N + j] = kt_round_f16(s);
+        }
+    tc_tensor *ta = kt_t2(ctx, TC_FP8E5, M, K, a), *tb = kt_t2(ctx, TC_FP8E5, N, K, b),
+              *tc = kt_t2(ctx, TC_FP16, M, N, NULL);
+    if (k && KT_RUN(ctx, k, 2, 1, 1, {"a_ptr", tc_tens(ta)}, {"b_ptr", tc_tens(tb)}, {"c_ptr", tc_tens(tc)},
+                    {"M", tc_int(M)}, {"N", tc_int(N)}, {"K", tc_int(K)}, {"stride_am", tc_int(K)},
+                    {"stride_ak", tc_int(1)}, {"stride_bk", tc_int(1)}, {"stride_bn", tc_int(K)},
+                    {"stride_cm", tc_int(N)}, {"stride_cn", tc_int(1)}, {"BLOCK_SIZE_M", tc_int(128)},
+                    {"BLOCK_SIZE_N", tc_int(64)}, {"BLOCK_SIZE_K", tc_int(64)}, {"GROUP_SIZE_M", tc_int(8)},
+                    {"ACTIVATION", tc_str("")})) {
+        kt_get(tc, cc);
+        for (int i = 0; i < M * N; i++) g[i] = kt_h2d(cc[i]);
+        KT_CHECK_ARR(e, g, M * N, 2e-3, 2e-3);
+    }
+    tc_tensor_free(ta); tc_tensor_free(tb); tc_tensor_free(tc);
+    free(a); free(b); free(cc); free(e); free(g);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 TEST(kern_dot_ieee_fp32) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "dot.py");

@@ -262,6 +262,42 @@ TEST(mma_epilogue_through_shared_memory) {
     CHECK_INT(64, count_of(out, "st.global.b32"));
 }
 
+/* fp8 on wgmma (TRITONC_GPU_UNVERIFIED=fp8wgmma until checked on a GPU), the tutorial's fp8
+ * config: B given transposed (contiguous along K) is copied by cp.async into its transpose,
+ * K-major as 8-bit wgmma wants both operands, A in runs of 16 bytes; k32 steps, in flight
+ * across iterations, no spill (mma.sync: 255 registers, 5 KB spilled). B contiguous along N
+ * stays on mma.sync, as without the switch. */
+TEST(mma_fp8_wgmma_under_switch) {
+    static char out[1 << 20];
+    char cmd[2048];
+    static const struct { const char *env, *bs, *want; } c[] = {
+        {"TRITONC_GPU_UNVERIFIED=fp8wgmma", "stride_bk=1 stride_bn=i32:16",
+         "wgmma.mma_async.sync.aligned.m64n256k32.f32.e5m2.e5m2 {"},
+        {"TRITONC_GPU_UNVERIFIED=0", "stride_bk=1 stride_bn=i32:16", "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32"},
+        {"TRITONC_GPU_UNVERIFIED=fp8wgmma", "stride_bk=i32:16 stride_bn=1",
+         "mma.sync.aligned.m16n8k32.row.col.f32.e5m2.e5m2.f32"},
+    };
+    for (int i = 0; i < 3; i++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/matmul.py matmul_kernel "
+                 "--target cuda:90a --num-warps 8 --num-stages 3 a_ptr='*fp8e5:16' b_ptr='*fp8e5:16' "
+                 "c_ptr='*fp16:16' M=i32:16 N=i32:16 K=i32:16 stride_am=i32:16 stride_ak=1 %s "
+                 "stride_cm=i32:16 stride_cn=1 BLOCK_SIZE_M=128 BLOCK_SIZE_N=256 BLOCK_SIZE_K=128 "
+                 "GROUP_SIZE_M=8 ACTIVATION='\"\"' -o %s/mma-fp8-%d.ptx && cat %s/mma-fp8-%d.ptx",
+                 c[i].env, test_build_dir(), test_build_dir(), c[i].bs, test_build_dir(), i, test_build_dir(), i);
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_CONTAINS(out, c[i].want);
+        if (i) continue;
+        CHECK_CONTAINS(out, "wgmma.wait_group.sync.aligned 1;");   /* in flight */
+        CHECK_INT(36, count_of(out, "cp.async.cg.shared.global"));  /* 4 A + 8 B per stage, 3 times */
+    }
+    if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
+    snprintf(cmd, sizeof cmd, "/usr/local/cuda/bin/ptxas -arch=sm_90a -v %s/mma-fp8-0.ptx -o /dev/null 2>&1",
+             test_build_dir());
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK_CONTAINS(out, " 0 bytes spill stores");
+}
+
 /* `acc += tl.dot(a, b)` (dot_epilogue_kernel): the dot accumulates into acc itself, so the
  * 128x128 fp32 tile is held once, not twice, and no `add.f32` of the two copies remains (128
  * per thread without the fold); ptxas then fits the kernel without spilling on sm_90a (192

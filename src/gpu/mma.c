@@ -201,6 +201,45 @@ static bool elementwise(int op) {
     }
 }
 
+/* The layout a [K, N] tile contiguous along K is copied in, transposed: runs of 16 bytes
+ * along K, the default layout of the [N, K] shape seen from [K, N]. */
+static int tr_layout(G *g, int v) {
+    Type t = g->f->types[v];
+    int32_t ts[2] = {t.shape[1], t.shape[0]};
+    int8_t perm[2] = {1, 0};
+    Layout Lt, Lx;
+    lay_default(&Lt, 2, ts, g->nwbits, lg2i(16 / dt_size(t.dt)));
+    lay_permute(&Lt, perm, false, &Lx);
+    return lay_id(g, &Lx);
+}
+
+/* Whether dot's B is an fp8 wgmma operand loaded contiguous along K (the tutorial gives B
+ * transposed), which the pipeliner then copies into its transpose, K-major */
+static bool f8_b_tr(G *g, const Inst *dot) {
+    int b = dot->args[1];
+    const Inst *ld = g->def[b];
+    if (mma_kind(g, dot) != MMA_F8 || !wg_inst_n(g, dot, MMA_F8)) return false;
+    if (!ld || ld->op != OP_LOAD || g->f->types[b].rank != 2 || g->uses[b] != 1) return false;
+    const AxInfo *a = &g->ax[ld->args[0]];
+    return a->contig[1] == 1 && a->contig[0] * dt_size(g->f->types[b].dt) >= 4;
+}
+
+/* The layout an fp8 wgmma operand's load (k: 0 A, 1 B) and its pointers get from the start,
+ * or -1: 1-byte elements in the default layout go one per thread and register, too narrow
+ * for cp.async; the tile never lives in registers, so runs of 16 bytes along K (B
+ * contiguous along K: tr_layout) */
+static int f8_seed_layout(G *g, const Inst *dot, int k) {
+    if (k == 1) return f8_b_tr(g, dot) ? tr_layout(g, dot->args[1]) : -1;
+    int a = dot->args[0];
+    const Inst *ld = g->def[a];
+    if (mma_kind(g, dot) != MMA_F8 || !wg_inst_n(g, dot, MMA_F8)) return -1;
+    if (!ld || ld->op != OP_LOAD || g->f->types[a].rank != 2 || g->uses[a] != 1) return -1;
+    Type t = g->f->types[a];
+    Layout L;
+    lay_default(&L, 2, t.shape, g->nwbits, lg2i(16 / dt_size(t.dt)));
+    return lay_id(g, &L);
+}
+
 /* Whether v is seeded: an accumulator's layout, or the slice of one that a reduction leaves
  * (every pref set before pref_region is a seed). */
 static bool seeded(G *g, int v) {
@@ -215,6 +254,12 @@ static void seed_region(G *g, const Region *r) {
         if (in->op == OP_DOT) {
             int L = mma_lay(g, in);
             if (L >= 0 && g->pref[in->res[0]] < 0) g->pref[in->res[0]] = L;
+            /* fp8 wgmma's operands: their loads, pointers and masks in the layout the
+             * pipeliner copies them in, not converted to it each iteration */
+            for (int k = 0; k < 2 && L >= 0; k++) {
+                int sl = f8_seed_layout(g, in, k);
+                if (sl >= 0 && g->pref[in->args[k]] < 0) g->pref[in->args[k]] = sl;
+            }
         } else if (in->op == OP_REDUCE) {
             /* flash attention's row statistics (tl.max, tl.sum of the scores, and m_i, l_i
              * carried through the loop) stay in the layout the reduction leaves them in,
@@ -229,6 +274,19 @@ static void seed_region(G *g, const Region *r) {
         } else if (in->op == OP_FOR) {
             const Region *b = in->regions[0];
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
+            /* fp8 operands' pointers carried by the loop (`b_ptrs += ...`): the loop's values
+             * in that layout too, so that no iteration converts them */
+            for (int i2 = 0; i2 < b->ninsts; i2++) {
+                const Inst *d = b->insts[i2];
+                for (int k = 0; d->op == OP_DOT && k < 2; k++) {
+                    int sl = f8_seed_layout(g, d, k);
+                    if (sl < 0) continue;
+                    int ptr = g->def[d->args[k]]->args[0];
+                    for (int j = 1; j < b->nparams; j++)
+                        if (b->params[j] == ptr && j - 1 < in->nres && g->pref[in->res[j - 1]] < 0)
+                            g->pref[in->res[j - 1]] = sl;
+                }
+            }
             for (int j = 0; y && y->op == OP_YIELD && j < in->nres && j < y->nargs; j++)
                 if (seeded(g, y->args[j]) && g->pref[in->res[j]] < 0)
                     g->pref[in->res[j]] = g->pref[y->args[j]];
@@ -294,25 +352,34 @@ void mma_fold(G *g) {
 
 /* ---- staging an operand in shared memory ----------------------------------------------- */
 
+/* Where flat bit b of a [.., K, N] value (N = 2^nb, K = 2^kb) is in its transpose
+ * [.., N, K]; and a whole flat index so moved. nb = kb = 0: no transpose. */
+static int tr_bit(int b, int nb, int kb) { return b < 0 || b >= nb + kb ? b : b < nb ? b + kb : b - nb; }
+static int64_t tr_flat(int64_t f, int nb, int kb) {
+    int64_t n = f & (((int64_t)1 << nb) - 1), k = (f >> nb) & (((int64_t)1 << kb) - 1);
+    return (f >> (nb + kb) << (nb + kb)) | n << kb | k;
+}
+
 /* Stores value v (in whatever layout it has) into tile t in its row-major order, t's offset
- * counted from the shared-memory address in register base. */
-static void stage_at(G *g, int v, const Tile *t, int base) {
+ * counted from the shared-memory address in register base; with nb, kb (see tr_bit) v's
+ * transpose, element by element (fp8 wgmma reads B only K-major). */
+static void stage_tr(G *g, int v, const Tile *t, int base, int nb, int kb) {
     int lay = g->vlay[v];
     Layout S = g->lays[lay].L;
     int *regs = g->vr[v];
     int8_t tb[10];
-    for (int j = 0; j < 5; j++) tb[j] = S.lane[j];
-    for (int k = 0; k < 5; k++) tb[5 + k] = k < S.nwarp ? S.warp[k] : -1;
+    for (int j = 0; j < 5; j++) tb[j] = (int8_t)tr_bit(S.lane[j], nb, kb);
+    for (int k = 0; k < 5; k++) tb[5 + k] = (int8_t)(k < S.nwarp ? tr_bit(S.warp[k], nb, kb) : -1);
     Addr a;
     addr_init(&a, thread_off(g, tb, 5 + S.nwarp, t), t, base);
     int vb = lay_vec_bits(&S);
     int maxv = 16 / t->esz;
     int vec = 1 << vb < maxv ? 1 << vb : maxv;
-    if (t->esz == 1) vec = 1;
+    if (t->esz == 1 || nb + kb) vec = 1;
     int n = 1 << S.nreg;
     char ab[48];
     for (int r = 0; r < n; r += vec) {
-        int64_t c = swz(t, lay_reg_flat(&S, r));
+        int64_t c = swz(t, tr_flat(lay_reg_flat(&S, r), nb, kb));
         const char *ad = addr_at(g, &a, c, ab, sizeof ab);
         if (vec == 1) {
             if (t->esz == 1) E(g, "st.shared.u8 [%s], %s;", ad, rn(g, regs[r]));
@@ -336,15 +403,17 @@ static void stage_at(G *g, int v, const Tile *t, int base) {
     }
 }
 
+static void stage_at(G *g, int v, const Tile *t, int base) { stage_tr(g, v, t, base, 0, 0); }
 static void stage(G *g, int v, const Tile *t) { stage_at(g, v, t, g->smem); }
 
 /* ---- the dot ---------------------------------------------------------------------------- */
 
 /* The tiles of a dot's operands (A [.., M, K], B [.., K, N], each in its row-major order) and
  * the registers of their bases: where the pipeliner put them, else staged into the scratch
- * area now. async: wgmma reads them through the async proxy (a fence after st.shared). */
-static void operands(G *g, const Inst *in, bool async, bool a_regs, Tile *ta, Tile *tb, int *basea,
-                     int *baseb) {
+ * area now. async: wgmma reads them through the async proxy (a fence after st.shared).
+ * b_kmaj: B wanted K-major ([N][K]), staged transposed when the pipeliner did not so place it. */
+static void operands(G *g, const Inst *in, bool async, bool a_regs, bool b_kmaj, Tile *ta, Tile *tb,
+                     int *basea, int *baseb) {
     const IrFunc *f = g->f;
     Type at = f->types[in->args[0]], rt = f->types[in->res[0]];
     int M = rt.shape[rt.rank - 2], N = rt.shape[rt.rank - 1], K = at.shape[at.rank - 1];
@@ -361,10 +430,12 @@ static void operands(G *g, const Inst *in, bool async, bool a_regs, Tile *ta, Ti
     if (pb && g->smop_kmaj[vb]) *tb = tile_of(bat * K * N, K, dt_size(f->types[vb].dt), 0);  /* [N][K] */
     if (pb) tb->off = g->smop_off[vb];
     if (pa && pb) return;
+    if (!pb && b_kmaj) *tb = tile_of(bat * K * N, K, dt_size(f->types[vb].dt), boff);
     need_smem(g, boff + tile_bytes(tb));
     E(g, "bar.sync 0;");
     if (!pa) stage(g, va, ta);
-    if (!pb) stage(g, vb, tb);
+    if (!pb && b_kmaj) stage_tr(g, vb, tb, g->smem, lg2i(N), lg2i(K));
+    else if (!pb) stage(g, vb, tb);
     if (async) E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
 }
@@ -559,7 +630,7 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     d.fr = frag_of(&d.R, d.M, d.N);
     Frag fr = d.fr;
     int basea, baseb;
-    operands(g, in, false, false, &d.ta, &d.tb, &basea, &baseb);
+    operands(g, in, false, false, false, &d.ta, &d.tb, &basea, &baseb);
     /* fragment addresses: A rows m (lanes 0-3 -> m0..m3, lane 4 -> the second 16-byte
      * column chunk), warps as in the accumulator; rows and columns past M and N wrap */
     int8_t tba[10], tbb[10];
@@ -690,6 +761,25 @@ static int cp_vec(G *g, int L, const Inst *ld) {
     return v;
 }
 
+/* The elements of one cp.async of a [K, N] tile contiguous along K (its pointer's dim 0),
+ * copied into its transpose: runs along K in layout L, the pointer's contiguity and
+ * alignment along dim 0 and the mask's constancy there, 16 bytes at most. */
+static int cp_vec_tr(G *g, int L, const Inst *ld) {
+    const Layout *Lo = &g->lays[L].L;
+    const AxInfo *a = &g->ax[ld->args[0]];
+    int nb = lg2i(g->f->types[ld->res[0]].shape[1]);
+    int esz = dt_size(g->f->types[ld->res[0]].dt), run = 0;
+    while (run < Lo->nreg && Lo->reg[run] == nb + run) run++;
+    int64_t v = (int64_t)1 << run;
+    if (v > 16 / esz) v = 16 / esz;
+    if (v > a->contig[0]) v = a->contig[0];
+    if (v > a->div[0] / esz) v = a->div[0] / esz;
+    if (ld->args[1] >= 0 && v > g->ax[ld->args[1]].cnst[0]) v = g->ax[ld->args[1]].cnst[0];
+    int r = 1;
+    while (r * 2 <= v) r *= 2;
+    return r;
+}
+
 /* ---- num_stages: software pipelining of the loads that feed a dot ---------------------
  *
  * In a loop `for iv in range(lb, ub, st)`, a load whose only use is an mma dot of the same
@@ -711,6 +801,7 @@ typedef struct Pipe {
     int off[PIPE_MAXLD];      /* tile offset within a slot */
     int use[PIPE_MAXLD];      /* the dot's operand: the load, or its transpose (kmaj) */
     bool kmaj[PIPE_MAXLD];
+    int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* a [K][N] load copied transposed (tr_bit) */
     int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
     Tile tile[PIPE_MAXLD];
     Addr addr[PIPE_MAXLD];
@@ -826,11 +917,22 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             }
             if (!ld || ld->op != OP_LOAD || g->uses[v] != 1 || !in_body(b, ld, &pos)) continue;
             if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
+            /* fp8 wgmma reads B only K-major: a B tile contiguous along K (the tutorial gives
+             * B transposed) is copied into its transpose; one copied as loaded ([K][N]) would
+             * not do, and operands() stages it transposed from registers instead */
+            bool tr = false;
+            if (k == 1 && !kmaj && mma_kind(g, d) == MMA_F8 && wg_inst_n(g, d, MMA_F8)) {
+                if (!f8_b_tr(g, d)) continue;
+                tr = kmaj = true;
+            }
             if (ld->attr.kind & 1) continue;                          /* volatile */
             if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
             int esz = dt_size(f->types[v].dt);
             int L = res_lay(g, v);
-            if (kmaj) {
+            if (tr) {
+                L = tr_layout(g, v);   /* the pointers' too (seed_region) */
+                if (cp_vec_tr(g, L, ld) * esz < 4) continue;
+            } else if (kmaj) {
                 /* the tile never lives in registers: copy it in a layout of 16-byte runs
                  * along its rows rather than the one the transpose asked of the load */
                 Type lt = f->types[v];
@@ -838,7 +940,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 lay_default(&Lx, lt.rank, lt.shape, g->nwbits, lg2i(16 / esz));
                 L = lay_id(g, &Lx);
             }
-            if (cp_vec(g, L, ld) * esz < 4) continue;
+            if (!tr && cp_vec(g, L, ld) * esz < 4) continue;
             /* the address computation must be redoable ahead of time */
             bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
             memcpy(save, inP, (size_t)b->ninsts + 1);
@@ -849,7 +951,9 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 continue;
             }
             Type t = f->types[v];
-            p->tile[p->nld] = tile_of(type_numel(t), t.shape[t.rank - 1], esz, off);
+            p->trnb[p->nld] = (int8_t)(tr ? lg2i(t.shape[1]) : 0);
+            p->trkb[p->nld] = (int8_t)(tr ? lg2i(t.shape[0]) : 0);
+            p->tile[p->nld] = tile_of(type_numel(t), t.shape[tr ? 0 : t.rank - 1], esz, off);
             p->off[p->nld] = off;
             off += (int)((tile_bytes(&p->tile[p->nld]) + 1023) & ~1023);
             g->piped[v] = true;
@@ -903,9 +1007,10 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     need(g, TF_CP_ASYNC);
     for (int j = 0; j < p->nld; j++) {
         Layout L = g->lays[p->lay[j]].L;
+        int nb = p->trnb[j], kb = p->trkb[j];
         int8_t tb[10];
-        for (int q = 0; q < 5; q++) tb[q] = L.lane[q];
-        for (int q = 0; q < 5; q++) tb[5 + q] = q < L.nwarp ? L.warp[q] : -1;
+        for (int q = 0; q < 5; q++) tb[q] = (int8_t)tr_bit(L.lane[q], nb, kb);
+        for (int q = 0; q < 5; q++) tb[5 + q] = (int8_t)(q < L.nwarp ? tr_bit(L.warp[q], nb, kb) : -1);
         addr_init(&p->addr[j], thread_off(g, tb, 5 + L.nwarp, &p->tile[j]), &p->tile[j], 0);
     }
     *out = p;
@@ -926,11 +1031,13 @@ static void issue(G *g, Pipe *p, int base, int ok) {
         int *P = get(g, ld->args[0], L);
         int *M = ld->args[1] >= 0 ? get(g, ld->args[1], L) : NULL;
         int esz = dt_size(f->types[v].dt);
-        int vec = cp_vec(g, L, ld);
+        int nb = p->trnb[j], kb = p->trkb[j];
+        int vec = nb + kb ? cp_vec_tr(g, L, ld) : cp_vec(g, L, ld);
         int bytes = vec * esz;
         p->addr[j].base = base;
         for (int r = 0; r < n; r += vec) {
-            const char *ad = addr_at(g, &p->addr[j], swz(&p->tile[j], lay_reg_flat(&Lo, r)), ab, sizeof ab);
+            int64_t c = swz(&p->tile[j], tr_flat(lay_reg_flat(&Lo, r), nb, kb));
+            const char *ad = addr_at(g, &p->addr[j], c, ab, sizeof ab);
             int pr = M ? M[r] : 0;
             if (pr && ok) {
                 int q = nr(g, CP);
@@ -1107,9 +1214,24 @@ void pipe_drain(G *g, Pipe *p) {
  * swizzle atoms when the tile sits on a 1024-byte boundary. DISABLE_MMA_V3=1 (Triton's
  * switch; part of the cache key) keeps mma.sync. */
 
+/* Whether an fp8 dot's B can reach wgmma K-major without a trip through registers: a tile
+ * loaded contiguous along K, or a loaded tile's transpose (attention's k.T). Others stay on
+ * mma.sync (B through registers either way, and there with fewer of them held). */
+static bool f8_b_kmajor(G *g, const Inst *dot) {
+    const Inst *d = g->def[dot->args[1]];
+    if (d && d->op == OP_PERMUTE && d->attr.perm[0] == 1 && g->f->types[dot->args[1]].rank == 2)
+        return g->def[d->args[0]] && g->def[d->args[0]]->op == OP_LOAD;
+    if (!d || d->op != OP_LOAD || g->f->types[dot->args[1]].rank != 2) return false;
+    const AxInfo *a = &g->ax[d->args[0]];
+    return a->contig[1] == 1 && a->contig[0] * dt_size(g->f->types[dot->args[1]].dt) >= 4;
+}
+
 static int wg_inst_n(G *g, const Inst *in, int kind) {
     if (!g->arch_a || !(g->ti->features_a & TF_WGMMA) || g->no_mma_v3) return 0;
-    if ((kind != MMA_F16 && kind != MMA_BF16) || g->nw % 4) return 0;
+    /* fp8: k32 steps, both operands K-major (B staged transposed where it is not loaded so);
+     * under TRITONC_GPU_UNVERIFIED=fp8wgmma until checked on a GPU */
+    bool f8 = kind == MMA_F8 && (g->unverified & GPU_UNV_FP8WGMMA) && f8_b_kmajor(g, in);
+    if ((kind != MMA_F16 && kind != MMA_BF16 && !f8) || g->nw % 4) return 0;
     Type rt = g->f->types[in->res[0]];
     if (rt.rank != 2) return 0;
     int M = rt.shape[0], N = rt.shape[1];
@@ -1218,7 +1340,7 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     Tile ta, tb;
     int basea, baseb;
     int *areg = wg_a_regs(g, in);
-    operands(g, in, true, areg != NULL, &ta, &tb, &basea, &baseb);
+    operands(g, in, true, areg != NULL, kind == MMA_F8, &ta, &tb, &basea, &baseb);
     g->smem_align = 1024;
     int n = nlay(g, L);
     int *C = get(g, in->args[2], L);
@@ -1234,18 +1356,24 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     /* this warpgroup's first row */
     int rowa = nr(g, CR);
     E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, rowa), rn(g, warpgroup(g)), 64 * ta.slab, rn(g, basea));
-    bool bk = g->smop_base[in->args[1]] && g->smop_kmaj[in->args[1]];   /* B stored [N][K] */
+    /* B stored [N][K] (fp8's always: operands() stages it so) */
+    bool bk = kind == MMA_F8 || (g->smop_base[in->args[1]] && g->smop_kmaj[in->args[1]]);
     uint64_t ha = desc_hi(&ta, true), hb = desc_hi(&tb, bk);
     int dA = desc_reg(g, rowa, ha), dB = desc_reg(g, baseb, hb);
     int nwg = g->nw / 4;
     int mreps = M / (64 * nwg), nch = N / instN;
     int se_a = ta.slab / esz, se_b = tb.slab / esz;
-    const char *ty = kind == MMA_F16 ? "f16.f16" : "bf16.bf16";
+    char ty[32];
+    if (kind == MMA_F8)   /* e5m2 / e4m3 per operand; no transpose immediates for 8-bit types */
+        snprintf(ty, sizeof ty, "%s.%s", at.dt == DT_FP8E5 ? "e5m2" : "e4m3",
+                 f->types[in->args[1]].dt == DT_FP8E5 ? "e5m2" : "e4m3");
+    else snprintf(ty, sizeof ty, "%s", kind == MMA_F16 ? "f16.f16" : "bf16.bf16");
+    int ks = kind == MMA_F8 ? 32 : 16;
     int pt = nr(g, CP);
     E(g, "setp.eq.u32 %s, 0, 0;", rn(g, pt));   /* scale-d: accumulate into d */
     E(g, "wgmma.fence.sync.aligned;");
     char list[4096];
-    for (int k0 = 0; k0 < K; k0 += 16) {
+    for (int k0 = 0; k0 < K; k0 += ks) {
         for (int mi = 0; mi < mreps; mi++) {
             int64_t offa = ta.off + (int64_t)(k0 / se_a) * ta.rows * ta.slab + (int64_t)(k0 % se_a) * esz +
                            (int64_t)mi * 64 * nwg * ta.slab;
@@ -1266,8 +1394,12 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
                       instN, ty, list, rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), rn(g, db), rn(g, pt), !bk);
                     continue;
                 }
-                E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, %d;", instN, ty,
-                  list, rn(g, da), rn(g, db), rn(g, pt), !bk);
+                if (kind == MMA_F8)
+                    E(g, "wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s {%s}, %s, %s, %s, 1, 1;", instN, ty,
+                      list, rn(g, da), rn(g, db), rn(g, pt));
+                else
+                    E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, %d;", instN,
+                      ty, list, rn(g, da), rn(g, db), rn(g, pt), !bk);
             }
         }
     }
