@@ -2,16 +2,22 @@
 # bench/gpu/matmul.sh — on a GPU machine: times bench/gpu/matmul.py's kernel under tritonc
 # (`tritonc bench`) and Triton (matmul_triton.py, with cuBLAS through torch) for one shape and
 # config. Usage: bench/gpu/matmul.sh M N K DTYPE BM BN BK GROUP WARPS STAGES
-# (DTYPE: float16 | bfloat16 | float32). Needs build-gpu/tritonc (make B=build-gpu).
+# (DTYPE: float16 | bfloat16 | float32 | float8_e5m2, the last as tutorial 03 runs fp8: B
+# given transposed, contiguous along K, on wgmma with TRITONC_GPU_UNVERIFIED=fp8wgmma).
+# Needs build-gpu/tritonc (make B=build-gpu).
 set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build-gpu}
 M=$1 N=$2 K=$3 DT=$4 BM=$5 BN=$6 BK=$7 GM=$8 W=$9; shift 9; S=$1
-case $DT in float16) T=fp16 O=fp16;; bfloat16) T=bf16 O=fp16;; float32) T=fp32 O=fp32;; esac
+case $DT in float16) T=fp16 O=fp16;; bfloat16) T=bf16 O=fp16;; float32) T=fp32 O=fp32;;
+    float8_e5m2) T=fp8e5 O=fp16;; esac
+BS="b_ptr=$T:randn($K,$N) stride_bk=$N stride_bn=1"
+[ "$DT" = float8_e5m2 ] && BS="b_ptr=$T:randn($N,$K) stride_bk=1 stride_bn=$K"
 flops=$((2 * M * N * K))
 grid=$(( ((M + BM - 1) / BM) * ((N + BN - 1) / BN) ))
+# $BS unquoted on purpose: three arguments
 "./$B/tritonc" bench bench/gpu/matmul.py matmul_kernel --grid $grid --num-warps $W --num-stages $S \
-    --flops $flops a_ptr="$T:randn($M,$K)" b_ptr="$T:randn($K,$N)" c_ptr="$O:zeros($M,$N)" \
-    M=$M N=$N K=$K stride_am=$K stride_ak=1 stride_bk=$N stride_bn=1 stride_cm=$N stride_cn=1 \
+    --flops $flops a_ptr="$T:randn($M,$K)" $BS c_ptr="$O:zeros($M,$N)" \
+    M=$M N=$N K=$K stride_am=$K stride_ak=1 stride_cm=$N stride_cn=1 \
     BLOCK_SIZE_M=$BM BLOCK_SIZE_N=$BN BLOCK_SIZE_K=$BK GROUP_SIZE_M=$GM ACTIVATION="''" 2>&1 | tail -3
 python3 bench/gpu/matmul_triton.py $M $N $K $DT $BM $BN $BK $GM $W $S
