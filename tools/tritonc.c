@@ -969,6 +969,21 @@ static int cli_int_list(const char **p, int64_t *v) {
     return n;
 }
 
+/* --json: the object's first members, and a check's findings (run and check share them) */
+static void json_head(const char *cmd, const char *file, const char *kernel) {
+    printf("{\"command\": \"%s\", \"file\": ", cmd);
+    cli_json_str(stdout, file);
+    printf(", \"kernel\": ");
+    cli_json_str(stdout, kernel);
+}
+
+static void json_check(tc_context *ctx, const tc_launch_report *r) {
+    printf(",\n  \"check\": {\"findings\": %d, \"notes\": %d, \"seed\": %llu, \"records\": ",
+           r->check_findings, r->check_notes, (unsigned long long)r->check_seed);
+    cli_json_findings(stdout, ctx);
+    printf("}");
+}
+
 /* NAME='desc(T,[B0,B1,...][,shape=[...]][,strides=[...]])': a tensor descriptor over the
  * --tensor (or earlier argument) T into ra[nra]; 0, an exit status, or 100 + a tc_status. */
 static int cli_desc(tc_context *ctx, const char *cmdn, const char *name, const char *val,
@@ -1247,10 +1262,7 @@ int cli_run(int argc, char **argv, int check) {
         if (json) {   /* the error as an object too (a check's out-of-bounds access stops it) */
             tc_launch_report r;
             tc_last_launch(ctx, &r, sizeof r);
-            printf("{\"command\": \"%s\", \"file\": ", cmdn);
-            cli_json_str(stdout, pos[0]);
-            printf(", \"kernel\": ");
-            cli_json_str(stdout, pos[1]);
+            json_head(cmdn, pos[0], pos[1]);
             printf(",\n  \"error\": {\"status\": \"%s\", \"exit\": %d, \"message\": ", tc_status_name(s), rc);
             cli_json_str(stdout, tc_errmsg(ctx));
             tc_srcloc l = tc_errloc(ctx);
@@ -1262,12 +1274,7 @@ int cli_run(int argc, char **argv, int check) {
                 printf(", \"where\": null");
             }
             printf("}");
-            if (check) {
-                printf(",\n  \"check\": {\"findings\": %d, \"notes\": %d, \"seed\": %llu, \"records\": ",
-                       r.check_findings, r.check_notes, (unsigned long long)r.check_seed);
-                cli_json_findings(stdout, ctx);
-                printf("}");
-            }
+            if (check) json_check(ctx, &r);
             printf("\n}\n");
         }
         goto done;
@@ -1350,10 +1357,7 @@ int cli_run(int argc, char **argv, int check) {
         tc_stats st;
         tc_last_launch(ctx, &r, sizeof r);
         tc_kernel_stats(k, &st, sizeof st);
-        printf("{\"command\": \"%s\", \"file\": ", cmdn);
-        cli_json_str(stdout, pos[0]);
-        printf(", \"kernel\": ");
-        cli_json_str(stdout, pos[1]);
+        json_head(cmdn, pos[0], pos[1]);
         printf(",\n  \"launch\": {");
         cli_json_report(stdout, &r);
         printf("},\n  \"stats\": {\"specializations\": %d, \"hits\": %d, \"launches\": %d},\n"
@@ -1381,12 +1385,7 @@ int cli_run(int argc, char **argv, int check) {
         }
         printf("\n  ],\n  \"output\": ");
         cli_json_str(stdout, captured.s ? captured.s : "");
-        if (r.check) {
-            printf(",\n  \"check\": {\"findings\": %d, \"notes\": %d, \"seed\": %llu, \"records\": ",
-                   r.check_findings, r.check_notes, (unsigned long long)r.check_seed);
-            cli_json_findings(stdout, ctx);
-            printf("}");
-        }
+        if (r.check) json_check(ctx, &r);
         printf("\n}\n");
     }
     if (stats && !json) {

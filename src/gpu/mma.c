@@ -216,12 +216,9 @@ static int tr_layout(G *g, int v) {
 /* Whether dot's B is an fp8 wgmma operand loaded contiguous along K (the tutorial gives B
  * transposed), which the pipeliner then copies into its transpose, K-major */
 static bool f8_b_tr(G *g, const Inst *dot) {
-    int b = dot->args[1];
-    const Inst *ld = g->def[b];
-    if (mma_kind(g, dot) != MMA_F8 || !wg_inst_n(g, dot, MMA_F8)) return false;
-    if (!ld || ld->op != OP_LOAD || g->f->types[b].rank != 2 || g->uses[b] != 1) return false;
-    const AxInfo *a = &g->ax[ld->args[0]];
-    return a->contig[1] == 1 && a->contig[0] * dt_size(g->f->types[b].dt) >= 4;
+    const Inst *ld = g->def[dot->args[1]];   /* wg_inst_n: f8_b_kmajor checked the rest */
+    return mma_kind(g, dot) == MMA_F8 && wg_inst_n(g, dot, MMA_F8) && ld && ld->op == OP_LOAD &&
+           g->uses[dot->args[1]] == 1;
 }
 
 /* The layout an fp8 wgmma operand's load (k: 0 A, 1 B) and its pointers get from the start,
