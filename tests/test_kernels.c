@@ -407,8 +407,8 @@ TEST(kern_matmul_tutorial03) {
 
 /* The tutorial's fp8 run: A and B e5m2, B given transposed (contiguous along K), C fp16.
  * e5m2 is fp16's top byte, so each operand is exactly an fp16 value; the reference sums in
- * double. 128x128x256 in 128x64x64 tiles: wgmma-sized, for TRITONC_GPU_UNVERIFIED=fp8wgmma's
- * check on a GPU (the shadowed suite runs it at num_warps 1 to 8). */
+ * double. 128x128x256 in 128x64x64 tiles: wgmma-sized, so that the shadowed suite checks fp8
+ * wgmma on a GPU (at num_warps 1 to 8). */
 TEST(kern_matmul_tutorial03_fp8) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "matmul.py");

@@ -1225,9 +1225,8 @@ static bool f8_b_kmajor(G *g, const Inst *dot) {
 
 static int wg_inst_n(G *g, const Inst *in, int kind) {
     if (!g->arch_a || !(g->ti->features_a & TF_WGMMA) || g->no_mma_v3) return 0;
-    /* fp8: k32 steps, both operands K-major (B staged transposed where it is not loaded so);
-     * under TRITONC_GPU_UNVERIFIED=fp8wgmma until checked on a GPU */
-    bool f8 = kind == MMA_F8 && (g->unverified & GPU_UNV_FP8WGMMA) && f8_b_kmajor(g, in);
+    /* fp8: k32 steps, both operands K-major (B staged transposed where it is not loaded so) */
+    bool f8 = kind == MMA_F8 && f8_b_kmajor(g, in);
     if ((kind != MMA_F16 && kind != MMA_BF16 && !f8) || g->nw % 4) return 0;
     Type rt = g->f->types[in->res[0]];
     if (rt.rank != 2) return 0;
