@@ -106,24 +106,24 @@ TEST(kern_dot_tiles_sweep) {
     tc_context_free(ctx);
 }
 
-/* acc += dot, leaky_relu, fp16 output with ragged edges: values stay exact in fp16 */
-TEST(kern_dot_epilogue_leaky_relu) {
+/* Runs dot_mma.py's `kernel` on 100x72 tiles of 64x64 (BK 32) over small integers in fp16,
+ * against expect(s) for each exact integer sum s of products: values stay exact in fp16 */
+static void run_small_int_dot(const char *kernel, int K, uint32_t seed, double (*expect)(long s)) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "dot_mma.py");
-    tc_kernel *k = KT_KERNEL(ctx, m, "dot_epilogue_kernel");
-    enum { M = 100, N = 72, K = 64, BM = 64, BN = 64, BK = 32 };
-    static uint16_t a[M * K], b[K * N], o[M * N];
+    tc_kernel *k = KT_KERNEL(ctx, m, kernel);
+    enum { M = 100, N = 72, KMAX = 96, BM = 64, BN = 64, BK = 32 };
+    static uint16_t a[M * KMAX], b[KMAX * N], o[M * N];
     static double e[M * N], g[M * N];
-    static int ia[M * K], ib[K * N];
-    kt_seed(77);
+    static int ia[M * KMAX], ib[KMAX * N];
+    kt_seed(seed);
     for (int i = 0; i < M * K; i++) { ia[i] = kt_irand(-2, 2); a[i] = kt_f16(ia[i]); }
     for (int i = 0; i < K * N; i++) { ib[i] = kt_irand(-2, 2); b[i] = kt_f16(ib[i]); }
     for (int i = 0; i < M; i++)
         for (int j = 0; j < N; j++) {
             long s = 0;
             for (int kk = 0; kk < K; kk++) s += (long)ia[i * K + kk] * ib[kk * N + j];
-            /* 0.01 * s in fp32, then rounded to fp16 */
-            e[i * N + j] = s >= 0 ? (double)s : kt_round_f16((double)(0.01f * (float)s));
+            e[i * N + j] = expect(s);
         }
     tc_tensor *ta = kt_t2(ctx, TC_FP16, M, K, a), *tb = kt_t2(ctx, TC_FP16, K, N, b),
               *to = kt_t2(ctx, TC_FP16, M, N, NULL);
@@ -138,3 +138,14 @@ TEST(kern_dot_epilogue_leaky_relu) {
     tc_module_free(m);
     tc_context_free(ctx);
 }
+
+/* 0.01 * s in fp32, then rounded to fp16 */
+static double leaky_relu(long s) { return s >= 0 ? (double)s : kt_round_f16((double)(0.01f * (float)s)); }
+static double doubled(long s) { return 2.0 * (double)s; }
+
+/* acc += dot, leaky_relu, fp16 output with ragged edges */
+TEST(kern_dot_epilogue_leaky_relu) { run_small_int_dot("dot_epilogue_kernel", 64, 77, leaky_relu); }
+
+/* A doubled in registers before the dot (on a GPU: staged through shared memory each
+ * iteration while B streams through the pipeline), ragged edges */
+TEST(kern_dot_staged_a) { run_small_int_dot("dot_staged_a_kernel", 96, 78, doubled); }

@@ -232,8 +232,10 @@ TEST(mma_wgmma_a_from_registers) {
 
 /* The epilogue as Triton's: the fp16 result leaves the accumulator's fragments (pairs of
  * columns, 4 bytes) through padded shared memory, and each thread stores 16 bytes at a time
- * (16 st.global.v4.b32 per thread for 128x128 on 4 warps). With 4 stages of 128x256x64 the
- * ring leaves no room for it: the compile is redone without, storing from the fragments. */
+ * (16 st.global.v4.b32 per thread for 128x128 on 4 warps). Its bytes are the pipeline ring's,
+ * free after the loop, so 4 stages of 128x256x64 (the ring's 4 x 48 KiB) still have room.
+ * Where the loop itself uses the scratch area (an operand staged each iteration) the ring
+ * follows it; past the limit the compile is redone lean, storing from the fragments. */
 TEST(mma_epilogue_through_shared_memory) {
     static char out[1 << 20];
     char cmd[2048];
@@ -258,8 +260,63 @@ TEST(mma_epilogue_through_shared_memory) {
              test_build_dir(), test_build_dir());
     CHECK_INT(0, test_run(cmd, out, sizeof out));
     CHECK_CONTAINS(out, "196608 bytes of shared memory");   /* the ring's 4 x 48 KiB alone */
-    CHECK_INT(0, count_of(out, "st.global.v4.b32"));
-    CHECK_INT(64, count_of(out, "st.global.b32"));
+    CHECK_INT(16, count_of(out, "st.global.v4.b32"));
+    static const struct { int stages, v4, b32; const char *bytes; } c[] = {
+        {3, 16, 0, "133120 bytes"},   /* 66 KiB of scratch (A's room, then the epilogue's), 2 x 32 KiB of B */
+        {12, 0, 64, "204800 bytes"},  /* 66 + 11 x 16 KiB is past 227 KiB: lean, 24 + 11 x 16 */
+    };
+    for (int i = 0; i < 2; i++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_mma.py "
+                 "dot_staged_a_kernel --target cuda:90a --num-warps 8 --num-stages %d a_ptr='*fp16:16' "
+                 "b_ptr='*fp16:16' c_ptr='*fp16:16' M=i32 N=i32:16 K=i32:16 BM=128 BN=256 BK=%d --verbose 2>&1",
+                 test_build_dir(), test_build_dir(), c[i].stages, i ? 32 : 64);
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_CONTAINS(out, c[i].bytes);
+        CHECK_INT(c[i].v4, count_of(out, "st.global.v4.b32"));
+        CHECK_INT(c[i].b32, count_of(out, "st.global.b32"));
+    }
+}
+
+/* the lines with `what` from the first loop's label to `end` */
+static int loop_count(const char *ptx, const char *what, const char *end) {
+    const char *lo = strstr(ptx, "$L1:"), *hi = lo ? strstr(lo, end) : NULL;
+    int n = 0;
+    for (const char *p = lo; p && hi && (p = strstr(p, what)) != NULL && p < hi; p++) n++;
+    return n;
+}
+
+/* The tutorial matmul's pointer steps: `BLOCK_SIZE_K * stride_bk` leaves the loop
+ * (ir_optimize) and its byte offset is computed once before it, so the loop adds a 64-bit
+ * register to each of B's 8 pointers rather than multiplying again; the steps follow the
+ * copies that read the old pointers. Under TRITONC_GPU_UNVERIFIED=stepapart they run at the
+ * top of the next iteration instead, before the wgmma (12 adds: A's 4 and B's 8, then the
+ * B descriptor's). */
+TEST(mma_pointer_steps) {
+    static char out[1 << 20];
+    char cmd[2048];
+    for (int apart = 0; apart < 2; apart++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_GPU_UNVERIFIED=%s TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+                 "tests/kernels/matmul.py matmul_kernel --target cuda:90a --num-warps 8 --num-stages 3 "
+                 "a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp16:16' M=i32:16 N=i32:16 K=i32:16 "
+                 "stride_am=i32:16 stride_ak=1 stride_bk=i32:16 stride_bn=1 stride_cm=i32:16 "
+                 "stride_cn=1 BLOCK_SIZE_M=128 BLOCK_SIZE_N=256 BLOCK_SIZE_K=64 GROUP_SIZE_M=8 "
+                 "ACTIVATION='\"\"'",
+                 apart ? "stepapart" : "0", test_build_dir(), test_build_dir());
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        /* in the loop, A's constant steps only (8: the pipelined pointers' and the loop's own,
+         * which ptxas drops); B's 16 more multiplied stride_bk each iteration */
+        CHECK_INT(8, loop_count(out, "mul.wide", "bra.uni $L1;"));
+        CHECK_INT(apart ? 13 : 1, loop_count(out, "add.s64", "wgmma.mma_async"));
+        /* after the loop's last copies: the 12 steps, or none */
+        const char *end = strstr(out, "bra.uni $L1;"), *commit = NULL;
+        for (const char *q = strstr(out, "$L1:"); q && (q = strstr(q, "cp.async.commit_group")) && q < end; q++)
+            commit = q;
+        int after = 0;
+        for (const char *q = commit; q && (q = strstr(q, "add.s64")) != NULL && q < end; q++) after++;
+        CHECK_INT(apart ? 0 : 12, after);
+    }
 }
 
 /* fp8 on wgmma, the tutorial's fp8 config: B given transposed (contiguous along K) is copied
@@ -375,7 +432,8 @@ TEST(mma_unverified_areas) {
     static const struct { const char *v; unsigned mask; } c[] = {
         {"", 0}, {"0", 0}, {"1", GPU_UNV_ALL}, {"all", GPU_UNV_ALL}, {"tma1d", GPU_UNV_TMA1D},
         {"bogus,tma1d,", GPU_UNV_TMA1D}, {"tma1dx", 0}, {"tma", 0}, {"math", 0},
-        {"rowslice,tma1d", GPU_UNV_TMA1D}, {"accfold", 0}, {"fp8wgmma", 0},   /* checked on the H200: left the list */
+        {"rowslice,tma1d", GPU_UNV_TMA1D}, {"accfold", 0}, {"fp8wgmma", 0},
+        {"stepapart", GPU_UNV_STEPAPART}, {"tma1d,stepapart", GPU_UNV_ALL},   /* checked on the H200: left the list */
     };
     /* the caller's setting, copied: setenv may free the string getenv gave */
     const char *env = getenv("TRITONC_GPU_UNVERIFIED");

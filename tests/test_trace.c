@@ -151,6 +151,67 @@ TEST(trace_vector_add) {
     tctx_free(&c);
 }
 
+/* ir_optimize moves a loop's invariant scalar integer work before it (BK * s, and s - 1
+ * from the loop inside), and leaves what a zero-trip loop must not compute (a division, a
+ * float) and what changes with the loop (i * s) */
+static const char *LICM =
+    HDR
+    "def k(x_ptr, s, n, BK: tl.constexpr):\n"
+    "    p = x_ptr + tl.arange(0, BK)\n"
+    "    acc = tl.zeros((BK,), tl.int32)\n"
+    "    for i in range(0, n):\n"
+    "        for j in range(0, 2):\n"
+    "            acc += s - 1\n"
+    "        acc += tl.load(p) + s // 2 + (s * 0.5).to(tl.int32) + i * s\n"
+    "        p += BK * s\n"
+    "    tl.store(x_ptr + tl.arange(0, BK), acc)\n";
+
+static int ops_in(const Region *r, int op) {
+    int n = 0;
+    for (int i = 0; i < r->ninsts; i++) {
+        n += r->insts[i]->op == op;
+        for (int k = 0; k < 2; k++)
+            if (r->insts[i]->regions[k]) n += ops_in(r->insts[i]->regions[k], op);
+    }
+    return n;
+}
+
+TEST(trace_loop_invariant_scalars_move_out) {
+    TCtx c;
+    SpecArg args[4] = {A_PTR(DT_I32), A_NUM(DT_I32), A_NUM(DT_I32), A_C(4)};
+    IrFunc *f = tr(&c, LICM, "k", args);
+    CHECK(f != NULL);
+    if (!f) { fprintf(stderr, "%s\n", c.e.msg); tctx_free(&c); return; }
+    const Region *loop = NULL;
+    for (int i = 0; i < f->body->ninsts; i++)
+        if (f->body->insts[i]->op == OP_FOR) loop = f->body->insts[i]->regions[0];
+    CHECK(loop != NULL);
+    if (!loop) { tctx_free(&c); return; }
+    CHECK_INT(2, ops_in(loop, OP_MUL));   /* i * s and the float s * 0.5; BK * s went out */
+    CHECK_INT(1, ops_in(loop, OP_DIV));
+    /* the inner loop's body keeps only its add to acc: s - 1 went out of both loops */
+    CHECK_INT(0, ops_in(loop, OP_SUB));
+    /* x = [1, 2, 3, 4], s = 3, n = 2: each element reads x[e] then x[e + 12] (past the
+     * tile, so the buffer holds 16) */
+    int32_t x[16];
+    for (int i = 0; i < 16; i++) x[i] = i + 1;
+    int32_t want[4];
+    for (int e = 0; e < 4; e++) {
+        int32_t acc = 0;
+        for (int i = 0; i < 2; i++) acc += 2 * (3 - 1) + x[e + 12 * i] + 3 / 2 + 1 + i * 3;
+        want[e] = acc;
+    }
+    ArgBits ab[3];
+    ab[0].u = (uint64_t)(uintptr_t)x;
+    ab[1].i = 3;
+    ab[2].i = 2;
+    MemRegion mem[1] = {region(x, sizeof x, "x")};
+    Err e = {0};
+    CHECK_INT(TC_OK, run1(f, ab, 1, mem, 1, &e));
+    for (int i = 0; i < 4; i++) CHECK_INT(want[i], x[i]);
+    tctx_free(&c);
+}
+
 static const char *SOFTMAX =
     HDR
     "def softmax_kernel(output_ptr, input_ptr, input_row_stride, output_row_stride, n_rows,\n"

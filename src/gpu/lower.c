@@ -360,6 +360,7 @@ int tred(G *g, int id) {
 }
 
 void need_smem(G *g, int64_t bytes) {
+    if (g->ring_live) g->scratch_in_ring = true;
     if (bytes > g->smem_bytes) g->smem_bytes = (int)(bytes > INT32_MAX ? INT32_MAX : bytes);
 }
 
@@ -978,6 +979,16 @@ static int addptr1(G *g, int esz, int odt, int p, int o) {
     return d;
 }
 
+/* the scalar that an addptr's offset broadcasts, or -1 */
+static int offset_scalar(G *g, int o) {
+    while (g->f->types[o].rank > 0) {
+        const Inst *d = g->def[o];
+        if (!d || (d->op != OP_SPLAT && d->op != OP_BROADCAST && d->op != OP_EXPAND_DIMS)) return -1;
+        o = d->args[0];
+    }
+    return o;
+}
+
 static void lower_elementwise(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0];
@@ -1003,9 +1014,16 @@ static void lower_elementwise(G *g, const Inst *in) {
         case OP_CMP: x = cmpop(g, in->attr.kind, adt, A[0][r], A[1][r]); break;
         case OP_FMA: x = fma1(g, rdt, A[0][r], A[1][r], A[2][r]); break;
         case OP_WHERE: x = select1(g, A[0][r], A[1][r], A[2][r]); break;
-        case OP_ADDPTR:
-            x = addptr1(g, dt_size(f->types[v].elem), f->types[in->args[1]].dt, A[0][r], A[1][r]);
+        case OP_ADDPTR: {
+            int esz = dt_size(f->types[v].elem), s = offset_scalar(g, in->args[1]);
+            if (s >= 0 && g->step[s] && g->step_esz[s] == esz) {
+                x = nr(g, CD);
+                E(g, "add.s64 %s, %s, %s;", rn(g, x), rn(g, A[0][r]), rn(g, g->step[s]));
+            } else {
+                x = addptr1(g, esz, f->types[in->args[1]].dt, A[0][r], A[1][r]);
+            }
             break;
+        }
         case OP_CAST: x = cast1(g, A[0][r], adt, rdt, in->attr.kind == 1); break;
         case OP_BITCAST: x = bitcast1(g, A[0][r], adt, rdt); break;
         case OP_NEG: case OP_NOT: case OP_ABS: case OP_EXP: case OP_EXP2: case OP_LOG:
@@ -1206,6 +1224,30 @@ static void lower_if(G *g, const Inst *in) {
     for (int j = 0; j < n; j++) set_val(g, in->res[j], lays[j], dst[j]);
 }
 
+/* The pointer steps of a loop body (and the bodies within): an addptr whose offset
+ * broadcasts a scalar computed before the loop gets that scalar's byte offset computed here,
+ * once. The adds in the loop then take a loop-invariant 64-bit register, IADD3 pairs in
+ * SASS, instead of a multiply-add each (IMAD.WIDE), around which the matmul loop stalled on
+ * dispatch (bench/results/gpu-2026-12-02.md). Pushes the scalars given one on `set`. */
+static void loop_steps(G *g, const Region *r, int **set, int *n, int *cap) {
+    const IrFunc *f = g->f;
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) loop_steps(g, in->regions[k], set, n, cap);
+        if (in->op != OP_ADDPTR) continue;
+        int s = offset_scalar(g, in->args[1]), esz = dt_size(f->types[in->res[0]].elem);
+        if (s < 0 || g->step[s] || !g->vr[s]) continue;   /* vr: lowered, so before the loop */
+        int dt = f->types[s].dt, o = g->vr[s][0], t = nr(g, CD);
+        if (dt == DT_I1) continue;
+        if (dcls(dt) == CD) E(g, "mul.lo.s64 %s, %s, %d;", rn(g, t), rn(g, o), esz);
+        else E(g, "mul.wide.%s %s, %s, %d;", dt_is_signed(dt) ? "s32" : "u32", rn(g, t), rn(g, o), esz);
+        g->step[s] = t;
+        g->step_esz[s] = esz;
+        ARENA_PUSH(g->a, *set, *n, *cap, s);
+    }
+}
+
 static void lower_for(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     Region *body = in->regions[0];
@@ -1224,6 +1266,8 @@ static void lower_for(G *g, const Inst *in) {
         ns[j] = nlay(g, lays[j]);
     }
     par_copy(g, dst, src, ns, n);
+    int *steps = NULL, nsteps = 0, capsteps = 0;
+    loop_steps(g, body, &steps, &nsteps, &capsteps);
     Pipe *pp = NULL;
     bool piped = pipe_plan(g, in, &pp);
     if (piped) {
@@ -1242,7 +1286,7 @@ static void lower_for(G *g, const Inst *in) {
     E(g, "setp.ge.%s %s, %s, %s;", ity(ivdt), rn(g, p), rn(g, iv), rn(g, ub));
     E(g, "@%s bra $L%d;", rn(g, p), lend);
     scope_enter(g);
-    if (piped) pipe_begin(g, pp);
+    if (piped) pipe_begin(g, pp, in);
     lower_region(g, body);
     if (piped) pipe_end(g, pp, in, iv, ub, st, ivdt);
     const Inst *y = body->ninsts ? body->insts[body->ninsts - 1] : NULL;
@@ -1253,6 +1297,7 @@ static void lower_for(G *g, const Inst *in) {
     buf_printf(&g->body, "$L%d:\n", lend);
     if (piped) pipe_drain(g, pp);
     for (int j = 0; j < n; j++) set_val(g, in->res[j], lays[j], dst[j]);
+    for (int j = 0; j < nsteps; j++) g->step[steps[j]] = 0;   /* defined only on this path */
 }
 
 static void lower_while(G *g, const Inst *in) {
@@ -1406,7 +1451,7 @@ bool gpu_fp_fusion(void) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "stepapart"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
@@ -1479,6 +1524,8 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->uses = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->piped = arena_alloc(&arena, (size_t)(nv + 1));
     g->relow = arena_alloc(&arena, (size_t)(nv + 1));
+    g->step = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->step_esz = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->fold_acc = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->fold_alias = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     for (int i = 0; i <= nv; i++) g->fold_acc[i] = g->fold_alias[i] = -1;
@@ -1526,10 +1573,13 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     lower_region(g, f->body);
     if (g->body.oom || g->pro.oom) err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
     int shared = (g->smem_bytes + 15) & ~15;
-    if (g->ring) {   /* the pipeline ring sits after the scratch area */
+    if (g->ring && g->scratch_in_ring) {   /* the ring after the scratch area */
         int scratch = (g->smem_bytes + 1023) & ~1023;
         EP(g, "add.u32 %s, %s, %d;", rn(g, g->ring), rn(g, g->smem), scratch);
         shared = scratch + g->ring_bytes;
+    } else if (g->ring) {   /* the scratch area reuses the ring's bytes before and after */
+        EP(g, "mov.u32 %s, %s;", rn(g, g->ring), rn(g, g->smem));
+        if (g->ring_bytes > shared) shared = g->ring_bytes;
     }
     shared = tma_finish(g, shared);
     *spent = (g->used_inv ? SPARE_INV : 0) | (g->used_roomy ? SPARE_ROOM : 0);

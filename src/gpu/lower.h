@@ -49,6 +49,8 @@ typedef struct G {
     int *fold_acc;    /* dot result -> the value it accumulates into instead of its zero
                        * accumulator, -1 none (mma_fold: `acc += tl.dot(a, b)`) */
     int *fold_alias;  /* that add's result -> the dot result it is, -1 none */
+    int *step, *step_esz;  /* scalar -> register holding it times step_esz, a pointer step
+                            * computed before the loop that adds it (lower_for), 0: none */
     bool *relow;      /* values being lowered again for a later iteration: older */
     int relow_depth;  /*   conversions of them (depth < relow_depth) are stale */
     bool ax_again;    /* analysis: a loop body analysed once more (uses already counted) */
@@ -66,7 +68,11 @@ typedef struct G {
     int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
     int wgid;         /* register: the warpgroup's index, known warp-uniform (0: not yet) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
-    int ring, ring_bytes;  /* register: the pipeline ring after the scratch area; its size */
+    int ring, ring_bytes;  /* register: the pipeline ring; its size */
+    int ring_live;         /* pipelined loops between prologue and drain (their ring in use) */
+    bool scratch_in_ring;  /* the scratch area was used while a ring was in use: the ring then
+                            * sits after it, else both start at the shared base, as Triton
+                            * overlaps buffers whose lives do not */
     const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
     /* TMA (tma.c): the parameter of each tensor-map slot and the register with its generic
      * address; the kernel's mbarrier (a register with its shared address), the phase to wait
@@ -154,7 +160,7 @@ void lower_dot_mma(G *g, const Inst *in, int lay);
 typedef struct Pipe Pipe;
 bool pipe_plan(G *g, const Inst *loop, Pipe **out);
 void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int ivdt);
-void pipe_begin(G *g, Pipe *p);
+void pipe_begin(G *g, Pipe *p, const Inst *loop);
 void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
 void pipe_drain(G *g, Pipe *p);
 

@@ -804,6 +804,9 @@ typedef struct Pipe {
     Addr addr[PIPE_MAXLD];
     const Inst **P;           /* body instructions of the address computation, in order */
     int nP;
+    bool *first;              /* P index -> the loads need it (else: it steps carried values) */
+    bool step_apart;          /* the steps need neither the loop index nor the loads' part:
+                               * they run at the top of the next iteration (pipe_begin) */
     bool *carried;            /* body param index -> kept ahead */
     int D, slot_bytes;
     bool wgmma;               /* a consumer reads through the async proxy: fence after the wait */
@@ -1055,9 +1058,43 @@ static void issue(G *g, Pipe *p, int base, int ok) {
     E(g, "cp.async.commit_group;");
 }
 
-/* Lowers P again for induction value `iv` with the carried values in p->ahead, issues the
- * loads into the slot at `base`, and advances p->ahead by one iteration. */
-static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
+/* Splits P into what the loads need and the steps of the carried values (p->first), and
+ * decides whether the steps may run apart. */
+static void split_steps(G *g, Pipe *p, const Inst *in) {
+    const Region *b = in->regions[0];
+    int nv = g->f->nvalues;
+    bool *need = arena_alloc(g->a, (size_t)nv);
+    for (int j = 0; j < p->nld; j++)
+        for (int k = 0; k < p->ld[j]->nargs; k++)
+            if (p->ld[j]->args[k] >= 0) need[p->ld[j]->args[k]] = true;
+    p->first = arena_alloc(g->a, (size_t)(p->nP + 1));
+    for (int i = p->nP - 1; i >= 0; i--) {
+        const Inst *x = p->P[i];
+        for (int k = 0; k < x->nres; k++) p->first[i] |= need[x->res[k]];
+        for (int k = 0; p->first[i] && k < x->nargs; k++)
+            if (x->args[k] >= 0) need[x->args[k]] = true;
+    }
+    /* apart: no step reads the index or a value of the loads' part; under
+     * TRITONC_GPU_UNVERIFIED=stepapart until checked and timed on a GPU */
+    bool *early = arena_alloc(g->a, (size_t)nv);
+    early[b->params[0]] = true;
+    for (int i = 0; i < p->nP; i++)
+        if (p->first[i])
+            for (int k = 0; k < p->P[i]->nres; k++) early[p->P[i]->res[k]] = true;
+    p->step_apart = g->unverified & GPU_UNV_STEPAPART;
+    for (int i = 0; i < p->nP; i++)
+        for (int k = 0; !p->first[i] && k < p->P[i]->nargs; k++)
+            if (p->P[i]->args[k] >= 0 && early[p->P[i]->args[k]]) p->step_apart = false;
+}
+
+enum { PF_ISSUE = 1, PF_STEP = 2 };
+
+/* Lowers P again for induction value `iv` (-1: the steps alone, which do not read it) with
+ * the carried values in p->ahead: PF_ISSUE issues the loads into the slot at `base`, valid
+ * where `ok`; PF_STEP advances p->ahead by one iteration. The steps come after the copies,
+ * or at the top of the next iteration (step_apart): a pointer rewritten right after the copy
+ * that reads it waits for that copy to read it (long scoreboard), or takes a register copy. */
+static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok, int what) {
     const Region *b = in->regions[0];
     const IrFunc *f = g->f;
     int nv = f->nvalues;
@@ -1066,10 +1103,12 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
     int *svl = arena_alloc(g->a, sizeof(int) * (size_t)nv);
     memcpy(svr, g->vr, sizeof(int *) * (size_t)nv);
     memcpy(svl, g->vlay, sizeof(int) * (size_t)nv);
-    int *ivr = alloc_regs(g, 1);
-    ivr[0] = iv;
-    set_val(g, b->params[0], 0, ivr);
-    g->relow[b->params[0]] = true;
+    if (iv >= 0) {
+        int *ivr = alloc_regs(g, 1);
+        ivr[0] = iv;
+        set_val(g, b->params[0], 0, ivr);
+        g->relow[b->params[0]] = true;
+    }
     for (int j = 1; j < b->nparams; j++)
         if (p->carried[j]) {
             set_val(g, b->params[j], svl[b->params[j]], p->ahead[j]);
@@ -1080,25 +1119,32 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
     int depth = g->relow_depth;
     g->relow_depth = g->depth + 1;
     scope_enter(g);
-    for (int i = 0; i < p->nP; i++) lower_inst(g, p->P[i]);
-    issue(g, p, base, ok);
-    /* the carried values one iteration further */
-    const Inst *y = b->insts[b->ninsts - 1];
-    int cnt = 0;
-    for (int j = 1; j < b->nparams; j++) cnt += p->carried[j];
-    int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
-    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
-    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
-    int c = 0;
-    for (int j = 1; j < b->nparams; j++)
-        if (p->carried[j]) {
-            int lay = svl[b->params[j]];
-            dst[c] = p->ahead[j];
-            src[c] = get(g, y->args[j - 1], lay);
-            ns[c] = nlay(g, lay);
-            c++;
-        }
-    par_copy(g, dst, src, ns, c);
+    if (what & PF_ISSUE) {
+        for (int i = 0; i < p->nP; i++)
+            if (p->first[i]) lower_inst(g, p->P[i]);
+        issue(g, p, base, ok);
+    }
+    if (what & PF_STEP) {
+        for (int i = 0; i < p->nP; i++)
+            if (!p->first[i]) lower_inst(g, p->P[i]);
+        /* the carried values one iteration further */
+        const Inst *y = b->insts[b->ninsts - 1];
+        int cnt = 0;
+        for (int j = 1; j < b->nparams; j++) cnt += p->carried[j];
+        int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
+        int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
+        int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
+        int c = 0;
+        for (int j = 1; j < b->nparams; j++)
+            if (p->carried[j]) {
+                int lay = svl[b->params[j]];
+                dst[c] = p->ahead[j];
+                src[c] = get(g, y->args[j - 1], lay);
+                ns[c] = nlay(g, lay);
+                c++;
+            }
+        par_copy(g, dst, src, ns, c);
+    }
     scope_leave(g);
     g->relow_depth = depth;
     memset(g->relow, 0, (size_t)nv);
@@ -1115,6 +1161,11 @@ static int slot_base(G *g, Pipe *p, int slot) {
 /* before the loop: the first D iterations' loads; carried params start at their inits */
 void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int ivdt) {
     const Region *b = in->regions[0];
+    /* the ring may share its bytes with the scratch area (gpu_compile): nobody may still be
+     * reading a conversion there when the first copies land */
+    E(g, "bar.sync 0;");
+    g->ring_live++;
+    split_steps(g, p, in);
     p->ahead = arena_alloc(g->a, sizeof(int *) * (size_t)(b->nparams + 1));
     for (int j = 1; j < b->nparams; j++) {
         if (!p->carried[j]) continue;
@@ -1142,15 +1193,19 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
         E(g, "add.%s %s, %s, %s;", it, rn(g, iv), rn(g, iv), rn(g, lb));
         E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, iv), rn(g, ub));
         E(g, "mov.u32 %s, %d;", rn(g, p->slot), d);
-        prefetch(g, p, in, iv, slot_base(g, p, p->slot), ok);
+        /* apart, the last step is the first iteration's (pipe_begin) */
+        int what = PF_ISSUE | (d < p->D - 1 || !p->step_apart ? PF_STEP : 0);
+        prefetch(g, p, in, iv, slot_base(g, p, p->slot), ok, what);
     }
     E(g, "mov.u32 %s, 0;", rn(g, p->slot));
 }
 
-/* at the top of an iteration: wait for its slot and point the dot's operands at it */
-void pipe_begin(G *g, Pipe *p) {
+/* at the top of an iteration: wait for its slot and point the dot's operands at it; the
+ * carried values' steps when they run apart */
+void pipe_begin(G *g, Pipe *p, const Inst *in) {
     E(g, "cp.async.wait_group %d;", p->D - 1);
     E(g, "bar.sync 0;");
+    if (p->step_apart) prefetch(g, p, in, -1, 0, 0, PF_STEP);
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++) {
         int v = p->use[j];
@@ -1185,7 +1240,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
         E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
-    prefetch(g, p, in, ivn, slot_base(g, p, ws), ok);
+    prefetch(g, p, in, ivn, slot_base(g, p, ws), ok, PF_ISSUE | (p->step_apart ? 0 : PF_STEP));
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
@@ -1198,6 +1253,7 @@ void pipe_drain(G *g, Pipe *p) {
     if (p->defer) E(g, "wgmma.wait_group.sync.aligned 0;");
     E(g, "cp.async.wait_all;");
     E(g, "bar.sync 0;");
+    g->ring_live--;
 }
 
 /* ---- wgmma (sm_90a): warpgroup MMA from shared-memory descriptors ----------------------

@@ -8,8 +8,14 @@
  *     attributes, operands and result type; earlier in the same region or in an enclosing
  *     one) is dropped and its uses rewritten. LOAD is never merged;
  *  3. dead code: pure ops (and LOAD) whose results are unused are removed, repeatedly.
- *     STORE, ATOMIC*, PRINT, ASSERT, BARRIER, RETURN and control flow are always kept.
- * It allocates with malloc only; on allocation failure it simply stops optimizing. */
+ *     STORE, ATOMIC*, PRINT, ASSERT, BARRIER, RETURN and control flow are always kept;
+ *  4. loop-invariant scalars: a scalar integer op of a `for` body whose operands are all
+ *     defined outside the loop moves before it (index arithmetic such as BLOCK_K * stride,
+ *     which the GPU then computes once), innermost loops first so that it may keep moving.
+ *     Not division or remainder, nor floats: a loop that runs zero times must not compute
+ *     anything the checking interpreter could report.
+ * Its tables are malloc'd (on failure it simply stops optimizing); the regions that 4. grows
+ * come from the function's arena, like the rest of the IR. */
 #include "ir/ir.h"
 #include "ir/elem.h"
 
@@ -211,6 +217,59 @@ static bool dce_region(Region *r, int *uses) {
     return changed;
 }
 
+static bool hoistable(const IrFunc *f, const Inst *in) {
+    if (in->nres != 1 || in->regions[0] || !is_pure(in->op) || in->op == OP_DIV || in->op == OP_REM)
+        return false;
+    Type t = f->types[in->res[0]];
+    return t.rank == 0 && dt_is_int(t.dt);
+}
+
+static void mark_defs(const Region *r, bool *inside, bool on) {
+    for (int j = 0; j < r->nparams; j++) inside[r->params[j]] = on;
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < in->nres; k++) inside[in->res[k]] = on;
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) mark_defs(in->regions[k], inside, on);
+    }
+}
+
+/* moves the invariant scalars of each loop in r (and below) to just before that loop */
+static void licm_region(IrFunc *f, Region *r, bool *inside) {
+    for (int i = 0; i < r->ninsts; i++)
+        for (int k = 0; k < 2; k++)
+            if (r->insts[i]->regions[k]) licm_region(f, r->insts[i]->regions[k], inside);
+    Inst **out = NULL;
+    int n = 0, cap = 0;
+    for (int i = 0; i < r->ninsts; i++) {
+        Inst *loop = r->insts[i];
+        if (loop->op == OP_FOR) {
+            Region *body = loop->regions[0];
+            mark_defs(body, inside, true);
+            int w = 0;
+            for (int j = 0; j < body->ninsts; j++) {
+                Inst *in = body->insts[j];
+                bool inv = hoistable(f, in);
+                for (int k = 0; inv && k < in->nargs; k++) inv = in->args[k] < 0 || !inside[in->args[k]];
+                if (inv) {
+                    inside[in->res[0]] = false;
+                    ARENA_PUSH(f->arena, out, n, cap, in);
+                } else {
+                    body->insts[w++] = in;
+                }
+            }
+            body->ninsts = w;
+            mark_defs(body, inside, false);
+        }
+        ARENA_PUSH(f->arena, out, n, cap, loop);
+    }
+    if (n != r->ninsts) {
+        r->insts = out;
+        r->ninsts = n;
+        r->cap = cap;
+    }
+}
+
 void ir_optimize(IrFunc *f) {
     if (!f || !f->body || f->nvalues <= 0) return;
     Opt o = {0};
@@ -227,6 +286,9 @@ void ir_optimize(IrFunc *f) {
     o.hash = malloc(sizeof *o.hash * (size_t)(ninst + 1));
     o.next = malloc(sizeof *o.next * (size_t)(ninst + 1));
     o.head = malloc(sizeof *o.head * buckets);
+    bool *inside = calloc((size_t)f->nvalues, sizeof *inside);
+    if (inside && f->arena) licm_region(f, f->body, inside);
+    free(inside);
     if (o.repl && o.def && uses && o.avail && o.hash && o.next && o.head) {
         for (size_t i = 0; i < buckets; i++) o.head[i] = -1;
         for (int i = 0; i < f->nvalues; i++) o.repl[i] = i;

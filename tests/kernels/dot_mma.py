@@ -74,3 +74,20 @@ def dot_scaled_a_kernel(a_ptr, b_ptr, c_ptr, K, BM: tl.constexpr, BN: tl.constex
         b = tl.load(b_ptr + (k + offs_k)[:, None] * BN + offs_n[None, :])
         acc = tl.dot(a, b, acc)
     tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+
+
+@triton.jit
+def dot_staged_a_kernel(a_ptr, b_ptr, c_ptr, M, N, K,
+                        BM: tl.constexpr, BN: tl.constexpr, BK: tl.constexpr):
+    # A doubled before the dot: on a GPU it is staged through shared memory each iteration,
+    # while B streams through the pipeline; fp16 output
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in range(0, K, BK):
+        a = tl.load(a_ptr + offs_m[:, None] * K + (k + offs_k)[None, :], mask=offs_m[:, None] < M, other=0.0)
+        b = tl.load(b_ptr + (k + offs_k)[:, None] * N + offs_n[None, :], mask=offs_n[None, :] < N, other=0.0)
+        acc += tl.dot(a * 2, b)
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc.to(tl.float16),
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
