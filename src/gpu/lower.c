@@ -979,8 +979,7 @@ static int addptr1(G *g, int esz, int odt, int p, int o) {
     return d;
 }
 
-/* the scalar that an addptr's offset broadcasts, or -1 */
-static int offset_scalar(G *g, int o) {
+int offset_scalar(G *g, int o) {
     while (g->f->types[o].rank > 0) {
         const Inst *d = g->def[o];
         if (!d || (d->op != OP_SPLAT && d->op != OP_BROADCAST && d->op != OP_EXPAND_DIMS)) return -1;
@@ -1451,7 +1450,7 @@ bool gpu_fp_fusion(void) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d", "stepapart"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "stepapart", "ptrbase"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;

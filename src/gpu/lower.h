@@ -89,6 +89,7 @@ int lay_id(G *g, const Layout *L);
 int default_lay(G *g, const Type *t);
 int res_lay(G *g, int v);
 int inner_dim(const Type *t);
+int offset_scalar(G *g, int o);   /* the scalar an addptr's offset broadcasts, or -1 */
 int mem_vec(G *g, int ptr, int mask);
 int mem_vec_bytes(G *g, int ptr, int mask);
 void analyze(G *g);

@@ -807,6 +807,10 @@ typedef struct Pipe {
     bool *first;              /* P index -> the loads need it (else: it steps carried values) */
     bool step_apart;          /* the steps need neither the loop index nor the loads' part:
                                * they run at the top of the next iteration (pipe_begin) */
+    int *pb_step, *pb_off;    /* body param index -> ptrbase: the register of its step (bytes,
+                               * computed before the loop), of the offset it has reached; its
+                               * p->ahead then holds the pointers it started from, 0: not so */
+    bool *pb_skip;            /* P index -> the step that pb_off replaces */
     bool *carried;            /* body param index -> kept ahead */
     int D, slot_bytes;
     bool wgmma;               /* a consumer reads through the async proxy: fence after the wait */
@@ -1085,6 +1089,32 @@ static void split_steps(G *g, Pipe *p, const Inst *in) {
     for (int i = 0; i < p->nP; i++)
         for (int k = 0; !p->first[i] && k < p->P[i]->nargs; k++)
             if (p->P[i]->args[k] >= 0 && early[p->P[i]->args[k]]) p->step_apart = false;
+    /* ptrbase (TRITONC_GPU_UNVERIFIED until checked and timed on a GPU): a carried pointer
+     * tile whose step is `p + splat(s)`, s with a byte offset computed before the loop
+     * (loop_steps), is kept as the tile it started from plus one carried offset: each
+     * iteration adds the offset into fresh registers for the copies, as Triton's loop does,
+     * so no pointer a copy has just read is rewritten (long scoreboard), and the step is one
+     * add of two registers, which ptxas cannot turn back into a multiply (IMAD.WIDE) */
+    p->pb_step = arena_alloc(g->a, sizeof(int) * (size_t)(b->nparams + 1));
+    p->pb_off = arena_alloc(g->a, sizeof(int) * (size_t)(b->nparams + 1));
+    p->pb_skip = arena_alloc(g->a, (size_t)(p->nP + 1));
+    const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
+    if (!(g->unverified & GPU_UNV_PTRBASE) || !y || y->op != OP_YIELD) return;
+    for (int j = 1; j < b->nparams && j - 1 < y->nargs; j++) {
+        int v = y->args[j - 1];
+        const Inst *d = p->carried[j] && v >= 0 ? g->def[v] : NULL;
+        if (!d || d->op != OP_ADDPTR || d->args[0] != b->params[j]) continue;
+        int s = offset_scalar(g, d->args[1]), at = -1;
+        if (s < 0 || !g->step[s] || g->step_esz[s] != dt_size(g->f->types[v].elem)) continue;
+        bool other = false;   /* the stepped tile read by another instruction of P */
+        for (int i = 0; i < p->nP; i++) {
+            if (p->P[i] == d) at = i;
+            for (int k = 0; p->P[i] != d && k < p->P[i]->nargs; k++) other |= p->P[i]->args[k] == v;
+        }
+        if (at < 0 || p->first[at] || other) continue;
+        p->pb_step[j] = g->step[s];
+        p->pb_skip[at] = true;
+    }
 }
 
 enum { PF_ISSUE = 1, PF_STEP = 2 };
@@ -1111,7 +1141,16 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok, in
     }
     for (int j = 1; j < b->nparams; j++)
         if (p->carried[j]) {
-            set_val(g, b->params[j], svl[b->params[j]], p->ahead[j]);
+            int lay = svl[b->params[j]], *regs = p->ahead[j];
+            if (p->pb_step[j]) {   /* the pointers it started from, plus the offset reached */
+                int n = nlay(g, lay);
+                regs = alloc_regs(g, n);
+                for (int i = 0; i < n; i++) {
+                    regs[i] = nr(g, CD);
+                    E(g, "add.s64 %s, %s, %s;", rn(g, regs[i]), rn(g, p->ahead[j][i]), rn(g, p->pb_off[j]));
+                }
+            }
+            set_val(g, b->params[j], lay, regs);
             g->relow[b->params[j]] = true;
         }
     for (int i = 0; i < p->nP; i++)
@@ -1126,17 +1165,21 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok, in
     }
     if (what & PF_STEP) {
         for (int i = 0; i < p->nP; i++)
-            if (!p->first[i]) lower_inst(g, p->P[i]);
+            if (!p->first[i] && !p->pb_skip[i]) lower_inst(g, p->P[i]);
         /* the carried values one iteration further */
         const Inst *y = b->insts[b->ninsts - 1];
         int cnt = 0;
-        for (int j = 1; j < b->nparams; j++) cnt += p->carried[j];
+        for (int j = 1; j < b->nparams; j++) {
+            cnt += p->carried[j] && !p->pb_step[j];
+            if (p->pb_step[j])
+                E(g, "add.s64 %s, %s, %s;", rn(g, p->pb_off[j]), rn(g, p->pb_off[j]), rn(g, p->pb_step[j]));
+        }
         int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
         int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
         int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
         int c = 0;
         for (int j = 1; j < b->nparams; j++)
-            if (p->carried[j]) {
+            if (p->carried[j] && !p->pb_step[j]) {
                 int lay = svl[b->params[j]];
                 dst[c] = p->ahead[j];
                 src[c] = get(g, y->args[j - 1], lay);
@@ -1176,6 +1219,10 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
         for (int i = 0; i < n; i++) {
             p->ahead[j][i] = nr(g, RCLS(g->vr[v][i]));
             mov(g, p->ahead[j][i], g->vr[v][i]);
+        }
+        if (p->pb_step[j]) {
+            p->pb_off[j] = nr(g, CD);
+            E(g, "mov.u64 %s, 0;", rn(g, p->pb_off[j]));
         }
     }
     if (p->ninv) {   /* the loop-invariant operands, once */
