@@ -1225,9 +1225,10 @@ static void lower_if(G *g, const Inst *in) {
 
 /* The pointer steps of a loop body (and the bodies within): an addptr whose offset
  * broadcasts a scalar computed before the loop gets that scalar's byte offset computed here,
- * once. The adds in the loop then take a loop-invariant 64-bit register, IADD3 pairs in
- * SASS, instead of a multiply-add each (IMAD.WIDE), around which the matmul loop stalled on
- * dispatch (bench/results/gpu-2026-12-02.md). Pushes the scalars given one on `set`. */
+ * once, and the adds in the loop take that loop-invariant 64-bit register. ptxas may still
+ * fold the multiply back into each add (IMAD.WIDE, around which the matmul loop stalls:
+ * bench/results/gpu-2026-12-02.md §9); the pipeliner's ptrbase builds on these registers.
+ * Pushes the scalars given one on `set`. */
 static void loop_steps(G *g, const Region *r, int **set, int *n, int *cap) {
     const IrFunc *f = g->f;
     for (int i = 0; i < r->ninsts; i++) {
@@ -1237,8 +1238,9 @@ static void loop_steps(G *g, const Region *r, int **set, int *n, int *cap) {
         if (in->op != OP_ADDPTR) continue;
         int s = offset_scalar(g, in->args[1]), esz = dt_size(f->types[in->res[0]].elem);
         if (s < 0 || g->step[s] || !g->vr[s]) continue;   /* vr: lowered, so before the loop */
-        int dt = f->types[s].dt, o = g->vr[s][0], t = nr(g, CD);
+        int dt = f->types[s].dt;
         if (dt == DT_I1) continue;
+        int o = g->vr[s][0], t = nr(g, CD);
         if (dcls(dt) == CD) E(g, "mul.lo.s64 %s, %s, %d;", rn(g, t), rn(g, o), esz);
         else E(g, "mul.wide.%s %s, %s, %d;", dt_is_signed(dt) ? "s32" : "u32", rn(g, t), rn(g, o), esz);
         g->step[s] = t;

@@ -9,8 +9,8 @@
  *     one) is dropped and its uses rewritten. LOAD is never merged;
  *  3. dead code: pure ops (and LOAD) whose results are unused are removed, repeatedly.
  *     STORE, ATOMIC*, PRINT, ASSERT, BARRIER, RETURN and control flow are always kept;
- *  4. loop-invariant scalars: a scalar integer op of a `for` body whose operands are all
- *     defined outside the loop moves before it (index arithmetic such as BLOCK_K * stride,
+ *  4. loop-invariant scalars: a scalar integer op on scalar integers, in a `for` body, whose
+ *     operands are all defined outside the loop moves before it (index arithmetic such as BLOCK_K * stride,
  *     which the GPU then computes once), innermost loops first so that it may keep moving.
  *     Not division or remainder, nor floats: a loop that runs zero times must not compute
  *     anything the checking interpreter could report.
@@ -217,11 +217,16 @@ static bool dce_region(Region *r, int *uses) {
     return changed;
 }
 
+static bool int_scalar(const IrFunc *f, int v) {
+    return f->types[v].rank == 0 && dt_is_int(f->types[v].dt);
+}
+
 static bool hoistable(const IrFunc *f, const Inst *in) {
     if (in->nres != 1 || in->regions[0] || !is_pure(in->op) || in->op == OP_DIV || in->op == OP_REM)
         return false;
-    Type t = f->types[in->res[0]];
-    return t.rank == 0 && dt_is_int(t.dt);
+    for (int k = 0; k < in->nargs; k++)   /* no float operand either (a float-to-int cast) */
+        if (in->args[k] >= 0 && !int_scalar(f, in->args[k])) return false;
+    return int_scalar(f, in->res[0]);
 }
 
 static void mark_defs(const Region *r, bool *inside, bool on) {
