@@ -364,7 +364,7 @@ int res_lay(G *g, int v) {
 static void pref_region(G *g, const Region *r);
 
 /* Whether an accumulator is better stored from layout L, after a trip through shared memory
- * (lower.c's convert_smem), than from its own: as Triton's epilogue, when L's threads write
+ * (convert.c's convert_smem), than from its own: as Triton's epilogue, when L's threads write
  * wider runs than the fragments' pairs (16 bytes against 4 for fp16, two 32-byte sectors
  * written per sector's worth otherwise). Not when gpu_compile asks for lean shared memory. */
 static bool acc_store_wide(G *g, const Inst *st, int L) {

@@ -1,4 +1,5 @@
-/* lower.h — the lowering state shared by analysis.c, lower.c, mma.c and math.c. */
+/* lower.h — the lowering state shared by analysis.c, lower.c, convert.c, elemwise.c, mma.c and
+ * math.c. */
 #ifndef GPU_LOWER_H
 #define GPU_LOWER_H
 
@@ -89,7 +90,6 @@ int lay_id(G *g, const Layout *L);
 int default_lay(G *g, const Type *t);
 int res_lay(G *g, int v);
 int inner_dim(const Type *t);
-int offset_scalar(G *g, int o);   /* the scalar an addptr's offset broadcasts, or -1 */
 int mem_vec(G *g, int ptr, int mask);
 int mem_vec_bytes(G *g, int ptr, int mask);
 void analyze(G *g);
@@ -106,17 +106,16 @@ TC_NORETURN void unsupported(G *g, const char *what);
 void need(G *g, unsigned f);
 int dcls(int dt);
 int konst(G *g, int dt, int64_t i, double fv);
-int cast1(G *g, int r, int from, int to, bool rz);
 int nlay(G *g, int id);
 int tflat(G *g, int id);
 int tred(G *g, int id);
 void need_smem(G *g, int64_t bytes);
 int *alloc_regs(G *g, int n);
 void set_val(G *g, int v, int lay, int *regs);
-int *get(G *g, int v, int lay);
 void mov(G *g, int d, int s);
-void scope_enter(G *g);
-void scope_leave(G *g);
+void normalize(G *g, int r, int dt);          /* a small int re-extended to its 32 bits */
+void emit_arange(G *g, const Inst *d, int lay, int *out);
+void lower_shape(G *g, const Inst *in);
 void lower_inst(G *g, const Inst *in);
 int load_vec(G *g, int lay, int ptr, int mask);
 void st_shared(G *g, int dt, int addr, int64_t off, int r);
@@ -128,10 +127,24 @@ const char *st_ty(int dt);                    /* the type of a shared-memory acc
 const char *ity(int dt);                      /* the PTX integer type of a dtype's register */
 int smem_addr(G *g, int t, int scale);        /* shared base + t * scale */
 int up(G *g, int r, int dt);                  /* fp16/bf16 -> f32 */
+int down(G *g, int r, int dt, bool rz);       /* f32 -> fp16/bf16 */
 int fp8_up(G *g, int r, int dt);              /* an 8-bit float -> f32 */
+int fp8_down(G *g, int f, int dt, bool rz);   /* f32 -> an 8-bit float */
+int cast_fp8(G *g, int r, int from, int to, bool rz);   /* a cast with an fp8 side */
 int pred_to_u32(G *g, int p);
+
+/* convert.c: the registers of value v in layout lay, made once per scope and then reused */
+int *get(G *g, int v, int lay);
+void scope_enter(G *g);
+void scope_leave(G *g);
+
+/* elemwise.c: element-wise ops, one register at a time */
 int binop(G *g, const Inst *in, int dt, int a, int b);   /* in's element-wise binary op */
+int cast1(G *g, int r, int from, int to, bool rz);
 int select1(G *g, int c, int a, int b);       /* c ? a : b, c a predicate */
+int fma1(G *g, int dt, int a, int b, int c);
+int offset_scalar(G *g, int o);   /* the scalar an addptr's offset broadcasts, or -1 */
+void lower_elementwise(G *g, const Inst *in);
 
 /* memory.c */
 void lower_load(G *g, const Inst *in);
