@@ -1065,16 +1065,6 @@ TEST(verify_catches_malformed) {
 
 /* ---- optimizer ------------------------------------------------------------------------------ */
 
-static int count_op(const Region *r, int op) {
-    int n = 0;
-    for (int i = 0; i < r->ninsts; i++) {
-        n += r->insts[i]->op == op;
-        for (int k = 0; k < 2; k++)
-            if (r->insts[i]->regions[k]) n += count_op(r->insts[i]->regions[k], op);
-    }
-    return n;
-}
-
 TEST(opt_fold_cse_dce) {
     B b;
     b_init(&b);
@@ -1114,9 +1104,9 @@ TEST(opt_fold_cse_dce) {
     ir_optimize(b.f);
     CHECK(ir_verify(b.f, &ve));
     CHECK(b.f->body->ninsts < ninst);
-    CHECK_INT(1, count_op(b.f->body, OP_MUL));   /* CSE merged m1/m2, dead removed */
-    CHECK_INT(0, count_op(b.f->body, OP_DIV));
-    CHECK_INT(4, count_op(b.f->body, OP_STORE));
+    CHECK_INT(1, ir_count(b.f->body, OP_MUL));   /* CSE merged m1/m2, dead removed */
+    CHECK_INT(0, ir_count(b.f->body, OP_DIV));
+    CHECK_INT(4, ir_count(b.f->body, OP_STORE));
     MemRegion mem2[1] = {region(after, sizeof after, "out")};
     ArgBits args2[2] = {P(after), I(4)};
     CHECK_INT(TC_OK, run(&b, args2, 1, mem2, 1));
@@ -1331,7 +1321,7 @@ TEST(opt_fold_matches_interp) {
         if (s1 == TC_OK) {
             checked++;
             mismatches += s2 != TC_OK || o1 != o2;
-            mismatches += count_op(b.f->body, op) != 0; /* it was folded */
+            mismatches += ir_count(b.f->body, op) != 0; /* it was folded */
         } else {
             mismatches += s2 != s1; /* division by zero is not folded away */
         }

@@ -192,12 +192,12 @@ static int count_of(const char *hay, const char *needle) {
     return n;
 }
 
-/* the barriers between the first loop's label and its branch back */
-static int loop_barriers(const char *ptx) {
-    const char *end = strstr(ptx, "bra.uni $L1;");
-    int bars = 0;
-    for (const char *p = strstr(ptx, "$L1:"); p && (p = strstr(p, "bar.sync")) != NULL && p < end; p++) bars++;
-    return bars;
+/* the lines with `what` from the first loop's label to `end` */
+static int loop_count(const char *ptx, const char *what, const char *end) {
+    const char *lo = strstr(ptx, "$L1:"), *hi = lo ? strstr(lo, end) : NULL;
+    int n = 0;
+    for (const char *p = lo; p && hi && (p = strstr(p, what)) != NULL && p < hi; p++) n++;
+    return n;
 }
 
 /* Flash attention's P (the first dot's accumulator, scaled, exp2'd, cast to fp16) is the
@@ -224,7 +224,7 @@ TEST(mma_wgmma_a_from_registers) {
          * statistics (m_i, l_i and the tl.max / tl.sum of the scores) stay in the slice of the
          * accumulator's layout that the reductions leave them in (9 with their conversions):
          * the loop's barriers are the pipeline's own (2 before the branch back) */
-        CHECK_INT(2, loop_barriers(out));
+        CHECK_INT(2, loop_count(out, "bar.sync", "bra.uni $L1;"));
     }
     if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
     CHECK_INT(0, compile_fa("", 8, "mma-fa.cubin", out, sizeof out));
@@ -276,14 +276,6 @@ TEST(mma_epilogue_through_shared_memory) {
         CHECK_INT(c[i].v4, count_of(out, "st.global.v4.b32"));
         CHECK_INT(c[i].b32, count_of(out, "st.global.b32"));
     }
-}
-
-/* the lines with `what` from the first loop's label to `end` */
-static int loop_count(const char *ptx, const char *what, const char *end) {
-    const char *lo = strstr(ptx, "$L1:"), *hi = lo ? strstr(lo, end) : NULL;
-    int n = 0;
-    for (const char *p = lo; p && hi && (p = strstr(p, what)) != NULL && p < hi; p++) n++;
-    return n;
 }
 
 /* The tutorial matmul's pointer steps: `BLOCK_SIZE_K * stride_bk` leaves the loop

@@ -166,16 +166,6 @@ static const char *LICM =
     "        p += BK * s\n"
     "    tl.store(x_ptr + tl.arange(0, BK), acc)\n";
 
-static int ops_in(const Region *r, int op) {
-    int n = 0;
-    for (int i = 0; i < r->ninsts; i++) {
-        n += r->insts[i]->op == op;
-        for (int k = 0; k < 2; k++)
-            if (r->insts[i]->regions[k]) n += ops_in(r->insts[i]->regions[k], op);
-    }
-    return n;
-}
-
 TEST(trace_loop_invariant_scalars_move_out) {
     TCtx c;
     SpecArg args[4] = {A_PTR(DT_I32), A_NUM(DT_I32), A_NUM(DT_I32), A_C(4)};
@@ -187,10 +177,10 @@ TEST(trace_loop_invariant_scalars_move_out) {
         if (f->body->insts[i]->op == OP_FOR) loop = f->body->insts[i]->regions[0];
     CHECK(loop != NULL);
     if (!loop) { tctx_free(&c); return; }
-    CHECK_INT(2, ops_in(loop, OP_MUL));   /* i * s and the float s * 0.5; BK * s went out */
-    CHECK_INT(1, ops_in(loop, OP_DIV));
+    CHECK_INT(2, ir_count(loop, OP_MUL));   /* i * s and the float s * 0.5; BK * s went out */
+    CHECK_INT(1, ir_count(loop, OP_DIV));
     /* the inner loop's body keeps only its add to acc: s - 1 went out of both loops */
-    CHECK_INT(0, ops_in(loop, OP_SUB));
+    CHECK_INT(0, ir_count(loop, OP_SUB));
     /* x = [1, 2, 3, 4], s = 3, n = 2: each element reads x[e] then x[e + 12] (past the
      * tile, so the buffer holds 16) */
     int32_t x[16];

@@ -15,19 +15,20 @@ BS="b_ptr=$T:randn($K,$N) stride_bk=$N stride_bn=1"
 [ "$DT" = float8_e5m2 ] && BS="b_ptr=$T:randn($N,$K) stride_bk=1 stride_bn=$K"
 flops=$((2 * M * N * K))
 grid=$(( ((M + BM - 1) / BM) * ((N + BN - 1) / BN) ))
-# $BS unquoted on purpose: three arguments
-"./$B/tritonc" bench bench/gpu/matmul.py matmul_kernel --grid $grid --num-warps $W --num-stages $S \
-    --flops $flops a_ptr="$T:randn($M,$K)" $BS c_ptr="$O:zeros($M,$N)" \
-    M=$M N=$N K=$K stride_am=$K stride_ak=1 stride_cm=$N stride_cn=1 \
-    BLOCK_SIZE_M=$BM BLOCK_SIZE_N=$BN BLOCK_SIZE_K=$BK GROUP_SIZE_M=$GM ACTIVATION="''" 2>&1 | tail -3
+# launch CMD [options]: the kernel with this shape and config under `tritonc CMD`
+# ($BS unquoted on purpose: three arguments)
+launch() {
+    cmd=$1; shift
+    "./$B/tritonc" "$cmd" bench/gpu/matmul.py matmul_kernel --grid $grid --num-warps $W --num-stages $S \
+        a_ptr="$T:randn($M,$K)" $BS c_ptr="$O:zeros($M,$N)" \
+        M=$M N=$N K=$K stride_am=$K stride_ak=1 stride_cm=$N stride_cn=1 \
+        BLOCK_SIZE_M=$BM BLOCK_SIZE_N=$BN BLOCK_SIZE_K=$BK GROUP_SIZE_M=$GM ACTIVATION="''" "$@"
+}
+launch bench --flops $flops 2>&1 | tail -3
 # the same launch once more, its result checked against torch (CHECK=0 skips it)
 if [ "${CHECK:-1}" = 1 ]; then
     d=$(mktemp -d)
-    "./$B/tritonc" run bench/gpu/matmul.py matmul_kernel --grid $grid --num-warps $W --num-stages $S \
-        a_ptr="$T:randn($M,$K)" $BS c_ptr="$O:zeros($M,$N)" \
-        M=$M N=$N K=$K stride_am=$K stride_ak=1 stride_cm=$N stride_cn=1 \
-        BLOCK_SIZE_M=$BM BLOCK_SIZE_N=$BN BLOCK_SIZE_K=$BK GROUP_SIZE_M=$GM ACTIVATION="''" \
-        --save a_ptr=$d/a.npy --save b_ptr=$d/b.npy --save c_ptr=$d/c.npy &&
+    launch run --save a_ptr=$d/a.npy --save b_ptr=$d/b.npy --save c_ptr=$d/c.npy &&
         python3 bench/gpu/matmul_check.py $DT $d || echo "tritonc,check FAILED"
     rm -rf "$d"
 fi

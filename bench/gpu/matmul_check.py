@@ -4,11 +4,12 @@
 # bf16 and fp8 arrive as their raw bits, '<u2' and '<u1'; fp8 B as [N, K], as the tutorial runs it).
 import sys, numpy as np, torch
 dt, d = getattr(torch, sys.argv[1]), sys.argv[2]
+RAW = {np.dtype("<u1"): (np.uint8, torch.float8_e5m2), np.dtype("<u2"): (np.int16, torch.bfloat16)}
 def load(name):
-    x = torch.from_numpy(np.load(f"{d}/{name}.npy")).cuda()
-    if x.dtype == torch.uint8: return x.view(torch.float8_e5m2)
-    if x.dtype == torch.int16 or str(x.dtype) == "torch.uint16": return x.view(torch.bfloat16)
-    return x
+    x = np.load(f"{d}/{name}.npy")
+    if x.dtype not in RAW: return torch.from_numpy(x).cuda()
+    bits, dt = RAW[x.dtype]
+    return torch.from_numpy(x.view(bits)).cuda().view(dt)
 a, b, c = load("a"), load("b"), load("c")
 if dt == torch.float8_e5m2: b = b.T
 ref = torch.matmul(a.float(), b.float())

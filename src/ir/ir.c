@@ -175,6 +175,16 @@ static void print_region(const IrFunc *f, const Region *r, Buf *b, int indent) {
     buf_printf(b, "%*s}\n", indent, "");
 }
 
+int ir_count(const Region *r, int op) {
+    int n = 0;
+    for (int i = 0; i < r->ninsts; i++) {
+        n += op < 0 || r->insts[i]->op == op;
+        for (int k = 0; k < 2; k++)
+            if (r->insts[i]->regions[k]) n += ir_count(r->insts[i]->regions[k], op);
+    }
+    return n;
+}
+
 void ir_print(const IrFunc *f, Buf *b) {
     buf_printf(b, "func %s(", f->name);
     for (int i = 0; i < f->nparams; i++) {

@@ -112,6 +112,8 @@ int ir_region_param(IrFunc *f, Region *r, Type t, SrcLoc loc);
 Inst *ir_emit(IrFunc *f, Region *r, int op, const int *args, int nargs, Type rt, SrcLoc loc);
 /* For IF/FOR/WHILE: adds a result of type t. */
 int ir_inst_add_result(IrFunc *f, Inst *in, Type t);
+/* The instructions of r and of the regions within whose op is op (-1: all of them). */
+int ir_count(const Region *r, int op);
 
 /* Prints the function in a readable SSA form into b. */
 void ir_print(const IrFunc *f, Buf *b);

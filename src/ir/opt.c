@@ -173,14 +173,6 @@ static void cse_region(Opt *o, Region *r) {
     }
 }
 
-static int count_insts(const Region *r) {
-    int n = r->ninsts;
-    for (int i = 0; i < r->ninsts; i++)
-        for (int k = 0; k < 2; k++)
-            if (r->insts[i]->regions[k]) n += count_insts(r->insts[i]->regions[k]);
-    return n;
-}
-
 static void count_uses(const Region *r, int *uses) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
@@ -239,7 +231,8 @@ static void mark_defs(const Region *r, bool *inside, bool on) {
     }
 }
 
-/* moves the invariant scalars of each loop in r (and below) to just before that loop */
+/* moves the invariant scalars of each loop in r (and below) to just before that loop; r's
+ * list is rebuilt only once something moves */
 static void licm_region(IrFunc *f, Region *r, bool *inside) {
     for (int i = 0; i < r->ninsts; i++)
         for (int k = 0; k < 2; k++)
@@ -256,19 +249,21 @@ static void licm_region(IrFunc *f, Region *r, bool *inside) {
                 Inst *in = body->insts[j];
                 bool inv = hoistable(f, in);
                 for (int k = 0; inv && k < in->nargs; k++) inv = in->args[k] < 0 || !inside[in->args[k]];
-                if (inv) {
-                    inside[in->res[0]] = false;
-                    ARENA_PUSH(f->arena, out, n, cap, in);
-                } else {
+                if (!inv) {
                     body->insts[w++] = in;
+                    continue;
                 }
+                inside[in->res[0]] = false;
+                if (!out)   /* the first to move: r's instructions so far, then it */
+                    for (int q = 0; q < i; q++) ARENA_PUSH(f->arena, out, n, cap, r->insts[q]);
+                ARENA_PUSH(f->arena, out, n, cap, in);
             }
             body->ninsts = w;
             mark_defs(body, inside, false);
         }
-        ARENA_PUSH(f->arena, out, n, cap, loop);
+        if (out) ARENA_PUSH(f->arena, out, n, cap, loop);
     }
-    if (n != r->ninsts) {
+    if (out) {
         r->insts = out;
         r->ninsts = n;
         r->cap = cap;
@@ -282,7 +277,7 @@ void ir_optimize(IrFunc *f) {
     o.repl = malloc(sizeof(int) * (size_t)f->nvalues);
     o.def = calloc((size_t)f->nvalues, sizeof *o.def);
     int *uses = calloc((size_t)f->nvalues, sizeof(int));
-    int ninst = count_insts(f->body);
+    int ninst = ir_count(f->body, -1);
     size_t buckets = 64;
     while (buckets < (size_t)ninst * 2) buckets *= 2;
     o.cap = ninst;
