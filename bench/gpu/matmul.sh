@@ -3,7 +3,8 @@
 # (`tritonc bench`) and Triton (matmul_triton.py, with cuBLAS through torch) for one shape and
 # config. Usage: bench/gpu/matmul.sh M N K DTYPE BM BN BK GROUP WARPS STAGES
 # (DTYPE: float16 | bfloat16 | float32 | float8_e5m2, the last as tutorial 03 runs fp8: B
-# given transposed, contiguous along K, on wgmma with TRITONC_GPU_UNVERIFIED=fp8wgmma).
+# given transposed, contiguous along K). The two run one after the other, each heating the
+# GPU for the next: bench/gpu/matmul_ab.sh gives the fairer ratio.
 # Needs build-gpu/tritonc (make B=build-gpu).
 set -e
 cd "$(dirname "$0")/../.."

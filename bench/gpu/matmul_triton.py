@@ -2,25 +2,19 @@
 # command line: M N K dtype BM BN BK GROUP warps stages. Prints "triton,<cfg>,ms,tflops"
 # and checks the result against torch.matmul. float8_e5m2 runs as tutorial 03 runs fp8: B
 # given transposed (contiguous along K), C fp16, no cuBLAS row.
-import os, sys, importlib.util
+import sys
 import torch, triton
-spec = importlib.util.spec_from_file_location("mm", os.path.join(os.path.dirname(__file__), "matmul.py"))
-mm = importlib.util.module_from_spec(spec); spec.loader.exec_module(mm)
+from matmul_args import kernel, inputs
+matmul_kernel = kernel()
 M, N, K = (int(x) for x in sys.argv[1:4]); dt = getattr(torch, sys.argv[4])
 BM, BN, BK, GM, W, S = (int(x) for x in sys.argv[5:11])
-torch.manual_seed(0)
 f8 = dt == torch.float8_e5m2
-a = torch.randn((M, K), device="cuda", dtype=torch.float32).to(dt)
-if f8:   # a [K, N] view of an [N, K] tensor: strides (1, K)
-    b = torch.randn((N, K), device="cuda", dtype=torch.float32).to(dt).T
-else:
-    b = torch.randn((K, N), device="cuda", dtype=torch.float32).to(dt)
-c = torch.empty((M, N), device="cuda", dtype=torch.float16 if dt != torch.float32 else torch.float32)
+a, b, c = inputs(M, N, K, dt)
 grid = (triton.cdiv(M, BM) * triton.cdiv(N, BN),)
 def run():
-    mm.matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
-                           c.stride(0), c.stride(1), BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK,
-                           GROUP_SIZE_M=GM, ACTIVATION="", num_warps=W, num_stages=S)
+    matmul_kernel[grid](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
+                        c.stride(0), c.stride(1), BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK,
+                        GROUP_SIZE_M=GM, ACTIVATION="", num_warps=W, num_stages=S)
 run()
 ref = torch.matmul(a.float(), b.float())
 err = (c.float() - ref).abs().max().item()

@@ -805,8 +805,6 @@ typedef struct Pipe {
     const Inst **P;           /* body instructions of the address computation, in order */
     int nP;
     bool *first;              /* P index -> the loads need it (else: it steps carried values) */
-    bool step_apart;          /* the steps need neither the loop index nor the loads' part:
-                               * they run at the top of the next iteration (pipe_begin) */
     int *pb_step, *pb_off;    /* body param index -> ptrbase: the register of its step (bytes,
                                * computed before the loop), of the offset it has reached; its
                                * p->ahead then holds the pointers it started from, 0: not so */
@@ -1063,7 +1061,7 @@ static void issue(G *g, Pipe *p, int base, int ok) {
 }
 
 /* Splits P into what the loads need and the steps of the carried values (p->first), and
- * decides whether the steps may run apart. */
+ * finds the pointer tiles kept as a base plus one offset (ptrbase). */
 static void split_steps(G *g, Pipe *p, const Inst *in) {
     const Region *b = in->regions[0];
     int nv = g->f->nvalues;
@@ -1078,28 +1076,18 @@ static void split_steps(G *g, Pipe *p, const Inst *in) {
         for (int k = 0; p->first[i] && k < x->nargs; k++)
             if (x->args[k] >= 0) need[x->args[k]] = true;
     }
-    /* apart: no step reads the index or a value of the loads' part; under
-     * TRITONC_GPU_UNVERIFIED=stepapart until checked and timed on a GPU */
-    bool *early = arena_alloc(g->a, (size_t)nv);
-    early[b->params[0]] = true;
-    for (int i = 0; i < p->nP; i++)
-        if (p->first[i])
-            for (int k = 0; k < p->P[i]->nres; k++) early[p->P[i]->res[k]] = true;
-    p->step_apart = g->unverified & GPU_UNV_STEPAPART;
-    for (int i = 0; i < p->nP; i++)
-        for (int k = 0; !p->first[i] && k < p->P[i]->nargs; k++)
-            if (p->P[i]->args[k] >= 0 && early[p->P[i]->args[k]]) p->step_apart = false;
-    /* ptrbase (TRITONC_GPU_UNVERIFIED until checked and timed on a GPU): a carried pointer
-     * tile whose step is `p + splat(s)`, s with a byte offset computed before the loop
+    /* ptrbase: a carried pointer tile whose step is `p + splat(s)`, s with a byte offset computed before the loop
      * (loop_steps), is kept as the tile it started from plus one carried offset: each
      * iteration adds the offset into fresh registers for the copies, as Triton's loop does,
      * so no pointer a copy has just read is rewritten (long scoreboard), and the step is one
-     * add of two registers, which ptxas cannot turn back into a multiply (IMAD.WIDE) */
+     * add of two registers, which ptxas cannot turn back into a multiply (IMAD.WIDE): on the
+     * H200, the tutorial matmul's loop went from 321,625 cycles to Triton's 295,000
+     * (bench/results/gpu-2026-12-02.md §10) */
     p->pb_step = arena_alloc(g->a, sizeof(int) * (size_t)(b->nparams + 1));
     p->pb_off = arena_alloc(g->a, sizeof(int) * (size_t)(b->nparams + 1));
     p->pb_skip = arena_alloc(g->a, (size_t)(p->nP + 1));
     const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-    if (!(g->unverified & GPU_UNV_PTRBASE) || !y || y->op != OP_YIELD) return;
+    if (!y || y->op != OP_YIELD) return;
     for (int j = 1; j < b->nparams && j - 1 < y->nargs; j++) {
         int v = y->args[j - 1];
         const Inst *d = p->carried[j] && v >= 0 ? g->def[v] : NULL;
@@ -1117,14 +1105,10 @@ static void split_steps(G *g, Pipe *p, const Inst *in) {
     }
 }
 
-enum { PF_ISSUE = 1, PF_STEP = 2 };
-
-/* Lowers P again for induction value `iv` (-1: the steps alone, which do not read it) with
- * the carried values in p->ahead: PF_ISSUE issues the loads into the slot at `base`, valid
- * where `ok`; PF_STEP advances p->ahead by one iteration. The steps come after the copies,
- * or at the top of the next iteration (step_apart): a pointer rewritten right after the copy
- * that reads it waits for that copy to read it (long scoreboard), or takes a register copy. */
-static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok, int what) {
+/* Lowers P again for induction value `iv` with the carried values in p->ahead: issues the
+ * loads into the slot at `base`, valid where `ok`, then advances p->ahead by one iteration
+ * (after the copies: a pointer rewritten before them would wait for the copy reading it). */
+static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
     const Region *b = in->regions[0];
     const IrFunc *f = g->f;
     int nv = f->nvalues;
@@ -1133,12 +1117,10 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok, in
     int *svl = arena_alloc(g->a, sizeof(int) * (size_t)nv);
     memcpy(svr, g->vr, sizeof(int *) * (size_t)nv);
     memcpy(svl, g->vlay, sizeof(int) * (size_t)nv);
-    if (iv >= 0) {
-        int *ivr = alloc_regs(g, 1);
-        ivr[0] = iv;
-        set_val(g, b->params[0], 0, ivr);
-        g->relow[b->params[0]] = true;
-    }
+    int *ivr = alloc_regs(g, 1);
+    ivr[0] = iv;
+    set_val(g, b->params[0], 0, ivr);
+    g->relow[b->params[0]] = true;
     for (int j = 1; j < b->nparams; j++)
         if (p->carried[j]) {
             int lay = svl[b->params[j]], *regs = p->ahead[j];
@@ -1158,36 +1140,32 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok, in
     int depth = g->relow_depth;
     g->relow_depth = g->depth + 1;
     scope_enter(g);
-    if (what & PF_ISSUE) {
-        for (int i = 0; i < p->nP; i++)
-            if (p->first[i]) lower_inst(g, p->P[i]);
-        issue(g, p, base, ok);
+    for (int i = 0; i < p->nP; i++)
+        if (p->first[i]) lower_inst(g, p->P[i]);
+    issue(g, p, base, ok);
+    for (int i = 0; i < p->nP; i++)
+        if (!p->first[i] && !p->pb_skip[i]) lower_inst(g, p->P[i]);
+    /* the carried values one iteration further */
+    const Inst *y = b->insts[b->ninsts - 1];
+    int cnt = 0;
+    for (int j = 1; j < b->nparams; j++) {
+        cnt += p->carried[j] && !p->pb_step[j];
+        if (p->pb_step[j])
+            E(g, "add.s64 %s, %s, %s;", rn(g, p->pb_off[j]), rn(g, p->pb_off[j]), rn(g, p->pb_step[j]));
     }
-    if (what & PF_STEP) {
-        for (int i = 0; i < p->nP; i++)
-            if (!p->first[i] && !p->pb_skip[i]) lower_inst(g, p->P[i]);
-        /* the carried values one iteration further */
-        const Inst *y = b->insts[b->ninsts - 1];
-        int cnt = 0;
-        for (int j = 1; j < b->nparams; j++) {
-            cnt += p->carried[j] && !p->pb_step[j];
-            if (p->pb_step[j])
-                E(g, "add.s64 %s, %s, %s;", rn(g, p->pb_off[j]), rn(g, p->pb_off[j]), rn(g, p->pb_step[j]));
+    int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
+    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
+    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
+    int c = 0;
+    for (int j = 1; j < b->nparams; j++)
+        if (p->carried[j] && !p->pb_step[j]) {
+            int lay = svl[b->params[j]];
+            dst[c] = p->ahead[j];
+            src[c] = get(g, y->args[j - 1], lay);
+            ns[c] = nlay(g, lay);
+            c++;
         }
-        int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
-        int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
-        int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
-        int c = 0;
-        for (int j = 1; j < b->nparams; j++)
-            if (p->carried[j] && !p->pb_step[j]) {
-                int lay = svl[b->params[j]];
-                dst[c] = p->ahead[j];
-                src[c] = get(g, y->args[j - 1], lay);
-                ns[c] = nlay(g, lay);
-                c++;
-            }
-        par_copy(g, dst, src, ns, c);
-    }
+    par_copy(g, dst, src, ns, c);
     scope_leave(g);
     g->relow_depth = depth;
     memset(g->relow, 0, (size_t)nv);
@@ -1240,19 +1218,15 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
         E(g, "add.%s %s, %s, %s;", it, rn(g, iv), rn(g, iv), rn(g, lb));
         E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, iv), rn(g, ub));
         E(g, "mov.u32 %s, %d;", rn(g, p->slot), d);
-        /* apart, the last step is the first iteration's (pipe_begin) */
-        int what = PF_ISSUE | (d < p->D - 1 || !p->step_apart ? PF_STEP : 0);
-        prefetch(g, p, in, iv, slot_base(g, p, p->slot), ok, what);
+        prefetch(g, p, in, iv, slot_base(g, p, p->slot), ok);
     }
     E(g, "mov.u32 %s, 0;", rn(g, p->slot));
 }
 
-/* at the top of an iteration: wait for its slot and point the dot's operands at it; the
- * carried values' steps when they run apart */
+/* at the top of an iteration: wait for its slot and point the dot's operands at it */
 void pipe_begin(G *g, Pipe *p, const Inst *in) {
     E(g, "cp.async.wait_group %d;", p->D - 1);
     E(g, "bar.sync 0;");
-    if (p->step_apart) prefetch(g, p, in, -1, 0, 0, PF_STEP);
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++) {
         int v = p->use[j];
@@ -1287,7 +1261,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
         E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
-    prefetch(g, p, in, ivn, slot_base(g, p, ws), ok, PF_ISSUE | (p->step_apart ? 0 : PF_STEP));
+    prefetch(g, p, in, ivn, slot_base(g, p, ws), ok);
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
