@@ -8,7 +8,8 @@
 # the strides specialized to 1 (stride_ak, stride_bn and stride_cn; for float8_e5m2, which
 # runs as tutorial 03 runs fp8, B given transposed, stride_bk instead of stride_bn).
 # DISABLE_MMA_V3=1 in the environment puts Triton on its mma.sync path (compile the cubin with
-# it too). Usage: matmul_cubin.py CUBIN SHARED_BYTES M N K DTYPE BM BN BK GROUP WARPS STAGES
+# it too). TUNED=<tutorial 03's file>: Triton runs that file's autotuned matmul_kernel (its
+# own choice) instead of this config (matmul_tuned.sh). Usage: matmul_cubin.py CUBIN SHARED_BYTES M N K DTYPE BM BN BK GROUP WARPS STAGES
 import ctypes, os, sys
 import torch, triton
 from matmul_args import kernel, inputs
@@ -39,6 +40,18 @@ def run_triton():
     matmul_kernel[(grid,)](a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1),
                            c.stride(0), c.stride(1), BLOCK_SIZE_M=BM, BLOCK_SIZE_N=BN, BLOCK_SIZE_K=BK,
                            GROUP_SIZE_M=GM, ACTIVATION="", num_warps=W, num_stages=S)
+if os.environ.get("TUNED"):
+    # the file's definitions (everything before its host function `matmul`), not its tests
+    src = open(os.environ["TUNED"]).read()
+    env = {"__name__": "tutorial03"}
+    exec(compile(src[:src.index("\ndef matmul(")], os.environ["TUNED"], "exec"), env)
+    tuned = env["matmul_kernel"]
+    def run_triton():
+        tuned[lambda META: (triton.cdiv(M, META["BLOCK_SIZE_M"]) * triton.cdiv(N, META["BLOCK_SIZE_N"]),)](
+            a, b, c, M, N, K, a.stride(0), a.stride(1), b.stride(0), b.stride(1), c.stride(0), c.stride(1),
+            ACTIVATION="")
+    run_triton()
+    print(f"triton tuned: {tuned.best_config}")
 ref = torch.matmul(a.float(), b.float())
 for name, f in (("tritonc", run_tritonc), ("triton", run_triton)):
     c.zero_(); f(); torch.cuda.synchronize()
@@ -55,6 +68,7 @@ for r in range(int(os.environ.get("ROUNDS", "3"))):
           f"triton {flops / p1 * 1e-9:.1f} {flops / p2 * 1e-9:.1f}  TFLOP/s, ratio {ratio:.3f}")
 ratios.sort()
 path = "mma.sync" if os.environ.get("DISABLE_MMA_V3") == "1" else "default"
+path += ", Triton autotuned" if os.environ.get("TUNED") else ""
 line = f"{M}x{N}x{K} {dts} {BM}x{BN}x{BK} w{W} s{S} {path}"
 print(f"tritonc-cubin,{line},median ratio {ratios[len(ratios) // 2]:.3f},"
       f"rounds {' '.join(f'{x:.3f}' for x in ratios)}")
