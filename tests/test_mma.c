@@ -230,6 +230,38 @@ TEST(mma_wgmma_a_from_registers) {
     CHECK_INT(0, compile_fa("", 8, "mma-fa.cubin", out, sizeof out));
 }
 
+/* Flash attention's P @ V (`acc = tl.dot(p, v, acc * alpha[:, None])`) stays in flight across
+ * iterations, as Triton's does: the rescale writes into the loop's own accumulator registers,
+ * the next iteration's QK^T wait (wait_group 0) finishes it, and the loop's end copies only
+ * the row statistics, not the 64 accumulator registers; ptxas injects no wait of its own.
+ * tl.math.exp2 is Triton's ex2.approx.ftz (without ftz ptxas adds a compare and two
+ * multiplies to each). */
+TEST(mma_attention_dot_in_flight) {
+    static char out[1 << 20];
+    CHECK_INT(0, compile_fa("", 4, NULL, out, sizeof out));
+    CHECK_INT(1, loop_count(out, "wgmma.wait_group.sync.aligned 0;", "bra.uni $L1;"));
+    CHECK_INT(1, loop_count(out, "wgmma.wait_group.sync.aligned 1;", "bra.uni $L1;"));
+    const char *end = strstr(out, "bra.uni $L1;"), *commit = NULL;
+    for (const char *q = strstr(out, "$L1:"); q && (q = strstr(q, "cp.async.commit_group")) && q < end; q++)
+        commit = q;
+    int movs = 0;
+    for (const char *q = commit; q && (q = strstr(q, "mov.b32")) != NULL && q < end; q++) movs++;
+    CHECK_INT(8, movs);   /* m_i and l_i: 4 rows each per thread */
+    CHECK(count_of(out, "ex2.approx.ftz.f32") >= 64);
+    CHECK_INT(0, count_of(out, "ex2.approx.f32"));
+    if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/flash_fwd.py "
+             "fa_fwd --target cuda:90a --num-warps 4 --num-stages 2 Q='*fp16:16' K='*fp16:16' "
+             "V='*fp16:16' Out='*fp16:16' sm_scale=fp32 stride_m=i32:16 N_CTX=1024 HEAD_DIM=64 "
+             "BLOCK_M=128 BLOCK_N=64 -o %s/mma-fa-flight.ptx && /usr/local/cuda/bin/ptxas -arch=sm_90a -v "
+             "%s/mma-fa-flight.ptx -o /dev/null 2>&1", test_build_dir(), test_build_dir(), test_build_dir(),
+             test_build_dir());
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    CHECK(strstr(out, "is injected") == NULL);
+    CHECK_CONTAINS(out, " 0 bytes spill stores");
+}
+
 /* The epilogue as Triton's: the fp16 result leaves the accumulator's fragments (pairs of
  * columns, 4 bytes) through padded shared memory, and each thread stores 16 bytes at a time
  * (16 st.global.v4.b32 per thread for 128x128 on 4 warps). Its bytes are the pipeline ring's,

@@ -2,6 +2,7 @@
 #include "gpu/lower.h"
 
 #include <stdio.h>
+#include <string.h>
 
 static int bin_f32(G *g, int op, int kind, int a, int b, const char *ft) {
     int d = nr(g, ft[1] == '6' ? CD : CR);
@@ -153,7 +154,10 @@ static int unop_f32(G *g, int op, int a) {
         E(g, "ex2.approx.f32 %s, %s;", D, rn(g, t));
         break;
     }
-    case OP_EXP2: E(g, "ex2.approx.f32 %s, %s;", D, A); break;
+    /* Triton's tl.math.exp2 is libdevice's exp2f with ftz on (ex2.approx.ftz.f32): without
+     * ftz, ptxas wraps each ex2 in a compare and two multiplies that keep subnormal results,
+     * flash attention's hottest instructions (bench/results/gpu-2026-12-02.md §11) */
+    case OP_EXP2: E(g, "ex2.approx.ftz.f32 %s, %s;", D, A); break;
     case OP_LOG: {
         int t = nr(g, CR);
         E(g, "lg2.approx.f32 %s, %s;", rn(g, t), A);
@@ -470,6 +474,12 @@ void lower_elementwise(G *g, const Inst *in) {
         default: x = binop(g, in, rdt, A[0][r], A[1][r]); break;
         }
         out[r] = x;
+    }
+    int ip = g->inplace[v];
+    if (ip >= 0 && g->vlay[ip] == L) {   /* into the carried registers (pipe_plan) */
+        int *P = g->vr[ip];
+        for (int r = 0; r < n; r++) mov(g, P[r], out[r]);
+        memcpy(out, P, sizeof(int) * (size_t)n);
     }
     set_val(g, v, L, out);
 }

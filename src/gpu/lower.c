@@ -921,7 +921,8 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->step_esz = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->fold_acc = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->fold_alias = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
-    for (int i = 0; i <= nv; i++) g->fold_acc[i] = g->fold_alias[i] = -1;
+    g->inplace = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    for (int i = 0; i <= nv; i++) g->fold_acc[i] = g->fold_alias[i] = g->inplace[i] = -1;
     g->smop_base = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->smop_off = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->smop_kmaj = arena_alloc(&arena, (size_t)(nv + 1));

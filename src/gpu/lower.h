@@ -50,6 +50,8 @@ typedef struct G {
     int *fold_acc;    /* dot result -> the value it accumulates into instead of its zero
                        * accumulator, -1 none (mma_fold: `acc += tl.dot(a, b)`) */
     int *fold_alias;  /* that add's result -> the dot result it is, -1 none */
+    int *inplace;     /* value -> the carried value whose registers it is written into (a
+                       * wgmma accumulator rescaled in flight, pipe_plan), -1 none */
     int *step, *step_esz;  /* scalar -> register holding it times step_esz, a pointer step
                             * computed before the loop that adds it (lower_for), 0: none */
     bool *relow;      /* values being lowered again for a later iteration: older */

@@ -871,6 +871,35 @@ static bool closure(G *g, const Region *b, int v, bool *inP, bool *carried) {
     return true;
 }
 
+/* Whether v, computed in body b, waits for a tensor-core dot of b first (reads its result). */
+static bool after_dot(G *g, const Region *b, int v, int depth) {
+    const Inst *d = v >= 0 ? g->def[v] : NULL;
+    int pos;
+    if (!d || depth > 64 || !in_body(b, d, &pos)) return false;
+    if (d->op == OP_DOT) return g->pref[v] >= 0 && g->lays[g->pref[v]].mma;
+    for (int k = 0; k < d->nargs; k++)
+        if (after_dot(g, b, d->args[k], depth + 1)) return true;
+    return false;
+}
+
+/* Flash attention's `acc = tl.dot(p, v, acc * alpha[:, None])`: a dot accumulator c that is
+ * the carried accumulator times a factor computed after another dot of the body (whose
+ * wait_group 0 then also finishes the previous iteration's dot). Returns that carried value,
+ * or -1. The multiply then writes into the carried registers (g->inplace), so the dot can stay
+ * in flight across iterations as Triton's does: nothing touches its registers before that
+ * wait, and no copy of them is needed at the loop's end. */
+static int rescaled_acc(G *g, const Region *b, int c) {
+    const Inst *m = g->def[c];
+    int pos;
+    if (!m || m->op != OP_MUL || !in_body(b, m, &pos) || g->uses[c] != 1) return -1;
+    for (int k = 0; k < 2; k++) {
+        int x = m->args[k], s = m->args[1 - k];
+        if (param_index(b, x) > 0 && g->uses[x] == 1 && g->f->types[x].dt == DT_FP32 && after_dot(g, b, s, 0))
+            return x;
+    }
+    return -1;
+}
+
 /* The plan for loop `in`, or false when nothing in it is pipelined. */
 bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     int S = in->attr.i > 0 ? (int)in->attr.i : g->num_stages;
@@ -895,13 +924,17 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
              * iteration may start before it finishes, as Triton's wait_group 1. A folded
              * `acc += dot(a, b)` (mma_fold) too: its sum is the dot's result, yielded */
             int c = g->fold_acc[d->res[0]] >= 0 ? g->fold_acc[d->res[0]] : d->args[2];
+            int scaled = rescaled_acc(g, b, c);
+            if (scaled >= 0) c = scaled;
             int pi = param_index(b, c);
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
             int out = pi > 0 && y && y->op == OP_YIELD && pi - 1 < y->nargs ? y->args[pi - 1] : -1;
             bool yielded = out == d->res[0] || (out >= 0 && g->fold_alias[out] == d->res[0] && g->uses[out] == 1);
             if (!p->defer && yielded && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
-                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32)
+                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32) {
                 p->defer = d;
+                if (scaled >= 0) g->inplace[d->args[2]] = c;
+            }
         }
         for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
             int v = d->args[k], use = v;
@@ -995,13 +1028,28 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         if (inP[i]) p->P[p->nP++] = b->insts[i];
     /* a wgmma left in flight reads its operands during the next iteration: only from the
      * ring or the loop-invariant tiles, never from the scratch area the next iteration
-     * stages into */
+     * stages into. Or an A computed after another dot of the body (attention's p), when the
+     * other dots' operands are all held: the next iteration writes its registers (or stages
+     * it) only after that dot's wait_group 0, which also waits for this one */
+    bool held_all = true;
+    for (int i = 0; i < b->ninsts; i++) {
+        const Inst *d = b->insts[i];
+        if (d->op != OP_DOT || d == p->defer) continue;
+        for (int k = 0; k < 2; k++) {
+            bool h = g->piped[d->args[k]];
+            for (int j = 0; j < p->ninv; j++) h |= p->inv[j] == d->args[k];
+            held_all &= h;
+        }
+    }
     for (int k = 0; p->defer && k < 2; k++) {
         int v = p->defer->args[k];
-        bool held = g->piped[v];
+        bool held = g->piped[v] || (k == 0 && held_all && after_dot(g, b, v, 0));
         for (int j = 0; j < p->ninv; j++) held |= p->inv[j] == v;
         if (!held) p->defer = NULL;
     }
+    if (!p->defer)   /* no rescaling in place either */
+        for (int i = 0; i < b->ninsts; i++)
+            if (b->insts[i]->nres) g->inplace[b->insts[i]->res[0]] = -1;
     p->nslots = p->D + (p->defer ? 1 : 0);
     int64_t ring = (int64_t)p->nslots * off + inv_bytes;
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
@@ -1418,8 +1466,12 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int n = nlay(g, L);
     int *C = get(g, in->args[2], L);
     int *acc = alloc_regs(g, n);
-    /* accumulate in the loop's own registers, in flight (`in` may be mma_fold's copy) */
+    /* accumulate in the loop's own registers, in flight (`in` may be mma_fold's copy); a
+     * rescaled one only where the multiply did write into them (rescaled_acc) */
     bool defer = g->defer && g->defer->res[0] == in->res[0];
+    int ip = g->inplace[in->args[2]];
+    if (defer && ip >= 0 && (g->vlay[ip] != L || memcmp(C, g->vr[ip], sizeof(int) * (size_t)n) != 0))
+        defer = false;
     for (int r = 0; r < n; r++) {
         if (defer) { acc[r] = C[r]; continue; }
         acc[r] = nr(g, CR);
