@@ -301,6 +301,11 @@ int main(int argc, char **argv) {
                     in[4][j] = kt_f16((double)(float)(ind[1][j] * (double)kscale));
                 AttnRef r = {0};
                 r.mbits = fp8 ? 2 : 10;
+                /* sm_90's fp8 wgmma adds its products up with fewer bits than fp32 (on the
+                 * H200 the fp8 forward's M moved by up to 6.3e-4 from the interpreter's, while
+                 * its fp16 forward's stays within 2e-6; bench/results/gpu-2026-12-02.md §11),
+                 * and Triton keeps that: max_num_imprecise_acc defaults to 2^30 on sm_90 */
+                if (fp8) r.acc_bits = 14;
                 if (!attn_ref_compute(&r, BH, c.N, c.D, c.causal, sm_scale, 1, ind[0], ind[1], ind[2],
                                       ind[3]))
                     return 2;

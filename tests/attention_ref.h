@@ -26,7 +26,9 @@
  * recomputed P_ij is off by a relative u s sum_d |Q_id K_jd| more, which is added through P.
  * Every bound also gets 2^-16 times the sum of the magnitudes it adds up (fp32 sums, exp2 and
  * the fp32 sm_scale). Errors are random in sign, so real ones stay well inside.
- * With r->mbits = 2 (fp8e5 P and O), u = 2^-3 and the subnormal step 2^-17. */
+ * With r->mbits = 2 (fp8e5 P and O), u = 2^-3 and the subnormal step 2^-17. With r->acc_bits
+ * set, the scores' sums keep only that many bits (2^(1 - acc_bits) relative to the sum of the
+ * magnitudes instead of 2^-16). */
 #ifndef ATTENTION_REF_H
 #define ATTENTION_REF_H
 
@@ -38,6 +40,8 @@ typedef struct AttnRef {
     int mbits;   /* set before attn_ref_compute: mantissa bits of the type P and O are rounded to
                     in the forward (0: fp16's 10; 2: fp8e5, tutorial 06's fp8 forward, whose
                     backward tolerances then mean nothing) */
+    int acc_bits;   /* 0, or the mantissa bits the scores' dot keeps while adding up (sm_90's
+                       fp8 tensor cores: fewer than fp32's, see attention-tutorial-check.c) */
     /* [BH][N][D], except M and delta: [BH][N] */
     double *O, *M, *delta, *dQ, *dK, *dV;
     double *tO, *tM, *tdelta, *tdQ, *tdK, *tdV;   /* the tolerances, element by element */
@@ -56,6 +60,7 @@ static int attn_ref_compute(AttnRef *r, int BH, int N, int D, int causal, double
                             const double *dO) {
     int mb = r->mbits ? r->mbits : 10;
     const double u = ldexp(1.0, -mb - 1), e32 = ldexp(1.0, -16), sub = ldexp(1.0, -15 - mb);
+    const double eacc = r->acc_bits ? ldexp(1.0, 1 - r->acc_bits) : e32;   /* the scores' sums */
     size_t nd = (size_t)BH * N * D, nn = (size_t)N * N, n1 = (size_t)BH * N;
     r->BH = BH; r->N = N; r->D = D;   /* r->mbits as the caller set it */
     r->O = calloc(nd, sizeof(double)); r->dQ = calloc(nd, sizeof(double));
@@ -85,7 +90,7 @@ static int attn_ref_compute(AttnRef *r, int BH, int N, int D, int causal, double
                 /* relative error of the P the backward recomputes */
                 eP[(size_t)i * N + j] = (ks_rounded ? ldexp(1.0, -11) : 0) * scale * a + e32 * (1 + scale * a);
                 if (!masked && s * scale > mx) mx = s * scale;
-                if (!masked && e32 * (1 + scale * a) > es) es = e32 * (1 + scale * a);
+                if (!masked && e32 + eacc * scale * a > es) es = e32 + eacc * scale * a;
             }
             for (int j = 0; j < N; j++) l += exp(P[(size_t)i * N + j] - mx);
             for (int j = 0; j < N; j++) P[(size_t)i * N + j] = exp(P[(size_t)i * N + j] - mx) / l;

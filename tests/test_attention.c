@@ -182,6 +182,49 @@ TEST(attn_fwd_bwd_d16_d32) {
     for (int i = 0; i < COUNT_OF_CASES(cases); i++) run_attn_case(&cases[i]);
 }
 
+/* The forward with host tensor descriptors over [heads * N_CTX, HEAD_DIM] (tests/kernels/tma.py
+ * desc_attn_fwd: K read transposed, the block offset carried): on sm_90a its loads go through
+ * TMA (test_tma.c tma_ring_attention); here O against the reference, and on a GPU the shadow
+ * (`scripts/gpu-dot-check.sh attn_desc`) compares the GPU's O with this one. */
+TEST(attn_desc_fwd) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "tma.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "desc_attn_fwd");
+    enum { N = 256, D = 64, BM = 128, BN = 64 };
+    long nd = (long)BH * N * D;
+    kt_seed(4242);
+    Buf q = attn_input((size_t)nd, 1), kk = attn_input((size_t)nd, 1), v = attn_input((size_t)nd, 1),
+        g = attn_input((size_t)nd, 1);
+    float sm_scale = (float)(M_LN2 / 4);
+    AttnRef r = {0};
+    CHECK(attn_ref_compute(&r, BH, N, D, 0, sm_scale, 0, q.d, kk.d, v.d, g.d));
+    int64_t sh[2] = {BH * N, D}, bq[2] = {BM, D}, bk[2] = {BN, D};
+    tc_tensor *tQ = kt_tensor(ctx, TC_FP16, 2, sh, q.h), *tK = kt_tensor(ctx, TC_FP16, 2, sh, kk.h),
+              *tV = kt_tensor(ctx, TC_FP16, 2, sh, v.h), *tO = kt_tensor(ctx, TC_FP16, 2, sh, NULL);
+    tc_tensor *dQ = NULL, *dK = NULL, *dV = NULL, *dO = NULL;
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tQ, 2, NULL, NULL, bq, &dQ));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tK, 2, NULL, NULL, bk, &dK));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tV, 2, NULL, NULL, bk, &dV));
+    CHECK_INT(TC_OK, tc_tensor_descriptor(ctx, tO, 2, NULL, NULL, bq, &dO));
+    double *got = malloc(sizeof(double) * (size_t)nd);
+    if (r.O && got && k && dQ && dK && dV && dO &&
+        KT_RUN(ctx, k, N / BM, BH, 1, {"q_desc", tc_tens(dQ)}, {"k_desc", tc_tens(dK)},
+               {"v_desc", tc_tens(dV)}, {"o_desc", tc_tens(dO)}, {"sm_scale", tc_float(sm_scale)},
+               {"N_CTX", tc_int(N)}, {"BM", tc_int(BM)}, {"BN", tc_int(BN)}, {"D", tc_int(D)})) {
+        static const AttnCase c = {N, D, 0, BM, BN, 0, 0, 0, 0, 0};
+        double mt;
+        attn_get(tO, got, nd, 1);
+        attn_check("O", &c, r.O, r.tO, got, nd, &mt, attn_maxabs(r.O, nd));
+    }
+    tc_tensor *all[] = {dQ, dK, dV, dO, tQ, tK, tV, tO};
+    for (int i = 0; i < 8; i++) tc_tensor_free(all[i]);
+    attn_ref_free(&r);
+    free(q.h); free(q.d); free(kk.h); free(kk.d); free(v.h); free(v.d); free(g.h); free(g.d);
+    free(got);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 /* ---- the PTX of each kernel, at the sizes tutorial 06 launches ------------------------- */
 
 static const struct AttnPtxKernel {

@@ -85,6 +85,9 @@ typedef struct G {
     int *tma_sw;      /* IR parameter -> the swizzle of its map (0: none) */
     bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
     int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
+    bool *tma_ring;   /* value -> a load the pipeliner copies into its ring by TMA (tmaring) */
+    int ring_mbar, ring_mbar_n;  /* register: the ring slots' mbarriers (8 bytes each); count */
+    int ring_phase;   /* register: bit s = the parity the next wait on slot s's barrier awaits */
     bool two_over_pi; /* math.c: the module has the table of 2/pi's bits (sin, cos, tan) */
 } G;
 
@@ -166,6 +169,12 @@ bool tma_load(G *g, const Inst *in);
 bool tma_store(G *g, const Inst *in);
 int tma_finish(G *g, int shared);
 void tma_params(G *g, Buf *b);
+/* the pipeliner's TMA copies (tmaring): a load's block into the operand tile at shared
+ * address base + off (mma.c's Tile layout), completing on mbarrier `mb`, where `pred`
+ * (0: always; thread 0 alone issues), first arming the barrier with `arm` bytes (0: not);
+ * the wait on slot `slot`'s barrier */
+void tma_ring_copy(G *g, const Inst *ld, int base, int off, int mb, int pred, int arm);
+void tma_ring_wait(G *g, int slot);
 void par_copy(G *g, int **dst, int **src, const int *ns, int count);
 
 /* mma.c: tl.dot on tensor cores */

@@ -798,6 +798,8 @@ typedef struct Pipe {
     int off[PIPE_MAXLD];      /* tile offset within a slot */
     int use[PIPE_MAXLD];      /* the dot's operand: the load, or its transpose (kmaj) */
     bool kmaj[PIPE_MAXLD];
+    bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
+    int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
     int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* a [K][N] load copied transposed (tr_bit) */
     int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
     Tile tile[PIPE_MAXLD];
@@ -952,6 +954,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             }
             if (!ld || ld->op != OP_LOAD || g->uses[v] != 1 || !in_body(b, ld, &pos)) continue;
             if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
+            bool tma = g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
             /* fp8 wgmma reads B only K-major: a B tile contiguous along K (the tutorial gives
              * B transposed) is copied into its transpose; one copied as loaded ([K][N]) would
              * not do, and operands() stages it transposed from registers instead */
@@ -975,12 +978,14 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 lay_default(&Lx, lt.rank, lt.shape, g->nwbits, lg2i(16 / esz));
                 L = lay_id(g, &Lx);
             }
-            if (!tr && cp_vec(g, L, ld) * esz < 4) continue;
-            /* the address computation must be redoable ahead of time */
+            if (!tma && !tr && cp_vec(g, L, ld) * esz < 4) continue;
+            /* the address computation must be redoable ahead of time: a TMA copy's is the
+             * block's offsets */
             bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
             memcpy(save, inP, (size_t)b->ninsts + 1);
             memcpy(save + b->ninsts + 1, p->carried, (size_t)b->nparams + 1);
-            if (!closure(g, b, ld->args[0], inP, p->carried) || !closure(g, b, ld->args[1], inP, p->carried)) {
+            int a0 = tma ? 4 : 0, a1 = tma ? 5 : 1;
+            if (!closure(g, b, ld->args[a0], inP, p->carried) || !closure(g, b, ld->args[a1], inP, p->carried)) {
                 memcpy(inP, save, (size_t)b->ninsts + 1);
                 memcpy(p->carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
                 continue;
@@ -996,6 +1001,9 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             p->use[p->nld] = use;
             p->lay[p->nld] = L;
             p->kmaj[p->nld] = kmaj;
+            p->tma[p->nld] = tma;
+            p->ntma += tma;
+            p->tma_bytes += tma ? (int)tile_bytes(&p->tile[p->nld]) : 0;
             p->ld[p->nld++] = ld;
         }
     }
@@ -1055,6 +1063,10 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
     if (!g->ring) g->ring = nr(g, CR);
     need(g, TF_CP_ASYNC);
+    if (p->ntma) {   /* the slots' barriers, placed and initialised by tma_finish */
+        if (!g->ring_mbar) g->ring_mbar = nr(g, CR), g->ring_phase = nr(g, CR);
+        if (p->nslots > g->ring_mbar_n) g->ring_mbar_n = p->nslots;
+    }
     for (int j = 0; j < p->nld; j++) {
         Layout L = g->lays[p->lay[j]].L;
         int nb = p->trnb[j], kb = p->trkb[j];
@@ -1067,12 +1079,21 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     return true;
 }
 
-/* issues the pipelined loads for the bindings now in g->vr into the slot at `base`, valid
- * only where `ok` (a predicate register, 0: always) */
-static void issue(G *g, Pipe *p, int base, int ok) {
+/* issues the pipelined loads for the bindings now in g->vr into slot `slot` at `base`, valid
+ * only where `ok` (a predicate register, 0: always): TMA's by thread 0, completing on the
+ * slot's barrier, then the cp.async ones */
+static void issue(G *g, Pipe *p, int slot, int base, int ok) {
     const IrFunc *f = g->f;
     char ab[48];
+    if (p->ntma) {   /* the first copy arms the slot's barrier with all of their bytes */
+        int mb = nr(g, CR), arm = p->tma_bytes;
+        E(g, "mad.lo.u32 %s, %s, 8, %s;", rn(g, mb), rn(g, slot), rn(g, g->ring_mbar));
+        for (int j = 0; j < p->nld; j++)
+            if (p->tma[j]) tma_ring_copy(g, p->ld[j], base, p->off[j], mb, ok, arm), arm = 0;
+    }
+    if (p->ntma == p->nld) return;
     for (int j = 0; j < p->nld; j++) {
+        if (p->tma[j]) continue;
         const Inst *ld = p->ld[j];
         int v = ld->res[0];
         int L = p->lay[j];
@@ -1156,7 +1177,7 @@ static void split_steps(G *g, Pipe *p, const Inst *in) {
 /* Lowers P again for induction value `iv` with the carried values in p->ahead: issues the
  * loads into the slot at `base`, valid where `ok`, then advances p->ahead by one iteration
  * (after the copies: a pointer rewritten before them would wait for the copy reading it). */
-static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
+static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int slot, int base, int ok) {
     const Region *b = in->regions[0];
     const IrFunc *f = g->f;
     int nv = f->nvalues;
@@ -1190,7 +1211,7 @@ static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int base, int ok) {
     scope_enter(g);
     for (int i = 0; i < p->nP; i++)
         if (p->first[i]) lower_inst(g, p->P[i]);
-    issue(g, p, base, ok);
+    issue(g, p, slot, base, ok);
     for (int i = 0; i < p->nP; i++)
         if (!p->first[i] && !p->pb_skip[i]) lower_inst(g, p->P[i]);
     /* the carried values one iteration further */
@@ -1231,7 +1252,8 @@ static int slot_base(G *g, Pipe *p, int slot) {
 void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int ivdt) {
     const Region *b = in->regions[0];
     /* the ring may share its bytes with the scratch area (gpu_compile): nobody may still be
-     * reading a conversion there when the first copies land */
+     * reading a conversion there when the first copies land (TMA's: through the async proxy) */
+    if (p->ntma) E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
     g->ring_live++;
     split_steps(g, p, in);
@@ -1266,15 +1288,18 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
         E(g, "add.%s %s, %s, %s;", it, rn(g, iv), rn(g, iv), rn(g, lb));
         E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, iv), rn(g, ub));
         E(g, "mov.u32 %s, %d;", rn(g, p->slot), d);
-        prefetch(g, p, in, iv, slot_base(g, p, p->slot), ok);
+        prefetch(g, p, in, iv, p->slot, slot_base(g, p, p->slot), ok);
     }
     E(g, "mov.u32 %s, 0;", rn(g, p->slot));
 }
 
 /* at the top of an iteration: wait for its slot and point the dot's operands at it */
 void pipe_begin(G *g, Pipe *p, const Inst *in) {
-    E(g, "cp.async.wait_group %d;", p->D - 1);
-    E(g, "bar.sync 0;");
+    if (p->ntma) tma_ring_wait(g, p->slot);
+    if (p->ntma < p->nld) {
+        E(g, "cp.async.wait_group %d;", p->D - 1);
+        E(g, "bar.sync 0;");
+    }
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++) {
         int v = p->use[j];
@@ -1309,7 +1334,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
         E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
-    prefetch(g, p, in, ivn, slot_base(g, p, ws), ok);
+    prefetch(g, p, in, ivn, ws, slot_base(g, p, ws), ok);
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
@@ -1320,7 +1345,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
 
 void pipe_drain(G *g, Pipe *p) {
     if (p->defer) E(g, "wgmma.wait_group.sync.aligned 0;");
-    E(g, "cp.async.wait_all;");
+    if (p->ntma < p->nld) E(g, "cp.async.wait_all;");
     E(g, "bar.sync 0;");
     g->ring_live--;
 }

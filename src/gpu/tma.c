@@ -55,18 +55,39 @@ static bool direct_ok(G *g, const Inst *ld) {
            t.shape[1] * dt_size(t.dt) >= 16;
 }
 
-/* piped: r is the body of a loop that mma.c's pipeliner runs with more than one stage; its
- * dots keep the cp.async ring (checked and pipelined), since TMA copies are not pipelined
- * yet: a direct copy there would wait for its tile every iteration. */
+/* A dot operand's load in loop body r, seen through a transpose (attention's k.T), if
+ * TMA may copy it into the pipeliner's ring: as direct_ok, i32 block offsets. */
+static const Inst *ring_load(G *g, const Region *r, int v) {
+    const Inst *d = g->def[v];
+    if (d && d->op == OP_PERMUTE && d->attr.perm[0] == 1 && g->uses[v] == 1) d = g->def[d->args[0]];
+    if (!direct_ok(g, d)) return NULL;
+    bool in_r = false;
+    for (int i = 0; i < r->ninsts; i++) in_r |= r->insts[i] == d;
+    for (int k = 0; in_r && k < ir_desc_rank(d); k++)
+        if (g->f->types[d->args[4 + k]].dt != DT_I32 || g->f->types[d->args[4 + k]].rank) in_r = false;
+    return in_r ? d : NULL;
+}
+
+/* piped: r is the body of a loop that mma.c's pipeliner runs with more than one stage. Its
+ * dots' loads go through the pipeliner's ring, by cp.async, or (under
+ * TRITONC_GPU_UNVERIFIED=tmaring) by TMA into the ring's slots (tma_ring); outside such
+ * loops a dot's two loads are copied straight into its operand tiles (tma_direct). */
 static void plan_dots(G *g, const Region *r, bool piped) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
         int S = in->op == OP_FOR ? (in->attr.i > 0 ? (int)in->attr.i : g->num_stages) : 1;
         for (int k = 0; k < 2; k++)
             if (in->regions[k]) plan_dots(g, in->regions[k], in->op == OP_FOR ? S > 1 : piped);
-        if (in->op != OP_DOT || piped || g->f->types[in->res[0]].rank != 2) continue;
+        if (in->op != OP_DOT || g->f->types[in->res[0]].rank != 2) continue;
         int L = g->pref[in->res[0]];
         if (L < 0 || !g->lays[L].mma) continue;
+        if (piped) {
+            for (int k = 0; k < 2 && (g->unverified & GPU_UNV_TMARING); k++) {
+                const Inst *ld = ring_load(g, r, in->args[k]);
+                if (ld) g->tma_ring[ld->res[0]] = true;
+            }
+            continue;
+        }
         const Inst *a = g->def[in->args[0]], *b = g->def[in->args[1]];
         if (direct_ok(g, a) && direct_ok(g, b) && a != b)
             g->tma_direct[a->res[0]] = g->tma_direct[b->res[0]] = true;
@@ -84,7 +105,7 @@ static bool plan_maps(G *g, const Region *r, int *demand) {
         int j = param_of(g->f, in->args[3]);
         if (j < 0) continue;
         int sw = 0;
-        if (in->op == OP_LOAD && g->tma_direct[in->res[0]]) {
+        if (in->op == OP_LOAD && (g->tma_direct[in->res[0]] || g->tma_ring[in->res[0]])) {
             Type t = g->f->types[in->res[0]];
             sw = swizzle_of(slab_of(t.shape[1] * dt_size(t.dt)));
         }
@@ -98,14 +119,17 @@ void tma_plan(G *g) {
     const IrFunc *f = g->f;
     g->tma_sw = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
     g->tma_direct = arena_alloc(g->a, (size_t)f->nvalues + 1);
+    g->tma_ring = arena_alloc(g->a, (size_t)f->nvalues + 1);
     memset(g->tma_sw, 0, sizeof(int) * (size_t)(f->nparams + 1));
     memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
+    memset(g->tma_ring, 0, (size_t)f->nvalues + 1);
     if (!(g->ti->features & TF_TMA)) return;
     plan_dots(g, f->body, false);
     int *demand = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
     for (int j = 0; j <= f->nparams; j++) demand[j] = -1;
     if (!plan_maps(g, f->body, demand)) {
         memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
+        memset(g->tma_ring, 0, (size_t)f->nvalues + 1);
         return;
     }
     for (int j = 0; j < f->nparams; j++) g->tma_sw[j] = demand[j] > 0 ? demand[j] : 0;
@@ -270,6 +294,8 @@ bool tma_load(G *g, const Inst *in) {
     int v = in->res[0], dt = f->types[v].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
     int64_t bytes = type_numel(f->types[v]) * esz;
     if (g->tma_direct[v]) return direct_load(g, in, slot, bytes);
+    /* a ring load the pipeliner did not take: its map is swizzled for the ring's tile */
+    if (g->tma_sw[g->tma_param[slot]]) return false;
     need_smem(g, bytes);
     char c[160];
     coords(g, in, c, sizeof c);
@@ -317,8 +343,53 @@ bool tma_store(G *g, const Inst *in) {
     return true;
 }
 
+void tma_ring_copy(G *g, const Inst *ld, int base, int off, int mb, int pred, int arm) {
+    int slot;
+    if (!tma_ok(g, ld, &slot)) unsupported(g, "a pipelined descriptor load TMA cannot copy");
+    const IrFunc *f = g->f;
+    Type t = f->types[ld->res[0]];
+    int esz = dt_size(t.dt), rows = t.shape[0];
+    int slab = slab_of(t.shape[1] * esz), nsl = t.shape[1] * esz / slab;
+    int inner = g->vr[ld->args[5]][0], outer = g->vr[ld->args[4]][0];
+    int q = g->leader;   /* set by tma_ok */
+    if (pred) {
+        q = nr(g, CP);
+        E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, g->leader), rn(g, pred));
+    }
+    if (arm) {
+        int st = nr(g, CD);
+        E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %d;", rn(g, q), rn(g, st), rn(g, mb), arm);
+    }
+    for (int s = 0; s < nsl; s++) {
+        int c = inner, d = nr(g, CR);
+        if (s) {
+            c = nr(g, CR);
+            E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * slab / esz);
+        }
+        E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, base), (long long)off + (long long)s * rows * slab);
+        E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+          "[%s], [%s, {%s, %s}], [%s];", rn(g, q), rn(g, d), rn(g, g->tma_addr[slot]), rn(g, c),
+          rn(g, outer), rn(g, mb));
+    }
+}
+
+/* Every thread waits for slot `slot`'s copies: the parity its barrier is at is bit `slot`
+ * of ring_phase, flipped after the wait. */
+void tma_ring_wait(G *g, int slot) {
+    int mb = nr(g, CR), par = nr(g, CR), bit = nr(g, CR), lw = ++g->labels, p = nr(g, CP);
+    E(g, "mad.lo.u32 %s, %s, 8, %s;", rn(g, mb), rn(g, slot), rn(g, g->ring_mbar));
+    E(g, "shr.u32 %s, %s, %s;", rn(g, par), rn(g, g->ring_phase), rn(g, slot));
+    E(g, "and.b32 %s, %s, 1;", rn(g, par), rn(g, par));
+    buf_printf(&g->body, "$L%d:\n", lw);
+    E(g, "mbarrier.try_wait.parity.shared::cta.b64 %s, [%s], %s;", rn(g, p), rn(g, mb), rn(g, par));
+    E(g, "@!%s bra $L%d;", rn(g, p), lw);
+    E(g, "shl.b32 %s, 1, %s;", rn(g, bit), rn(g, slot));
+    E(g, "xor.b32 %s, %s, %s;", rn(g, g->ring_phase), rn(g, g->ring_phase), rn(g, bit));
+}
+
 /* The mbarrier after all other shared memory (8-byte aligned), initialised in the prologue
- * (its arrival count 1: thread 0's arrive.expect_tx). Returns the new shared size. */
+ * (its arrival count 1: thread 0's arrive.expect_tx), and the pipeline ring's slot barriers
+ * after it. Returns the new shared size. */
 int tma_finish(G *g, int shared) {
     if (!g->mbar) return shared;
     if (g->tma_area_bytes) {   /* the dot operand tiles, 1024-aligned (swizzle periods) */
@@ -329,9 +400,17 @@ int tma_finish(G *g, int shared) {
     int off = (shared + 7) & ~7;
     EP(g, "add.u32 %s, %s, %d;", rn(g, g->mbar), rn(g, g->smem), off);
     EP(g, "@%s mbarrier.init.shared::cta.b64 [%s], 1;", rn(g, g->leader), rn(g, g->mbar));
+    off += 8;
+    if (g->ring_mbar_n) {
+        EP(g, "add.u32 %s, %s, %d;", rn(g, g->ring_mbar), rn(g, g->smem), off);
+        EP(g, "mov.u32 %s, 0;", rn(g, g->ring_phase));
+        for (int s = 0; s < g->ring_mbar_n; s++)
+            EP(g, "@%s mbarrier.init.shared::cta.b64 [%s+%d], 1;", rn(g, g->leader), rn(g, g->ring_mbar), 8 * s);
+        off += 8 * g->ring_mbar_n;
+    }
     EP(g, "fence.mbarrier_init.release.cluster;");
     EP(g, "bar.sync 0;");
-    return off + 8;
+    return off;
 }
 
 /* The .entry's tensor-map parameters, after f's own. */

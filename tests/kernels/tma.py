@@ -48,3 +48,33 @@ def made_tile(x, y, M, N, BM: tl.constexpr, BN: tl.constexpr):
     yd = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, BN])
     m = tl.program_id(0) * BM
     yd.store([m, 0], xd.load([m, 0]) + 1)
+
+
+@triton.jit
+def desc_attn_fwd(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, BM: tl.constexpr, BN: tl.constexpr,
+                  D: tl.constexpr):
+    # flash attention's forward over [heads * N_CTX, D] descriptors (tutorial 06's pattern):
+    # head program_id(1), query rows program_id(0); K's block read transposed as QK^T's B,
+    # the carried offset stepped by BN
+    row0 = tl.program_id(1) * N_CTX
+    m0 = row0 + tl.program_id(0) * BM
+    q = q_desc.load([m0, 0])
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    off = row0
+    for _ in tl.range(0, N_CTX, BN):
+        k = k_desc.load([off, 0]).T
+        qk = tl.dot(q, k)
+        m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+        qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = v_desc.load([off, 0])
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+        off += BN
+    o_desc.store([m0, 0], (acc / l_i[:, None]).to(tl.float16))
