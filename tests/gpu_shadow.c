@@ -467,7 +467,7 @@ static void gpu_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, Snap *
     for (int nw = 1; nw <= 8; nw *= 2) {
         tc_args *ga = NULL;
         if (tc_args_new(gk, &ga) != TC_OK) { n_fail++; return; }
-        tc_tensor *dev[64] = {0}, *devsrc[64] = {0};
+        tc_tensor *dev[64] = {0}, *devsrc[64] = {0}, *devdesc[64] = {0};
         int ndev = 0;
         bool ok = true;
         for (int i = 0; i < np && ok; i++) {
@@ -481,7 +481,7 @@ static void gpu_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, Snap *
                 for (int q = 0; q < ndev; q++)
                     if (devsrc[q] == v.u.t) prev = q;
                 if (prev >= 0) {
-                    if (tc_args_set(ga, name, tc_tens(dev[prev])) != TC_OK) ok = false;
+                    if (tc_args_set(ga, name, tc_tens(devdesc[prev] ? devdesc[prev] : dev[prev])) != TC_OK) ok = false;
                     continue;
                 }
                 Snap *s = NULL;
@@ -494,8 +494,14 @@ static void gpu_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, Snap *
                     break;
                 }
                 devsrc[ndev] = v.u.t;
-                dev[ndev++] = t;
-                v = tc_tens(t);
+                dev[ndev] = t;
+                /* a host descriptor (a view of its tensor, whose bytes the snapshot holds):
+                 * the same descriptor over the device's copy */
+                int64_t dsh[8], dst[8], dbl[8];
+                int dr = tc_tensor_descriptor_info(v.u.t, dsh, dst, dbl);
+                if (dr > 0 && tc_tensor_descriptor(gctx, t, dr, dsh, dst, dbl, &devdesc[ndev]) != TC_OK) ok = false;
+                v = tc_tens(devdesc[ndev] ? devdesc[ndev] : t);
+                ndev++;
             }
             if (tc_args_set(ga, name, v) != TC_OK) ok = false;
         }
@@ -593,7 +599,7 @@ static void gpu_run(tc_kernel *k, tc_args *a, const tc_launch_opts *opts, Snap *
             free(ug);
             if (bad_any) n_mismatch++;
         }
-        for (int i = 0; i < ndev; i++) tc_tensor_free(dev[i]);
+        for (int i = 0; i < ndev; i++) tc_tensor_free(devdesc[i]), tc_tensor_free(dev[i]);
         tc_args_free(ga);
     }
 }
