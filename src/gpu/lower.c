@@ -11,8 +11,8 @@
  * .b16. Numerics follow the interpreter where the op is exact: add/sub/mul/fma with explicit
  * .rn (no contraction), fp16/bf16 ops computed in f32 and rounded per op, casts with rzi/rn,
  * dot's FMA path as a sequential fp32 FMA chain over k then + acc (tensor cores: mma.c).
- * Where Triton uses fast forms, so do we: exp = ex2.approx(x*log2e), log = lg2.approx*ln2,
- * sqrt/rsqrt .approx.ftz, fp32 `/` div.full, sin/cos .approx; tanh and erf are short
+ * Where Triton uses fast forms, so do we: exp = ex2.approx(x*log2e), exp2 = ex2.approx.ftz,
+ * log = lg2.approx*ln2, sqrt/rsqrt .approx.ftz, fp32 `/` div.full, sin/cos .approx; tanh and erf are short
  * polynomial/exp2 forms (~1e-6 relative); libdevice's functions and fmod are in math.c,
  * the fp64 transcendentals in math64.c.
  *
