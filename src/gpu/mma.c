@@ -873,15 +873,16 @@ static bool closure(G *g, const Region *b, int v, bool *inP, bool *carried) {
     return true;
 }
 
-/* Whether v, computed in body b, waits for a tensor-core dot of b first (reads its result). */
-static bool after_dot(G *g, const Region *b, int v, int depth) {
-    const Inst *d = v >= 0 ? g->def[v] : NULL;
-    int pos;
-    if (!d || depth > 64 || !in_body(b, d, &pos)) return false;
-    if (d->op == OP_DOT) return g->pref[v] >= 0 && g->lays[g->pref[v]].mma;
-    for (int k = 0; k < d->nargs; k++)
-        if (after_dot(g, b, d->args[k], depth + 1)) return true;
-    return false;
+/* value -> it is computed in body b from a tensor-core dot's result (so after its wait) */
+static bool *after_dots(G *g, const Region *b) {
+    bool *late = arena_alloc(g->a, (size_t)g->f->nvalues + 1);
+    for (int i = 0; i < b->ninsts; i++) {
+        const Inst *d = b->insts[i];
+        bool l = d->op == OP_DOT && d->nres && g->pref[d->res[0]] >= 0 && g->lays[g->pref[d->res[0]]].mma;
+        for (int k = 0; !l && k < d->nargs; k++) l = d->args[k] >= 0 && late[d->args[k]];
+        for (int k = 0; k < d->nres; k++) late[d->res[k]] = l;
+    }
+    return late;
 }
 
 /* Flash attention's `acc = tl.dot(p, v, acc * alpha[:, None])`: a dot accumulator c that is
@@ -890,13 +891,13 @@ static bool after_dot(G *g, const Region *b, int v, int depth) {
  * or -1. The multiply then writes into the carried registers (g->inplace), so the dot can stay
  * in flight across iterations as Triton's does: nothing touches its registers before that
  * wait, and no copy of them is needed at the loop's end. */
-static int rescaled_acc(G *g, const Region *b, int c) {
+static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
     const Inst *m = g->def[c];
     int pos;
     if (!m || m->op != OP_MUL || !in_body(b, m, &pos) || g->uses[c] != 1) return -1;
     for (int k = 0; k < 2; k++) {
         int x = m->args[k], s = m->args[1 - k];
-        if (param_index(b, x) > 0 && g->uses[x] == 1 && g->f->types[x].dt == DT_FP32 && after_dot(g, b, s, 0))
+        if (param_index(b, x) > 0 && g->uses[x] == 1 && g->f->types[x].dt == DT_FP32 && s >= 0 && late[s])
             return x;
     }
     return -1;
@@ -912,6 +913,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     memset(p, 0, sizeof *p);
     p->D = S - 1;
     bool *inP = arena_alloc(g->a, (size_t)b->ninsts + 1);
+    const bool *late = after_dots(g, b);
     p->carried = arena_alloc(g->a, (size_t)b->nparams + 1);
     memset(inP, 0, (size_t)b->ninsts + 1);
     memset(p->carried, 0, (size_t)b->nparams + 1);
@@ -926,7 +928,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
              * iteration may start before it finishes, as Triton's wait_group 1. A folded
              * `acc += dot(a, b)` (mma_fold) too: its sum is the dot's result, yielded */
             int c = g->fold_acc[d->res[0]] >= 0 ? g->fold_acc[d->res[0]] : d->args[2];
-            int scaled = rescaled_acc(g, b, c);
+            int scaled = rescaled_acc(g, b, late, c);
             if (scaled >= 0) c = scaled;
             int pi = param_index(b, c);
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
@@ -1051,7 +1053,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     }
     for (int k = 0; p->defer && k < 2; k++) {
         int v = p->defer->args[k];
-        bool held = g->piped[v] || (k == 0 && held_all && after_dot(g, b, v, 0));
+        bool held = g->piped[v] || (k == 0 && held_all && late[v]);
         for (int j = 0; j < p->ninv; j++) held |= p->inv[j] == v;
         if (!held) p->defer = NULL;
     }
@@ -1145,8 +1147,9 @@ static void split_steps(G *g, Pipe *p, const Inst *in) {
         for (int k = 0; p->first[i] && k < x->nargs; k++)
             if (x->args[k] >= 0) need[x->args[k]] = true;
     }
-    /* ptrbase: a carried pointer tile whose step is `p + splat(s)`, s with a byte offset computed before the loop
-     * (loop_steps), is kept as the tile it started from plus one carried offset: each
+    /* ptrbase: a carried pointer tile whose step is `p + splat(s)`, s with a byte offset
+     * computed before the loop (loop_steps), is kept as the tile it started from plus one
+     * carried offset: each
      * iteration adds the offset into fresh registers for the copies, as Triton's loop does,
      * so no pointer a copy has just read is rewritten (long scoreboard), and the step is one
      * add of two registers, which ptxas cannot turn back into a multiply (IMAD.WIDE): on the
