@@ -290,6 +290,43 @@ TEST(attn_ptx_sm90a_wgmma) {
     attn_ptx_for("cuda:90a", "sm_90a", "wgmma.mma_async.sync.aligned.m64n", "mma.sync");
 }
 
+/* The dK/dV loop reads qT and do in two dots each, once as loaded and once transposed: under
+ * TRITONC_GPU_UNVERIFIED=multiuse the pipeliner still issues those loads ahead by cp.async,
+ * both dots reading the one tile in shared memory, rather than loading them in the iteration
+ * that uses them and staging them twice (the tutorial's backward at head_dim 64 then spills
+ * 708 bytes rather than 1952). (The dQ loop's kT and vT are contiguous along their first
+ * dimension: cp.async copies only fp8 tiles into their transpose so far.) */
+TEST(attn_ptx_multiuse_pipelined) {
+    static char out[1 << 16];
+    char cmd[2048], path[256];
+    const char *B = test_build_dir();
+    {
+        const struct AttnPtxKernel *kk = &attn_ptx_kernels[2];
+        int copies[2] = {0, 0};
+        for (int on = 0; on < 2; on++) {
+            snprintf(path, sizeof path, "%s/attn-mu%d-%s.ptx", B, on, kk->tag);
+            snprintf(cmd, sizeof cmd,
+                     "TRITONC_GPU_UNVERIFIED=%s TRITONC_CACHE_DIR=%s/attn-cache ./%s/tritonc compile "
+                     "tests/kernels/%s %s --target cuda:90a --num-warps 4 --num-stages %d -o %s %s",
+                     on ? "multiuse" : "0", B, B, kk->file, kk->kernel, kk->stages, path, kk->args);
+            CHECK_INT(0, test_run(cmd, out, sizeof out));
+            char *ptx = kt_read(path);
+            CHECK(ptx != NULL);
+            if (!ptx) continue;
+            for (const char *q = strstr(ptx, "cp.async.cg.shared.global"); q; q = strstr(q + 1, "cp.async.cg.shared.global"))
+                copies[on]++;
+            free(ptx);
+            if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {
+                snprintf(cmd, sizeof cmd, "/usr/local/cuda/bin/ptxas -arch=sm_90a %s -o /dev/null", path);
+                CHECK_INT(0, test_run(cmd, out, sizeof out));
+            }
+        }
+        /* none of its loads was pipelined: each has two uses */
+        CHECK_INT(0, copies[0]);
+        CHECK(copies[1] > 0);
+    }
+}
+
 /* scripts/attention-tutorial-check.c (run on Triton's tutorial file by
  * scripts/attention-tutorial-check.sh; the file is not in this repository) builds against the
  * library and refuses a missing file with its usage status */

@@ -798,6 +798,8 @@ typedef struct Pipe {
     int off[PIPE_MAXLD];      /* tile offset within a slot */
     int use[PIPE_MAXLD];      /* the dot's operand: the load, or its transpose (kmaj) */
     bool kmaj[PIPE_MAXLD];
+    int use2[PIPE_MAXLD];     /* a second dot's operand from the same tile (multiuse), 0 none */
+    bool kmaj2[PIPE_MAXLD];
     bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
     int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
     int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* a [K][N] load copied transposed (tr_bit) */
@@ -903,6 +905,36 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
     return -1;
 }
 
+/* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
+ * where the pipeliner puts it: A or B as loaded, or B through its transpose (the backward
+ * of flash attention reads qT and do so, twice each); two uses at most. Under
+ * TRITONC_GPU_UNVERIFIED=multiuse. */
+static bool multi_use_ok(G *g, const Region *b, int v) {
+    if (!(g->unverified & GPU_UNV_MULTIUSE) || g->uses[v] > 2) return false;
+    int found = 0;
+    for (int i = 0; i < b->ninsts; i++) {
+        const Inst *x = b->insts[i];
+        for (int k = 0; k < x->nargs; k++) {
+            if (x->args[k] != v) continue;
+            found++;
+            const Inst *d = x;
+            int at = k;
+            if (x->op == OP_PERMUTE) {   /* its one use: a dot's B */
+                if (x->attr.perm[0] != 1 || g->f->types[v].rank != 2 || g->uses[x->res[0]] != 1) return false;
+                d = NULL;
+                for (int j = i + 1; j < b->ninsts && !d; j++)
+                    for (int q = 0; q < 2; q++)
+                        if (b->insts[j]->op == OP_DOT && b->insts[j]->args[q] == x->res[0]) d = b->insts[j], at = q;
+                if (!d || at != 1) return false;
+            }
+            if (d->op != OP_DOT || at > 1 || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma ||
+                mma_kind(g, d) < 0 || mma_kind(g, d) == MMA_F8 || !wg_inst_n(g, d, mma_kind(g, d)))
+                return false;
+        }
+    }
+    return found == g->uses[v];
+}
+
 /* The plan for loop `in`, or false when nothing in it is pipelined. */
 bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     int S = in->attr.i > 0 ? (int)in->attr.i : g->num_stages;
@@ -954,7 +986,14 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 ld = g->def[v];
                 kmaj = true;
             }
-            if (!ld || ld->op != OP_LOAD || g->uses[v] != 1 || !in_body(b, ld, &pos)) continue;
+            if (!ld || ld->op != OP_LOAD || !in_body(b, ld, &pos)) continue;
+            bool multi = g->uses[v] > 1;
+            if (multi && !multi_use_ok(g, b, v)) continue;
+            if (multi && g->piped[v]) {   /* planned for an earlier dot: this one reads it too */
+                for (int j = 0; j < p->nld; j++)
+                    if (p->ld[j] == ld) p->use2[j] = use, p->kmaj2[j] = kmaj, g->piped[use] = true;
+                continue;
+            }
             if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
             bool tma = g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
             /* fp8 wgmma reads B only K-major: a B tile contiguous along K (the tutorial gives
@@ -972,7 +1011,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             if (tr) {
                 L = tr_layout(g, v);   /* the pointers' too (seed_region) */
                 if (cp_vec_tr(g, L, ld) * esz < 4) continue;
-            } else if (kmaj) {
+            } else if (kmaj || multi) {
                 /* the tile never lives in registers: copy it in a layout of 16-byte runs
                  * along its rows rather than the one the transpose asked of the load */
                 Type lt = f->types[v];
@@ -1003,6 +1042,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             p->use[p->nld] = use;
             p->lay[p->nld] = L;
             p->kmaj[p->nld] = kmaj;
+            p->use2[p->nld] = 0;
             p->tma[p->nld] = tma;
             p->ntma += tma;
             p->tma_bytes += tma ? (int)tile_bytes(&p->tile[p->nld]) : 0;
@@ -1304,12 +1344,14 @@ void pipe_begin(G *g, Pipe *p, const Inst *in) {
         E(g, "bar.sync 0;");
     }
     int base = slot_base(g, p, p->slot);
-    for (int j = 0; j < p->nld; j++) {
-        int v = p->use[j];
-        g->smop_base[v] = base;
-        g->smop_off[v] = p->off[j];
-        g->smop_kmaj[v] = p->kmaj[j];
-    }
+    for (int j = 0; j < p->nld; j++)
+        for (int u = 0; u < 2; u++) {
+            int v = u ? p->use2[j] : p->use[j];
+            if (u && !v) continue;
+            g->smop_base[v] = base;
+            g->smop_off[v] = p->off[j];
+            g->smop_kmaj[v] = u ? p->kmaj2[j] : p->kmaj[j];
+        }
     for (int j = 0; j < p->ninv; j++) {
         g->smop_base[p->inv[j]] = p->inv_base;
         g->smop_off[p->inv[j]] = p->inv_off[j];
@@ -1341,7 +1383,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
-    for (int j = 0; j < p->nld; j++) g->smop_base[p->use[j]] = 0;
+    for (int j = 0; j < p->nld; j++) g->smop_base[p->use[j]] = g->smop_base[p->use2[j]] = 0;
     for (int j = 0; j < p->ninv; j++) g->smop_base[p->inv[j]] = 0;
     g->defer = NULL;
 }
