@@ -290,11 +290,11 @@ TEST(attn_ptx_sm90a_wgmma) {
     attn_ptx_for("cuda:90a", "sm_90a", "wgmma.mma_async.sync.aligned.m64n", "mma.sync");
 }
 
-/* The dK/dV loop reads qT and do in two dots each, once as loaded and once transposed: under
- * TRITONC_GPU_UNVERIFIED=multiuse the pipeliner still issues those loads ahead by cp.async,
- * both dots reading the one tile in shared memory, rather than loading them in the iteration
- * that uses them and staging them twice (the tutorial's backward at head_dim 64 then spills
- * 708 bytes rather than 1952). (The dQ loop's kT and vT are contiguous along their first
+/* The dK/dV loop reads do in two dots, once as loaded and once transposed: under
+ * TRITONC_GPU_UNVERIFIED=multiuse the pipeliner still issues its load ahead by cp.async, both
+ * dots reading the one tile in shared memory, rather than loading it in the iteration that
+ * uses it and staging it twice (the tutorial's backward at head_dim 64 then spills 708 bytes
+ * rather than 1952). (qT there, and the dQ loop's kT and vT, are contiguous along their first
  * dimension: cp.async copies only fp8 tiles into their transpose so far.) */
 TEST(attn_ptx_multiuse_pipelined) {
     static char out[1 << 16];
@@ -321,7 +321,7 @@ TEST(attn_ptx_multiuse_pipelined) {
                 CHECK_INT(0, test_run(cmd, out, sizeof out));
             }
         }
-        /* none of its loads was pipelined: each has two uses */
+        /* none of its loads was pipelined before: do has two uses, qT is transposed */
         CHECK_INT(0, copies[0]);
         CHECK(copies[1] > 0);
     }

@@ -907,7 +907,7 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
 
 /* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
  * where the pipeliner puts it: A or B as loaded, or B through its transpose (the backward
- * of flash attention reads qT and do so, twice each); two uses at most. Under
+ * of flash attention reads do so, twice); two uses at most. Under
  * TRITONC_GPU_UNVERIFIED=multiuse. */
 static bool multi_use_ok(G *g, const Region *b, int v) {
     if (!(g->unverified & GPU_UNV_MULTIUSE) || g->uses[v] > 2) return false;
