@@ -56,11 +56,12 @@ static bool direct_ok(G *g, const Inst *ld) {
 }
 
 /* A dot operand's load in loop body r, seen through a transpose (attention's k.T), if
- * TMA may copy it into the pipeliner's ring: as direct_ok, i32 block offsets. */
+ * TMA may copy it into the pipeliner's ring: as direct_ok, 16-bit elements (the pipeliner
+ * takes them for fp16/bf16 wgmma only), i32 block offsets. */
 static const Inst *ring_load(G *g, const Region *r, int v) {
     const Inst *d = g->def[v];
     if (d && d->op == OP_PERMUTE && d->attr.perm[0] == 1 && g->uses[v] == 1) d = g->def[d->args[0]];
-    if (!direct_ok(g, d)) return NULL;
+    if (!direct_ok(g, d) || dt_size(g->f->types[d->res[0]].dt) != 2) return NULL;
     bool in_r = false;
     for (int i = 0; i < r->ninsts; i++) in_r |= r->insts[i] == d;
     for (int k = 0; in_r && k < ir_desc_rank(d); k++)
