@@ -254,34 +254,42 @@ static void wait_phase(G *g) {
     E(g, "xor.b32 %s, %s, 1;", rn(g, g->mbar_phase), rn(g, g->mbar_phase));
 }
 
-/* A load straight into its dot's operand tile (under the switch): one copy per slab. */
-static bool direct_load(G *g, const Inst *in, int slot, int64_t bytes) {
-    const IrFunc *f = g->f;
-    int v = in->res[0];
-    Type t = f->types[v];
+/* A 2-D load's block into an operand tile (mma.c's Tile: slabs of min(row bytes, 128) bytes)
+ * at shared address base + off, one copy per slab, completing on mbarrier mb, issued where
+ * predicate q holds (thread 0's); the barrier first armed with `arm` bytes (0: not). */
+static void slab_copies(G *g, const Inst *ld, int slot, int base, int64_t off, int mb, int q, int64_t arm) {
+    Type t = g->f->types[ld->res[0]];
     int esz = dt_size(t.dt), rows = t.shape[0];
     int slab = slab_of(t.shape[1] * esz), nsl = t.shape[1] * esz / slab;
-    if (!g->tma_area) g->tma_area = nr(g, CR);
-    int off = g->tma_area_bytes;
-    g->tma_area_bytes += (int)((bytes + 1023) & ~1023);
-    g->smem_align = 1024;
-    int inner = g->vr[in->args[5]][0], outer = g->vr[in->args[4]][0];
-    E(g, "fence.proxy.async.shared::cta;");
-    E(g, "bar.sync 0;");
-    int st = nr(g, CD);
-    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, g->leader), rn(g, st),
-      rn(g, g->mbar), (long long)bytes);
+    int inner = g->vr[ld->args[5]][0], outer = g->vr[ld->args[4]][0];
+    if (arm) {
+        int st = nr(g, CD);
+        E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, q), rn(g, st), rn(g, mb),
+          (long long)arm);
+    }
     for (int s = 0; s < nsl; s++) {
         int c = inner, d = nr(g, CR);
         if (s) {
             c = nr(g, CR);
             E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * slab / esz);
         }
-        E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, g->tma_area), (long long)off + (long long)s * rows * slab);
+        E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, base), (long long)off + (long long)s * rows * slab);
         E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-          "[%s], [%s, {%s, %s}], [%s];", rn(g, g->leader), rn(g, d), rn(g, g->tma_addr[slot]),
-          rn(g, c), rn(g, outer), rn(g, g->mbar));
+          "[%s], [%s, {%s, %s}], [%s];", rn(g, q), rn(g, d), rn(g, g->tma_addr[slot]), rn(g, c),
+          rn(g, outer), rn(g, mb));
     }
+}
+
+/* A load straight into its dot's operand tile: one copy per slab. */
+static bool direct_load(G *g, const Inst *in, int slot, int64_t bytes) {
+    int v = in->res[0];
+    if (!g->tma_area) g->tma_area = nr(g, CR);
+    int off = g->tma_area_bytes;
+    g->tma_area_bytes += (int)((bytes + 1023) & ~1023);
+    g->smem_align = 1024;
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    slab_copies(g, in, slot, g->tma_area, off, g->mbar, g->leader, bytes);
     wait_phase(g);
     g->smop_base[v] = g->tma_area;
     g->smop_off[v] = off;
@@ -347,31 +355,12 @@ bool tma_store(G *g, const Inst *in) {
 void tma_ring_copy(G *g, const Inst *ld, int base, int off, int mb, int pred, int arm) {
     int slot;
     if (!tma_ok(g, ld, &slot)) unsupported(g, "a pipelined descriptor load TMA cannot copy");
-    const IrFunc *f = g->f;
-    Type t = f->types[ld->res[0]];
-    int esz = dt_size(t.dt), rows = t.shape[0];
-    int slab = slab_of(t.shape[1] * esz), nsl = t.shape[1] * esz / slab;
-    int inner = g->vr[ld->args[5]][0], outer = g->vr[ld->args[4]][0];
     int q = g->leader;   /* set by tma_ok */
     if (pred) {
         q = nr(g, CP);
         E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, g->leader), rn(g, pred));
     }
-    if (arm) {
-        int st = nr(g, CD);
-        E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %d;", rn(g, q), rn(g, st), rn(g, mb), arm);
-    }
-    for (int s = 0; s < nsl; s++) {
-        int c = inner, d = nr(g, CR);
-        if (s) {
-            c = nr(g, CR);
-            E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * slab / esz);
-        }
-        E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, base), (long long)off + (long long)s * rows * slab);
-        E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-          "[%s], [%s, {%s, %s}], [%s];", rn(g, q), rn(g, d), rn(g, g->tma_addr[slot]), rn(g, c),
-          rn(g, outer), rn(g, mb));
-    }
+    slab_copies(g, ld, slot, base, off, mb, q, arm);
 }
 
 /* Every thread waits for slot `slot`'s copies: the parity its barrier is at is bit `slot`
