@@ -18,7 +18,8 @@
  *
  * Layout conversions are in convert.c, element-wise ops and casts in elemwise.c, loads,
  * stores and atomics in memory.c, reductions in reduce.c, device_print in print.c,
- * tensor-core dots and the pipeliner in mma.c, descriptor blocks by TMA in tma.c. */
+ * tensor-core dots in mma.c and the loop pipeliner in pipe.c, descriptor blocks by TMA in
+ * tma.c. */
 #include "gpu/lower.h"
 
 #include <math.h>

@@ -1,4 +1,4 @@
-/* lower.h — the lowering state shared by analysis.c, lower.c, convert.c, elemwise.c, mma.c and
+/* lower.h — the lowering state shared by analysis.c, lower.c, convert.c, elemwise.c, mma.c, pipe.c and
  * math.c. */
 #ifndef GPU_LOWER_H
 #define GPU_LOWER_H
@@ -43,7 +43,7 @@ typedef struct G {
     Buf glob;         /* module-scope declarations (format strings) */
     int nstr, prbuf;  /* format strings; bytes of the local printf argument buffer */
     int num_stages;   /* the launch's; a tl.range(num_stages=) loop has its own */
-    bool *piped;      /* value -> a load the pipeliner issues ahead (mma.c) */
+    bool *piped;      /* value -> a load the pipeliner issues ahead (pipe.c) */
     int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
     int *smop_off;    /* value -> its tile's byte offset in that slot */
     bool *smop_kmaj;  /* value -> a dot's B held transposed there ([N][K], K-major) */
@@ -182,6 +182,8 @@ int mma_lay(G *g, const Inst *dot);   /* the accumulator layout id, or -1: the F
 void mma_seed(G *g);                  /* accumulator layouts for dots, loops and epilogues */
 void mma_fold(G *g);                  /* `acc += tl.dot(a, b)` accumulating into acc itself */
 void lower_dot_mma(G *g, const Inst *in, int lay);
+
+/* pipe.c: num_stages, the loads that feed tensor-core dots issued ahead into a ring */
 typedef struct Pipe Pipe;
 bool pipe_plan(G *g, const Inst *loop, Pipe **out);
 void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int ivdt);

@@ -14,19 +14,14 @@
  * 128-byte swizzle (codegen.md §3.5). The map from an element's flat index to its byte
  * offset is linear over GF(2), so a thread's part and a register's part combine by XOR, and
  * they overlap only in the chunk bits 4..6. */
-#include "gpu/lower.h"
+#include "gpu/mma_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-typedef struct Tile {
-    int rows, cols, esz;   /* cols contiguous; rows covers every outer dim */
-    int slab;              /* bytes per row of a slab */
-    int off;               /* byte offset of the tile in shared memory */
-} Tile;
 
-static Tile tile_of(int64_t numel, int cols, int esz, int off) {
+Tile tile_of(int64_t numel, int cols, int esz, int off) {
     Tile t;
     t.cols = cols;
     t.rows = (int)(numel / cols);
@@ -36,10 +31,10 @@ static Tile tile_of(int64_t numel, int cols, int esz, int off) {
     return t;
 }
 
-static int64_t tile_bytes(const Tile *t) { return (int64_t)t->rows * t->cols * t->esz; }
+int64_t tile_bytes(const Tile *t) { return (int64_t)t->rows * t->cols * t->esz; }
 
 /* byte offset of flat element f (row-major over the tile) */
-static int64_t swz(const Tile *t, int64_t f) {
+int64_t swz(const Tile *t, int64_t f) {
     int64_t r = f / t->cols, c = f % t->cols;
     int se = t->slab / t->esz;
     int64_t slab = c / se, cc = c % se;
@@ -51,7 +46,7 @@ static int64_t swz(const Tile *t, int64_t f) {
 
 /* A register holding swz() of this thread's part: tbit[j] is the flat bit that bit j of
  * %tid.x selects (-1: none). Emitted in the prologue. */
-static int thread_off(G *g, const int8_t *tbit, int ntb, const Tile *t) {
+int thread_off(G *g, const int8_t *tbit, int ntb, const Tile *t) {
     int r = nr(g, CR);
     EP(g, "mov.u32 %s, 0;", rn(g, r));
     for (int j = 0; j < ntb; j++) {
@@ -66,12 +61,8 @@ static int thread_off(G *g, const int8_t *tbit, int ntb, const Tile *t) {
     return r;
 }
 
-/* Addresses base + (toff ^ c): one register per distinct chunk pattern (prologue), and
- * immediates for the rest. base: the scratch area (g->smem, folded into the registers) or a
- * register that changes at run time (a pipeline slot), added at each use. */
-typedef struct Addr { int toff; int reg[8]; const Tile *t; int base; } Addr;
 
-static void addr_init(Addr *a, int toff, const Tile *t, int base) {
+void addr_init(Addr *a, int toff, const Tile *t, int base) {
     a->toff = toff;
     a->t = t;
     a->base = base;
@@ -79,7 +70,7 @@ static void addr_init(Addr *a, int toff, const Tile *t, int base) {
 }
 
 /* "%r5+1234" for constant byte offset c within the tile */
-static const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
+const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
     int p = (int)((c >> 4) & 7);
     if (!a->reg[p]) {
         int r = nr(g, CR);
@@ -98,9 +89,7 @@ static const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n) {
 
 /* ---- choosing the path and the accumulator layout ------------------------------------ */
 
-enum { MMA_F16, MMA_BF16, MMA_TF32, MMA_S8, MMA_F8, MMA_TF32X3, MMA_BF16X3, MMA_BF16X6 };
-
-static int mma_kind(G *g, const Inst *in) {
+int mma_kind(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     if (!(g->ti->features & TF_MMA)) return -1;
     Type at = f->types[in->args[0]], bt = f->types[in->args[1]], rt = f->types[in->res[0]];
@@ -170,7 +159,6 @@ static void acc_layout(G *g, const Type *rt, Layout *L) {
     for (int p = nb + mb; p < L->nbits; p++) L->reg[L->nreg++] = (int8_t)p;    /* batch */
 }
 
-static int wg_inst_n(G *g, const Inst *in, int kind);
 static void wg_layout(G *g, const Type *rt, Layout *L);
 static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN);
 
@@ -203,7 +191,7 @@ static bool elementwise(int op) {
 
 /* The layout a [K, N] tile contiguous along K is copied in, transposed: runs of 16 bytes
  * along K, the default layout of the [N, K] shape seen from [K, N]. */
-static int tr_layout(G *g, int v) {
+int tr_layout(G *g, int v) {
     Type t = g->f->types[v];
     int32_t ts[2] = {t.shape[1], t.shape[0]};
     int8_t perm[2] = {1, 0};
@@ -215,7 +203,7 @@ static int tr_layout(G *g, int v) {
 
 /* Whether dot's B is an fp8 wgmma operand loaded contiguous along K (the tutorial gives B
  * transposed), which the pipeliner then copies into its transpose, K-major */
-static bool f8_b_tr(G *g, const Inst *dot) {
+bool f8_b_tr(G *g, const Inst *dot) {
     const Inst *ld = g->def[dot->args[1]];   /* wg_inst_n: f8_b_kmajor checked the rest */
     return mma_kind(g, dot) == MMA_F8 && wg_inst_n(g, dot, MMA_F8) && ld && ld->op == OP_LOAD &&
            g->uses[dot->args[1]] == 1;
@@ -306,7 +294,12 @@ void mma_seed(G *g) { seed_region(g, g->f->body); }
 
 /* ---- acc += tl.dot(a, b) ------------------------------------------------------------------ */
 
-static bool is_zero_const(G *g, int v);
+bool is_zero_const(G *g, int v) {
+    const Inst *d = v >= 0 ? g->def[v] : NULL;
+    while (d && (d->op == OP_SPLAT || d->op == OP_BROADCAST)) d = g->def[d->args[0]];
+    return d && d->op == OP_CONST && d->attr.i == 0 && d->attr.f == 0;
+}
+
 
 static int index_in(const Region *r, const Inst *in) {
     for (int i = 0; in && i < r->ninsts; i++)
@@ -351,8 +344,8 @@ void mma_fold(G *g) {
 
 /* Where flat bit b of a [.., K, N] value (N = 2^nb, K = 2^kb) is in its transpose
  * [.., N, K]; and a whole flat index so moved. nb = kb = 0: no transpose. */
-static int tr_bit(int b, int nb, int kb) { return b < 0 || b >= nb + kb ? b : b < nb ? b + kb : b - nb; }
-static int64_t tr_flat(int64_t f, int nb, int kb) {
+int tr_bit(int b, int nb, int kb) { return b < 0 || b >= nb + kb ? b : b < nb ? b + kb : b - nb; }
+int64_t tr_flat(int64_t f, int nb, int kb) {
     int64_t n = f & (((int64_t)1 << nb) - 1), k = (f >> nb) & (((int64_t)1 << kb) - 1);
     return (f >> (nb + kb) << (nb + kb)) | n << kb | k;
 }
@@ -400,7 +393,7 @@ static void stage_tr(G *g, int v, const Tile *t, int base, int nb, int kb) {
     }
 }
 
-static void stage_at(G *g, int v, const Tile *t, int base) { stage_tr(g, v, t, base, 0, 0); }
+void stage_at(G *g, int v, const Tile *t, int base) { stage_tr(g, v, t, base, 0, 0); }
 static void stage(G *g, int v, const Tile *t) { stage_at(g, v, t, g->smem); }
 
 /* ---- the dot ---------------------------------------------------------------------------- */
@@ -747,653 +740,6 @@ void lower_dot_mma(G *g, const Inst *in, int L) {
     set_val(g, v, L, out);
 }
 
-/* elements per cp.async of a load in layout L: contiguous in memory and in the registers'
- * order, 4, 8 or 16 bytes */
-static int cp_vec(G *g, int L, const Inst *ld) {
-    int v = mem_vec_bytes(g, ld->args[0], ld->args[1]);
-    int maxv = 1 << lay_vec_bits(&g->lays[L].L);
-    if (v > maxv) v = maxv;
-    int esz = dt_size(g->f->types[ld->res[0]].dt);
-    if (v * esz > 16) v = 16 / esz;
-    return v;
-}
-
-/* The elements of one cp.async of a [K, N] tile contiguous along K (its pointer's dim 0),
- * copied into its transpose: runs along K in layout L, the pointer's contiguity and
- * alignment along dim 0 and the mask's constancy there, 16 bytes at most. */
-static int cp_vec_tr(G *g, int L, const Inst *ld) {
-    const Layout *Lo = &g->lays[L].L;
-    const AxInfo *a = &g->ax[ld->args[0]];
-    int nb = lg2i(g->f->types[ld->res[0]].shape[1]);
-    int esz = dt_size(g->f->types[ld->res[0]].dt), run = 0;
-    while (run < Lo->nreg && Lo->reg[run] == nb + run) run++;
-    int64_t v = (int64_t)1 << run;
-    if (v > 16 / esz) v = 16 / esz;
-    if (v > a->contig[0]) v = a->contig[0];
-    if (v > a->div[0] / esz) v = a->div[0] / esz;
-    if (ld->args[1] >= 0 && v > g->ax[ld->args[1]].cnst[0]) v = g->ax[ld->args[1]].cnst[0];
-    int r = 1;
-    while (r * 2 <= v) r *= 2;
-    return r;
-}
-
-/* ---- num_stages: software pipelining of the loads that feed a dot ---------------------
- *
- * In a loop `for iv in range(lb, ub, st)`, a load whose only use is an mma dot of the same
- * body, with `other` absent or zero, is issued D = num_stages - 1 iterations ahead with
- * cp.async straight into a ring of D shared-memory slots (the tile layout the dot reads; D + 1
- * when a wgmma stays in flight into the next iteration), as Triton's pipeliner does
- * (codegen.md §4.2). The instructions that compute its pointer and mask (set P) are lowered
- * once more for iteration iv + D*st, with the loop-carried values they use (`a_ptrs += ...`)
- * kept D iterations ahead in registers of their own. Iteration i waits for its group
- * (cp.async.wait_group D-1), computes, and after a barrier fills the slot of iteration i + D
- * (the one it read, or with the spare slot the one iteration i - 1 read). Masked-off elements
- * and iterations past the end are zero-filled by cp.async's source size. */
-
-#define PIPE_MAXLD 4
-
-typedef struct Pipe {
-    int nld;
-    const Inst *ld[PIPE_MAXLD];
-    int off[PIPE_MAXLD];      /* tile offset within a slot */
-    int use[PIPE_MAXLD];      /* the dot's operand: the load, or its transpose (kmaj) */
-    bool kmaj[PIPE_MAXLD];
-    int use2[PIPE_MAXLD];     /* a second dot's operand from the same tile (multiuse), 0 none */
-    bool kmaj2[PIPE_MAXLD];
-    bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
-    int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
-    int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* a [K][N] load copied transposed (tr_bit) */
-    int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
-    Tile tile[PIPE_MAXLD];
-    Addr addr[PIPE_MAXLD];
-    const Inst **P;           /* body instructions of the address computation, in order */
-    int nP;
-    bool *first;              /* P index -> the loads need it (else: it steps carried values) */
-    int *pb_step, *pb_off;    /* body param index -> ptrbase: the register of its step (bytes,
-                               * computed before the loop), of the offset it has reached; its
-                               * p->ahead then holds the pointers it started from, 0: not so */
-    bool *pb_skip;            /* P index -> the step that pb_off replaces */
-    bool *carried;            /* body param index -> kept ahead */
-    int D, slot_bytes;
-    bool wgmma;               /* a consumer reads through the async proxy: fence after the wait */
-    const Inst *defer;        /* a wgmma dot left in flight across iterations (wait_group 1) */
-    int nslots;               /* D, or D + 1 when a wgmma is in flight while the next loads go */
-    int **ahead;              /* body param index -> registers D iterations ahead */
-    int slot;                 /* register: the slot this iteration reads */
-    int ninv;                 /* dot operands defined before the loop: staged once, after */
-    int inv[PIPE_MAXLD];      /*   the ring's slots (values), at inv_off in it */
-    int inv_off[PIPE_MAXLD];
-    Tile inv_tile[PIPE_MAXLD];
-    int inv_base;             /* register: where they start */
-} Pipe;
-
-static bool in_body(const Region *b, const Inst *d, int *pos) {
-    for (int i = 0; i < b->ninsts; i++)
-        if (b->insts[i] == d) { *pos = i; return true; }
-    return false;
-}
-
-static int param_index(const Region *b, int v) {
-    for (int i = 0; i < b->nparams; i++)
-        if (b->params[i] == v) return i;
-    return -1;
-}
-
-static bool is_zero_const(G *g, int v) {
-    const Inst *d = v >= 0 ? g->def[v] : NULL;
-    while (d && (d->op == OP_SPLAT || d->op == OP_BROADCAST)) d = g->def[d->args[0]];
-    return d && d->op == OP_CONST && d->attr.i == 0 && d->attr.f == 0;
-}
-
-/* adds v's computation inside body b to the set (inP[pos]); false if it cannot be redone */
-static bool closure(G *g, const Region *b, int v, bool *inP, bool *carried) {
-    if (v < 0) return true;
-    int pi = param_index(b, v);
-    if (pi == 0) return true;                        /* the induction variable */
-    if (pi > 0) {
-        if (carried[pi]) return true;
-        carried[pi] = true;
-        const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-        if (!y || y->op != OP_YIELD || pi - 1 >= y->nargs) return false;
-        return closure(g, b, y->args[pi - 1], inP, carried);
-    }
-    const Inst *d = g->def[v];
-    int pos;
-    if (!d || !in_body(b, d, &pos)) return true;     /* defined outside the loop */
-    if (inP[pos]) return true;
-    switch (d->op) {
-    case OP_LOAD: case OP_STORE: case OP_ATOMIC: case OP_ATOMIC_CAS: case OP_DOT: case OP_REDUCE:
-    case OP_IF: case OP_FOR: case OP_WHILE: case OP_PRINT: case OP_ASSERT: case OP_BARRIER:
-    case OP_RETURN:
-        return false;
-    default:
-        break;
-    }
-    inP[pos] = true;
-    for (int k = 0; k < d->nargs; k++)
-        if (!closure(g, b, d->args[k], inP, carried)) return false;
-    return true;
-}
-
-/* value -> it is computed in body b from a tensor-core dot's result (so after its wait) */
-static bool *after_dots(G *g, const Region *b) {
-    bool *late = arena_alloc(g->a, (size_t)g->f->nvalues + 1);
-    for (int i = 0; i < b->ninsts; i++) {
-        const Inst *d = b->insts[i];
-        bool l = d->op == OP_DOT && d->nres && g->pref[d->res[0]] >= 0 && g->lays[g->pref[d->res[0]]].mma;
-        for (int k = 0; !l && k < d->nargs; k++) l = d->args[k] >= 0 && late[d->args[k]];
-        for (int k = 0; k < d->nres; k++) late[d->res[k]] = l;
-    }
-    return late;
-}
-
-/* Flash attention's `acc = tl.dot(p, v, acc * alpha[:, None])`: a dot accumulator c that is
- * the carried accumulator times a factor computed after another dot of the body (whose
- * wait_group 0 then also finishes the previous iteration's dot). Returns that carried value,
- * or -1. The multiply then writes into the carried registers (g->inplace), so the dot can stay
- * in flight across iterations as Triton's does: nothing touches its registers before that
- * wait, and no copy of them is needed at the loop's end. */
-static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
-    const Inst *m = g->def[c];
-    int pos;
-    if (!m || m->op != OP_MUL || !in_body(b, m, &pos) || g->uses[c] != 1) return -1;
-    for (int k = 0; k < 2; k++) {
-        int x = m->args[k], s = m->args[1 - k];
-        if (param_index(b, x) > 0 && g->uses[x] == 1 && g->f->types[x].dt == DT_FP32 && s >= 0 && late[s])
-            return x;
-    }
-    return -1;
-}
-
-/* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
- * where the pipeliner puts it: A or B as loaded, or B through its transpose (the backward
- * of flash attention reads do so, twice); two uses at most. Under
- * TRITONC_GPU_UNVERIFIED=multiuse. */
-static bool multi_use_ok(G *g, const Region *b, int v) {
-    if (!(g->unverified & GPU_UNV_MULTIUSE) || g->uses[v] > 2) return false;
-    int found = 0;
-    for (int i = 0; i < b->ninsts; i++) {
-        const Inst *x = b->insts[i];
-        for (int k = 0; k < x->nargs; k++) {
-            if (x->args[k] != v) continue;
-            found++;
-            const Inst *d = x;
-            int at = k;
-            if (x->op == OP_PERMUTE) {   /* its one use: a dot's B */
-                if (x->attr.perm[0] != 1 || g->f->types[v].rank != 2 || g->uses[x->res[0]] != 1) return false;
-                d = NULL;
-                for (int j = i + 1; j < b->ninsts && !d; j++)
-                    for (int q = 0; q < 2; q++)
-                        if (b->insts[j]->op == OP_DOT && b->insts[j]->args[q] == x->res[0]) d = b->insts[j], at = q;
-                if (!d || at != 1) return false;
-            }
-            if (d->op != OP_DOT || at > 1 || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma ||
-                mma_kind(g, d) < 0 || mma_kind(g, d) == MMA_F8 || !wg_inst_n(g, d, mma_kind(g, d)))
-                return false;
-        }
-    }
-    return found == g->uses[v];
-}
-
-/* The plan for loop `in`, or false when nothing in it is pipelined. */
-bool pipe_plan(G *g, const Inst *in, Pipe **out) {
-    int S = in->attr.i > 0 ? (int)in->attr.i : g->num_stages;
-    if (S <= 1 || !(g->ti->features & TF_CP_ASYNC)) return false;
-    const Region *b = in->regions[0];
-    const IrFunc *f = g->f;
-    Pipe *p = arena_alloc(g->a, sizeof *p);
-    memset(p, 0, sizeof *p);
-    p->D = S - 1;
-    bool *inP = arena_alloc(g->a, (size_t)b->ninsts + 1);
-    const bool *late = after_dots(g, b);
-    p->carried = arena_alloc(g->a, (size_t)b->nparams + 1);
-    memset(inP, 0, (size_t)b->ninsts + 1);
-    memset(p->carried, 0, (size_t)b->nparams + 1);
-    int off = 0;
-    for (int i = 0; i < b->ninsts && p->nld < PIPE_MAXLD; i++) {
-        const Inst *d = b->insts[i];
-        if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma || mma_kind(g, d) < 0)
-            continue;
-        if (wg_inst_n(g, d, mma_kind(g, d))) {
-            p->wgmma = true;
-            /* acc = dot(a, b, acc) carried by the loop and used nowhere else: the next
-             * iteration may start before it finishes, as Triton's wait_group 1. A folded
-             * `acc += dot(a, b)` (mma_fold) too: its sum is the dot's result, yielded */
-            int c = g->fold_acc[d->res[0]] >= 0 ? g->fold_acc[d->res[0]] : d->args[2];
-            int scaled = rescaled_acc(g, b, late, c);
-            if (scaled >= 0) c = scaled;
-            int pi = param_index(b, c);
-            const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-            int out = pi > 0 && y && y->op == OP_YIELD && pi - 1 < y->nargs ? y->args[pi - 1] : -1;
-            bool yielded = out == d->res[0] || (out >= 0 && g->fold_alias[out] == d->res[0] && g->uses[out] == 1);
-            if (!p->defer && yielded && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
-                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32) {
-                p->defer = d;
-                if (scaled >= 0) g->inplace[d->args[2]] = c;
-            }
-        }
-        for (int k = 0; k < 2 && p->nld < PIPE_MAXLD; k++) {
-            int v = d->args[k], use = v;
-            const Inst *ld = g->def[v];
-            int pos;
-            /* wgmma's B given as a loaded tile's transpose (attention's k.T): the tile as
-             * loaded is B K-major, which wgmma reads without its transpose */
-            bool kmaj = false;
-            if (k == 1 && ld && ld->op == OP_PERMUTE && ld->attr.perm[0] == 1 &&
-                f->types[v].rank == 2 && g->uses[v] == 1 && in_body(b, ld, &pos) &&
-                wg_inst_n(g, d, mma_kind(g, d))) {
-                v = ld->args[0];
-                ld = g->def[v];
-                kmaj = true;
-            }
-            if (!ld || ld->op != OP_LOAD || !in_body(b, ld, &pos)) continue;
-            bool multi = g->uses[v] > 1;
-            if (multi && !multi_use_ok(g, b, v)) continue;
-            if (multi && g->piped[v]) {   /* planned for an earlier dot: this one reads it too */
-                for (int j = 0; j < p->nld; j++)
-                    if (p->ld[j] == ld) p->use2[j] = use, p->kmaj2[j] = kmaj, g->piped[use] = true;
-                continue;
-            }
-            if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
-            bool tma = g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
-            /* fp8 wgmma reads B only K-major: a B tile contiguous along K (the tutorial gives
-             * B transposed) is copied into its transpose; one copied as loaded ([K][N]) would
-             * not do, and operands() stages it transposed from registers instead */
-            bool tr = false;
-            if (k == 1 && !kmaj && mma_kind(g, d) == MMA_F8 && wg_inst_n(g, d, MMA_F8)) {
-                if (!f8_b_tr(g, d)) continue;
-                tr = kmaj = true;
-            }
-            if (ld->attr.kind & 1) continue;                          /* volatile */
-            if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
-            int esz = dt_size(f->types[v].dt);
-            int L = res_lay(g, v);
-            if (tr) {
-                L = tr_layout(g, v);   /* the pointers' too (seed_region) */
-                if (cp_vec_tr(g, L, ld) * esz < 4) continue;
-            } else if (kmaj || multi) {
-                /* the tile never lives in registers: copy it in a layout of 16-byte runs
-                 * along its rows rather than the one the transpose asked of the load */
-                Type lt = f->types[v];
-                Layout Lx;
-                lay_default(&Lx, lt.rank, lt.shape, g->nwbits, lg2i(16 / esz));
-                L = lay_id(g, &Lx);
-            }
-            if (!tma && !tr && cp_vec(g, L, ld) * esz < 4) continue;
-            /* the address computation must be redoable ahead of time: a TMA copy's is the
-             * block's offsets */
-            bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
-            memcpy(save, inP, (size_t)b->ninsts + 1);
-            memcpy(save + b->ninsts + 1, p->carried, (size_t)b->nparams + 1);
-            int a0 = tma ? 4 : 0, a1 = tma ? 5 : 1;
-            if (!closure(g, b, ld->args[a0], inP, p->carried) || !closure(g, b, ld->args[a1], inP, p->carried)) {
-                memcpy(inP, save, (size_t)b->ninsts + 1);
-                memcpy(p->carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
-                continue;
-            }
-            Type t = f->types[v];
-            p->trnb[p->nld] = (int8_t)(tr ? lg2i(t.shape[1]) : 0);
-            p->trkb[p->nld] = (int8_t)(tr ? lg2i(t.shape[0]) : 0);
-            p->tile[p->nld] = tile_of(type_numel(t), t.shape[tr ? 0 : t.rank - 1], esz, off);
-            p->off[p->nld] = off;
-            off += (int)((tile_bytes(&p->tile[p->nld]) + 1023) & ~1023);
-            g->piped[v] = true;
-            g->piped[use] = true;
-            p->use[p->nld] = use;
-            p->lay[p->nld] = L;
-            p->kmaj[p->nld] = kmaj;
-            p->use2[p->nld] = 0;
-            p->tma[p->nld] = tma;
-            p->ntma += tma;
-            p->tma_bytes += tma ? (int)tile_bytes(&p->tile[p->nld]) : 0;
-            p->ld[p->nld++] = ld;
-        }
-    }
-    if (!p->nld) return false;
-    p->slot_bytes = off;
-    /* a tensor-core dot's operand computed before the loop (attention's q): stored into
-     * shared memory once, before the loop, rather than in every iteration from registers
-     * held throughout it */
-    int inv_bytes = 0;
-    for (int i = 0; !g->no_inv && i < b->ninsts; i++) {
-        const Inst *d = b->insts[i];
-        if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
-        for (int k = 0; k < 2 && p->ninv < PIPE_MAXLD; k++) {
-            int v = d->args[k], pos;
-            if (g->piped[v] || !g->def[v] || in_body(b, g->def[v], &pos) || param_index(b, v) >= 0) continue;
-            bool dup = false;
-            for (int j = 0; j < p->ninv; j++) dup |= p->inv[j] == v;
-            if (dup) continue;
-            Type t = f->types[v];
-            p->inv[p->ninv] = v;
-            p->inv_off[p->ninv] = inv_bytes;
-            p->inv_tile[p->ninv] = tile_of(type_numel(t), t.shape[t.rank - 1], dt_size(t.dt), inv_bytes);
-            inv_bytes += (int)((tile_bytes(&p->inv_tile[p->ninv]) + 1023) & ~1023);
-            p->ninv++;
-            g->used_inv = true;
-        }
-    }
-    p->P = arena_alloc(g->a, sizeof(Inst *) * (size_t)(b->ninsts + 1));
-    for (int i = 0; i < b->ninsts; i++)
-        if (inP[i]) p->P[p->nP++] = b->insts[i];
-    /* a wgmma left in flight reads its operands during the next iteration: only from the
-     * ring or the loop-invariant tiles, never from the scratch area the next iteration
-     * stages into. Or an A computed after another dot of the body (attention's p), when the
-     * other dots' operands are all held: the next iteration writes its registers (or stages
-     * it) only after that dot's wait_group 0, which also waits for this one */
-    bool held_all = true;
-    for (int i = 0; i < b->ninsts; i++) {
-        const Inst *d = b->insts[i];
-        if (d->op != OP_DOT || d == p->defer) continue;
-        for (int k = 0; k < 2; k++) {
-            bool h = g->piped[d->args[k]];
-            for (int j = 0; j < p->ninv; j++) h |= p->inv[j] == d->args[k];
-            held_all &= h;
-        }
-    }
-    for (int k = 0; p->defer && k < 2; k++) {
-        int v = p->defer->args[k];
-        bool held = g->piped[v] || (k == 0 && held_all && late[v]);
-        for (int j = 0; j < p->ninv; j++) held |= p->inv[j] == v;
-        if (!held) p->defer = NULL;
-    }
-    if (!p->defer)   /* no rescaling in place either */
-        for (int i = 0; i < b->ninsts; i++)
-            if (b->insts[i]->nres) g->inplace[b->insts[i]->res[0]] = -1;
-    p->nslots = p->D + (p->defer ? 1 : 0);
-    int64_t ring = (int64_t)p->nslots * off + inv_bytes;
-    if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
-    if (!g->ring) g->ring = nr(g, CR);
-    need(g, TF_CP_ASYNC);
-    if (p->ntma) {   /* the slots' barriers, placed and initialised by tma_finish */
-        if (!g->ring_mbar) g->ring_mbar = nr(g, CR), g->ring_phase = nr(g, CR);
-        if (p->nslots > g->ring_mbar_n) g->ring_mbar_n = p->nslots;
-    }
-    for (int j = 0; j < p->nld; j++) {
-        Layout L = g->lays[p->lay[j]].L;
-        int nb = p->trnb[j], kb = p->trkb[j];
-        int8_t tb[10];
-        for (int q = 0; q < 5; q++) tb[q] = (int8_t)tr_bit(L.lane[q], nb, kb);
-        for (int q = 0; q < 5; q++) tb[5 + q] = (int8_t)(q < L.nwarp ? tr_bit(L.warp[q], nb, kb) : -1);
-        addr_init(&p->addr[j], thread_off(g, tb, 5 + L.nwarp, &p->tile[j]), &p->tile[j], 0);
-    }
-    *out = p;
-    return true;
-}
-
-/* issues the pipelined loads for the bindings now in g->vr into slot `slot` at `base`, valid
- * only where `ok` (a predicate register, 0: always): TMA's by thread 0, completing on the
- * slot's barrier, then the cp.async ones */
-static void issue(G *g, Pipe *p, int slot, int base, int ok) {
-    const IrFunc *f = g->f;
-    char ab[48];
-    if (p->ntma) {   /* the first copy arms the slot's barrier with all of their bytes */
-        int mb = nr(g, CR), arm = p->tma_bytes;
-        E(g, "mad.lo.u32 %s, %s, 8, %s;", rn(g, mb), rn(g, slot), rn(g, g->ring_mbar));
-        for (int j = 0; j < p->nld; j++)
-            if (p->tma[j]) tma_ring_copy(g, p->ld[j], base, p->off[j], mb, ok, arm), arm = 0;
-    }
-    if (p->ntma == p->nld) return;
-    for (int j = 0; j < p->nld; j++) {
-        if (p->tma[j]) continue;
-        const Inst *ld = p->ld[j];
-        int v = ld->res[0];
-        int L = p->lay[j];
-        Layout Lo = g->lays[L].L;
-        int n = nlay(g, L);
-        int *P = get(g, ld->args[0], L);
-        int *M = ld->args[1] >= 0 ? get(g, ld->args[1], L) : NULL;
-        int esz = dt_size(f->types[v].dt);
-        int nb = p->trnb[j], kb = p->trkb[j];
-        int vec = nb + kb ? cp_vec_tr(g, L, ld) : cp_vec(g, L, ld);
-        int bytes = vec * esz;
-        p->addr[j].base = base;
-        for (int r = 0; r < n; r += vec) {
-            int64_t c = swz(&p->tile[j], tr_flat(lay_reg_flat(&Lo, r), nb, kb));
-            const char *ad = addr_at(g, &p->addr[j], c, ab, sizeof ab);
-            int pr = M ? M[r] : 0;
-            if (pr && ok) {
-                int q = nr(g, CP);
-                E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, pr), rn(g, ok));
-                pr = q;
-            } else if (ok) pr = ok;
-            if (pr) {
-                int sz = nr(g, CR);
-                E(g, "selp.u32 %s, %d, 0, %s;", rn(g, sz), bytes, rn(g, pr));
-                E(g, "cp.async.%s.shared.global [%s], [%s], %d, %s;", bytes == 16 ? "cg" : "ca", ad,
-                  rn(g, P[r]), bytes, rn(g, sz));
-            } else {
-                E(g, "cp.async.%s.shared.global [%s], [%s], %d;", bytes == 16 ? "cg" : "ca", ad,
-                  rn(g, P[r]), bytes);
-            }
-        }
-    }
-    E(g, "cp.async.commit_group;");
-}
-
-/* Splits P into what the loads need and the steps of the carried values (p->first), and
- * finds the pointer tiles kept as a base plus one offset (ptrbase). */
-static void split_steps(G *g, Pipe *p, const Inst *in) {
-    const Region *b = in->regions[0];
-    int nv = g->f->nvalues;
-    bool *need = arena_alloc(g->a, (size_t)nv);
-    for (int j = 0; j < p->nld; j++)
-        for (int k = 0; k < p->ld[j]->nargs; k++)
-            if (p->ld[j]->args[k] >= 0) need[p->ld[j]->args[k]] = true;
-    p->first = arena_alloc(g->a, (size_t)(p->nP + 1));
-    for (int i = p->nP - 1; i >= 0; i--) {
-        const Inst *x = p->P[i];
-        for (int k = 0; k < x->nres; k++) p->first[i] |= need[x->res[k]];
-        for (int k = 0; p->first[i] && k < x->nargs; k++)
-            if (x->args[k] >= 0) need[x->args[k]] = true;
-    }
-    /* ptrbase: a carried pointer tile whose step is `p + splat(s)`, s with a byte offset
-     * computed before the loop (loop_steps), is kept as the tile it started from plus one
-     * carried offset: each
-     * iteration adds the offset into fresh registers for the copies, as Triton's loop does,
-     * so no pointer a copy has just read is rewritten (long scoreboard), and the step is one
-     * add of two registers, which ptxas cannot turn back into a multiply (IMAD.WIDE): on the
-     * H200, the tutorial matmul's loop went from 321,625 cycles to Triton's 295,000
-     * (bench/results/gpu-2026-12-02.md §10) */
-    p->pb_step = arena_alloc(g->a, sizeof(int) * (size_t)(b->nparams + 1));
-    p->pb_off = arena_alloc(g->a, sizeof(int) * (size_t)(b->nparams + 1));
-    p->pb_skip = arena_alloc(g->a, (size_t)(p->nP + 1));
-    const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-    if (!y || y->op != OP_YIELD) return;
-    for (int j = 1; j < b->nparams && j - 1 < y->nargs; j++) {
-        int v = y->args[j - 1];
-        const Inst *d = p->carried[j] && v >= 0 ? g->def[v] : NULL;
-        if (!d || d->op != OP_ADDPTR || d->args[0] != b->params[j]) continue;
-        int s = offset_scalar(g, d->args[1]), at = -1;
-        if (s < 0 || !g->step[s] || g->step_esz[s] != dt_size(g->f->types[v].elem)) continue;
-        bool other = false;   /* the stepped tile read by another instruction of P */
-        for (int i = 0; i < p->nP; i++) {
-            if (p->P[i] == d) at = i;
-            for (int k = 0; p->P[i] != d && k < p->P[i]->nargs; k++) other |= p->P[i]->args[k] == v;
-        }
-        if (at < 0 || p->first[at] || other) continue;
-        p->pb_step[j] = g->step[s];
-        p->pb_skip[at] = true;
-    }
-}
-
-/* Lowers P again for induction value `iv` with the carried values in p->ahead: issues the
- * loads into the slot at `base`, valid where `ok`, then advances p->ahead by one iteration
- * (after the copies: a pointer rewritten before them would wait for the copy reading it). */
-static void prefetch(G *g, Pipe *p, const Inst *in, int iv, int slot, int base, int ok) {
-    const Region *b = in->regions[0];
-    const IrFunc *f = g->f;
-    int nv = f->nvalues;
-    /* save the current bindings of everything P touches */
-    int **svr = arena_alloc(g->a, sizeof(int *) * (size_t)nv);
-    int *svl = arena_alloc(g->a, sizeof(int) * (size_t)nv);
-    memcpy(svr, g->vr, sizeof(int *) * (size_t)nv);
-    memcpy(svl, g->vlay, sizeof(int) * (size_t)nv);
-    int *ivr = alloc_regs(g, 1);
-    ivr[0] = iv;
-    set_val(g, b->params[0], 0, ivr);
-    g->relow[b->params[0]] = true;
-    for (int j = 1; j < b->nparams; j++)
-        if (p->carried[j]) {
-            int lay = svl[b->params[j]], *regs = p->ahead[j];
-            if (p->pb_step[j]) {   /* the pointers it started from, plus the offset reached */
-                int n = nlay(g, lay);
-                regs = alloc_regs(g, n);
-                for (int i = 0; i < n; i++) {
-                    regs[i] = nr(g, CD);
-                    E(g, "add.s64 %s, %s, %s;", rn(g, regs[i]), rn(g, p->ahead[j][i]), rn(g, p->pb_off[j]));
-                }
-            }
-            set_val(g, b->params[j], lay, regs);
-            g->relow[b->params[j]] = true;
-        }
-    for (int i = 0; i < p->nP; i++)
-        for (int k = 0; k < p->P[i]->nres; k++) g->relow[p->P[i]->res[k]] = true;
-    int depth = g->relow_depth;
-    g->relow_depth = g->depth + 1;
-    scope_enter(g);
-    for (int i = 0; i < p->nP; i++)
-        if (p->first[i]) lower_inst(g, p->P[i]);
-    issue(g, p, slot, base, ok);
-    for (int i = 0; i < p->nP; i++)
-        if (!p->first[i] && !p->pb_skip[i]) lower_inst(g, p->P[i]);
-    /* the carried values one iteration further */
-    const Inst *y = b->insts[b->ninsts - 1];
-    int cnt = 0;
-    for (int j = 1; j < b->nparams; j++) {
-        cnt += p->carried[j] && !p->pb_step[j];
-        if (p->pb_step[j])
-            E(g, "add.s64 %s, %s, %s;", rn(g, p->pb_off[j]), rn(g, p->pb_off[j]), rn(g, p->pb_step[j]));
-    }
-    int **dst = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
-    int **src = arena_alloc(g->a, sizeof(int *) * (size_t)(cnt + 1));
-    int *ns = arena_alloc(g->a, sizeof(int) * (size_t)(cnt + 1));
-    int c = 0;
-    for (int j = 1; j < b->nparams; j++)
-        if (p->carried[j] && !p->pb_step[j]) {
-            int lay = svl[b->params[j]];
-            dst[c] = p->ahead[j];
-            src[c] = get(g, y->args[j - 1], lay);
-            ns[c] = nlay(g, lay);
-            c++;
-        }
-    par_copy(g, dst, src, ns, c);
-    scope_leave(g);
-    g->relow_depth = depth;
-    memset(g->relow, 0, (size_t)nv);
-    memcpy(g->vr, svr, sizeof(int *) * (size_t)nv);
-    memcpy(g->vlay, svl, sizeof(int) * (size_t)nv);
-}
-
-static int slot_base(G *g, Pipe *p, int slot) {
-    int r = nr(g, CR);
-    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, r), rn(g, slot), p->slot_bytes, rn(g, g->ring));
-    return r;
-}
-
-/* before the loop: the first D iterations' loads; carried params start at their inits */
-void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int ivdt) {
-    const Region *b = in->regions[0];
-    /* the ring may share its bytes with the scratch area (gpu_compile): nobody may still be
-     * reading a conversion there when the first copies land (TMA's: through the async proxy) */
-    if (p->ntma) E(g, "fence.proxy.async.shared::cta;");
-    E(g, "bar.sync 0;");
-    g->ring_live++;
-    split_steps(g, p, in);
-    p->ahead = arena_alloc(g->a, sizeof(int *) * (size_t)(b->nparams + 1));
-    for (int j = 1; j < b->nparams; j++) {
-        if (!p->carried[j]) continue;
-        int v = b->params[j];
-        int lay = g->vlay[v];
-        int n = nlay(g, lay);
-        p->ahead[j] = alloc_regs(g, n);
-        for (int i = 0; i < n; i++) {
-            p->ahead[j][i] = nr(g, RCLS(g->vr[v][i]));
-            mov(g, p->ahead[j][i], g->vr[v][i]);
-        }
-        if (p->pb_step[j]) {
-            p->pb_off[j] = nr(g, CD);
-            E(g, "mov.u64 %s, 0;", rn(g, p->pb_off[j]));
-        }
-    }
-    if (p->ninv) {   /* the loop-invariant operands, once */
-        p->inv_base = nr(g, CR);
-        E(g, "add.u32 %s, %s, %d;", rn(g, p->inv_base), rn(g, g->ring), p->nslots * p->slot_bytes);
-        for (int j = 0; j < p->ninv; j++) stage_at(g, p->inv[j], &p->inv_tile[j], p->inv_base);
-        if (p->wgmma) E(g, "fence.proxy.async.shared::cta;");
-    }
-    const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
-    int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
-    p->slot = nr(g, CR);
-    for (int d = 0; d < p->D; d++) {
-        int iv = nr(g, cls), ok = nr(g, CP);
-        E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, iv), rn(g, st), d);
-        E(g, "add.%s %s, %s, %s;", it, rn(g, iv), rn(g, iv), rn(g, lb));
-        E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, iv), rn(g, ub));
-        E(g, "mov.u32 %s, %d;", rn(g, p->slot), d);
-        prefetch(g, p, in, iv, p->slot, slot_base(g, p, p->slot), ok);
-    }
-    E(g, "mov.u32 %s, 0;", rn(g, p->slot));
-}
-
-/* at the top of an iteration: wait for its slot and point the dot's operands at it */
-void pipe_begin(G *g, Pipe *p, const Inst *in) {
-    if (p->ntma) tma_ring_wait(g, p->slot);
-    if (p->ntma < p->nld) {
-        E(g, "cp.async.wait_group %d;", p->D - 1);
-        E(g, "bar.sync 0;");
-    }
-    int base = slot_base(g, p, p->slot);
-    for (int j = 0; j < p->nld; j++)
-        for (int u = 0; u < 2; u++) {
-            int v = u ? p->use2[j] : p->use[j];
-            if (u && !v) continue;
-            g->smop_base[v] = base;
-            g->smop_off[v] = p->off[j];
-            g->smop_kmaj[v] = u ? p->kmaj2[j] : p->kmaj[j];
-        }
-    for (int j = 0; j < p->ninv; j++) {
-        g->smop_base[p->inv[j]] = p->inv_base;
-        g->smop_off[p->inv[j]] = p->inv_off[j];
-    }
-    g->defer = p->defer;
-}
-
-/* at the end of an iteration: refill the slot just read with iteration iv + D*st */
-void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
-    const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
-    int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
-    E(g, "bar.sync 0;");
-    int ivn = nr(g, cls), ok = nr(g, CP);
-    E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, st), p->D);
-    E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, iv));
-    E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, ub));
-    /* the slot of iteration i + D: this one, or with a spare slot the one iteration i - 1
-     * read (its wgmma has finished: wait_group 1) */
-    int ws = p->slot, q = nr(g, CP);
-    if (p->nslots != p->D) {
-        ws = nr(g, CR);
-        E(g, "add.u32 %s, %s, %d;", rn(g, ws), rn(g, p->slot), p->D);
-        E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, ws), p->nslots);
-        int t = nr(g, CR);
-        E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
-        E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
-    }
-    prefetch(g, p, in, ivn, ws, slot_base(g, p, ws), ok);
-    E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
-    E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
-    E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
-    for (int j = 0; j < p->nld; j++) g->smop_base[p->use[j]] = g->smop_base[p->use2[j]] = 0;
-    for (int j = 0; j < p->ninv; j++) g->smop_base[p->inv[j]] = 0;
-    g->defer = NULL;
-}
-
-void pipe_drain(G *g, Pipe *p) {
-    if (p->defer) E(g, "wgmma.wait_group.sync.aligned 0;");
-    if (p->ntma < p->nld) E(g, "cp.async.wait_all;");
-    E(g, "bar.sync 0;");
-    g->ring_live--;
-}
 
 /* ---- wgmma (sm_90a): warpgroup MMA from shared-memory descriptors ----------------------
  *
@@ -1418,7 +764,7 @@ static bool f8_b_kmajor(G *g, const Inst *dot) {
     return a->contig[1] == 1 && a->contig[0] * dt_size(g->f->types[dot->args[1]].dt) >= 4;
 }
 
-static int wg_inst_n(G *g, const Inst *in, int kind) {
+int wg_inst_n(G *g, const Inst *in, int kind) {
     if (!g->arch_a || !(g->ti->features_a & TF_WGMMA) || g->no_mma_v3) return 0;
     /* fp8: k32 steps, both operands K-major (B staged transposed where it is not loaded so) */
     bool f8 = kind == MMA_F8 && f8_b_kmajor(g, in);

@@ -16,7 +16,7 @@
  * 0 arms the kernel's one mbarrier with the tile's byte count and issues the copy; all wait
  * on the barrier's phase (a register toggled after each wait), then read their elements of
  * the row-major tile in the value's layout. The tile is unswizzled (SWIZZLE_NONE); the loads
- * that the pipeliner (mma.c) issues ahead for a dot keep its cp.async ring.
+ * that the pipeliner (pipe.c) issues ahead for a dot keep its cp.async ring.
  * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
  * thread 0 issues the copy out, commits it and waits until the tile has been read.
  *
@@ -69,7 +69,7 @@ static const Inst *ring_load(G *g, const Region *r, int v) {
     return in_r ? d : NULL;
 }
 
-/* piped: r is the body of a loop that mma.c's pipeliner runs with more than one stage. Its
+/* piped: r is the body of a loop that pipe.c runs with more than one stage. Its
  * dots' loads go through the pipeliner's ring, by cp.async, or (under
  * TRITONC_GPU_UNVERIFIED=tmaring) by TMA into the ring's slots (tma_ring); outside such
  * loops a dot's two loads are copied straight into its operand tiles (tma_direct). */
