@@ -4,7 +4,8 @@
 # specializes the same call: pointers and integers divisible by 16 marked so, integers equal
 # to 1 made constant) and times it against Triton's in one process (matmul_cubin.py: checked
 # against torch first, then mirrored rounds, ROUNDS of them, default 3; cuBLAS after).
-# DISABLE_MMA_V3=1 applies to both sides. Usage: bench/gpu/matmul_ab.sh M N K DTYPE BM BN BK
+# DISABLE_MMA_V3=1 applies to both sides; FILE: the kernel's file (default bench/gpu/matmul.py;
+# matmul_tuned.sh gives tutorial 03's). Usage: bench/gpu/matmul_ab.sh M N K DTYPE BM BN BK
 # GROUP WARPS STAGES (DTYPE: float16 | bfloat16 | float32 | float8_e5m2, the last as tutorial
 # 03 runs fp8: B given transposed). Needs build-gpu/tritonc (make B=build-gpu).
 set -e
@@ -17,7 +18,7 @@ int() { if [ "$1" = 1 ]; then echo 1; elif [ $(($1 % 16)) = 0 ]; then echo i32:1
 SB="stride_bk=$(int $N) stride_bn=1"
 [ "$DT" = float8_e5m2 ] && SB="stride_bk=1 stride_bn=$(int $K)"
 d=$(mktemp -d)
-"./$B/tritonc" compile bench/gpu/matmul.py matmul_kernel --target cuda:90a --num-warps $W --num-stages $S \
+"./$B/tritonc" compile "${FILE:-bench/gpu/matmul.py}" matmul_kernel --target cuda:90a --num-warps $W --num-stages $S \
     a_ptr="*$T:16" b_ptr="*$T:16" c_ptr="*$O:16" M=$(int $M) N=$(int $N) K=$(int $K) \
     stride_am=$(int $K) stride_ak=1 $SB stride_cm=$(int $N) stride_cn=1 \
     BLOCK_SIZE_M=$BM BLOCK_SIZE_N=$BN BLOCK_SIZE_K=$BK GROUP_SIZE_M=$GM ACTIVATION='""' \

@@ -3,8 +3,8 @@
 # tutorial 03's matmul_kernel (the file at $TUT/03-matrix-multiplication.py, unchanged) over
 # the file's own CUDA config list: tritonc with `tritonc tune`, Triton with its autotuner.
 # Then tritonc's choice, compiled to a cubin from the same file, and Triton's tuned kernel
-# are timed in one process in mirrored rounds (matmul_cubin.py with TUNED=the file), results
-# checked against torch first. Usage: TUT=dir bench/gpu/matmul_tuned.sh M N K (fp16)
+# are timed in one process in mirrored rounds (matmul_ab.sh with FILE and TUNED the file),
+# results checked against torch first. Usage: TUT=dir bench/gpu/matmul_tuned.sh M N K (fp16)
 set -e
 cd "$(dirname "$0")/../.."
 B=${B:-build-gpu}
@@ -21,12 +21,5 @@ best=$(sed -n 's/^best config: //p' "$d/tune.txt")
 val() { echo "$best" | tr ',' '\n' | sed -n "s/^ *$1: //p"; }
 BM=$(val BLOCK_SIZE_M) BN=$(val BLOCK_SIZE_N) BK=$(val BLOCK_SIZE_K) GM=$(val GROUP_SIZE_M)
 W=$(val num_warps) S=$(val num_stages)
-int() { if [ "$1" = 1 ]; then echo 1; elif [ $(($1 % 16)) = 0 ]; then echo i32:16; else echo i32; fi; }
-"./$B/tritonc" compile "$F" matmul_kernel --target cuda:90a --num-warps "$W" --num-stages "$S" \
-    a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp16:16' M=$(int $M) N=$(int $N) K=$(int $K) \
-    stride_am=$(int $K) stride_ak=1 stride_bk=$(int $N) stride_bn=1 stride_cm=$(int $N) stride_cn=1 \
-    BLOCK_SIZE_M=$BM BLOCK_SIZE_N=$BN BLOCK_SIZE_K=$BK GROUP_SIZE_M=$GM ACTIVATION='""' \
-    --emit cubin -o "$d/mm.cubin" --verbose >"$d/verbose.txt" 2>&1 || { cat "$d/verbose.txt"; exit 1; }
-shared=$(grep -o "[0-9]* bytes of shared" "$d/verbose.txt" | head -1 | cut -d' ' -f1)
-TUNED="$F" python3 bench/gpu/matmul_cubin.py "$d/mm.cubin" "${shared:-0}" $M $N $K float16 $BM $BN $BK $GM $W $S
+FILE="$F" TUNED="$F" sh bench/gpu/matmul_ab.sh $M $N $K float16 $BM $BN $BK $GM $W $S
 rm -rf "$d"
