@@ -300,9 +300,9 @@ TEST(attn_ptx_multiuse_pipelined) {
     static char out[1 << 16];
     char cmd[2048], path[256];
     const char *B = test_build_dir();
-    {
-        const struct AttnPtxKernel *kk = &attn_ptx_kernels[2];
-        int copies[2] = {0, 0};
+    for (int ki = 2; ki < 4; ki++) {   /* the dK/dV loop, the dQ loop */
+        const struct AttnPtxKernel *kk = &attn_ptx_kernels[ki];
+        int copies[2] = {0, 0}, scalar16[2] = {0, 0};
         for (int on = 0; on < 2; on++) {
             snprintf(path, sizeof path, "%s/attn-mu%d-%s.ptx", B, on, kk->tag);
             snprintf(cmd, sizeof cmd,
@@ -315,15 +315,24 @@ TEST(attn_ptx_multiuse_pipelined) {
             if (!ptx) continue;
             for (const char *q = strstr(ptx, "cp.async.cg.shared.global"); q; q = strstr(q + 1, "cp.async.cg.shared.global"))
                 copies[on]++;
+            for (const char *q = strstr(ptx, "ld.global"); q; q = strstr(q + 1, "ld.global"))
+                scalar16[on] += strncmp(q + strcspn(q, " \t") - 4, ".b16", 4) == 0;
             free(ptx);
             if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {
                 snprintf(cmd, sizeof cmd, "/usr/local/cuda/bin/ptxas -arch=sm_90a %s -o /dev/null", path);
                 CHECK_INT(0, test_run(cmd, out, sizeof out));
             }
         }
-        /* none of its loads was pipelined before: do has two uses, qT is transposed */
-        CHECK_INT(0, copies[0]);
-        CHECK(copies[1] > 0);
+        /* qT, kT and vT are contiguous along their first dimension (K of the dot that reads
+         * them as loaded): loaded in 16-byte runs along it (b_tr), never one fp16 per load;
+         * without multiuse, dK/dV's do still is, in the layout its transpose asks for */
+        if (ki == 3) CHECK_INT(0, scalar16[0]);
+        CHECK_INT(0, scalar16[1]);
+        /* dK/dV: none of its loads is pipelined without multiuse (do and qT have two uses
+         * each); dQ: vT is (one use, copied transposed), kT (two) only with multiuse */
+        if (ki == 2) CHECK_INT(0, copies[0]);
+        else CHECK(copies[0] > 0);
+        CHECK(copies[1] > copies[0]);
     }
 }
 

@@ -273,27 +273,47 @@ int inner_dim(const Type *t) {
     return -1;
 }
 
-/* How many elements of a memory op's pointer may go in one access (before layout); bytes:
- * 1-byte elements too (cp.async copies bytes; loads into registers do not pack them). */
-static int vec_of(G *g, int ptr, int mask, bool bytes) {
+/* How many elements of a memory op's pointer may go in one access along its last dim, before
+ * a layout is chosen (1-byte elements: one, as registers do not pack them) */
+int mem_vec(G *g, int ptr, int mask) {
     Type t = g->f->types[ptr];
     int d = inner_dim(&t);
     if (d < 0) return 1;
     int esz = dt_size(t.elem);
-    if (!bytes && (esz == 1 || t.elem == DT_I1)) return 1;
+    if (esz == 1 || t.elem == DT_I1) return 1;
     const AxInfo *a = &g->ax[ptr];
     int64_t v = 16 / esz;
     v = min64(v, a->contig[d]);
     v = min64(v, a->div[d] / esz);
     if (mask >= 0) v = min64(v, g->ax[mask].cnst[d]);
-    if (v < 1) v = 1;
-    v = floor_pow2(v);
-    if (esz == 2 && v < 2) v = 1;
-    return (int)v;
+    return v < 1 ? 1 : (int)floor_pow2(v);
 }
 
-int mem_vec(G *g, int ptr, int mask) { return vec_of(g, ptr, mask, false); }
-int mem_vec_bytes(G *g, int ptr, int mask) { return vec_of(g, ptr, mask, true); }
+/* The elements of one access of a memory op in layout lay: the run of registers that walks
+ * one dim of the tile from its first element, usually the last (a tile contiguous along its
+ * first dim, b_tr's, walks that one), as far as the pointer's contiguity and alignment and
+ * the mask's constancy along that dim allow; bytes as vec_of's. */
+int lay_mem_vec(G *g, int lay, int ptr, int mask, bool bytes) {
+    const Layout *L = &g->lays[lay].L;
+    Type t = g->f->types[ptr];
+    int esz = dt_size(t.elem);
+    if (t.rank == 0 || L->nreg == 0 || (!bytes && (esz == 1 || t.elem == DT_I1))) return 1;
+    int d = -1, low = 0;   /* the dim whose lowest flat bit the first register holds */
+    for (int j = t.rank - 1; j >= 0 && d < 0; j--) {
+        int b = lg2i(t.shape[j]);
+        if (b && L->reg[0] == low) d = j;
+        else low += b;
+    }
+    if (d < 0) return 1;
+    int run = 0, db = lg2i(t.shape[d]);
+    while (run < L->nreg && run < db && L->reg[run] == low + run) run++;
+    const AxInfo *a = &g->ax[ptr];
+    int64_t v = min64((int64_t)1 << run, 16 / esz);
+    v = min64(v, a->contig[d]);
+    v = min64(v, a->div[d] / esz);
+    if (mask >= 0) v = min64(v, g->ax[mask].cnst[d]);
+    return v < 1 ? 1 : (int)floor_pow2(v);
+}
 
 static int shape_slot(G *g, const Type *t) {
     for (int i = 0; i < g->nshapes; i++) {

@@ -96,7 +96,7 @@ int default_lay(G *g, const Type *t);
 int res_lay(G *g, int v);
 int inner_dim(const Type *t);
 int mem_vec(G *g, int ptr, int mask);
-int mem_vec_bytes(G *g, int ptr, int mask);
+int lay_mem_vec(G *g, int lay, int ptr, int mask, bool bytes);
 void analyze(G *g);
 
 /* lower.c: emitting code (E: the body, EP: the prologue), registers and values */

@@ -8,12 +8,7 @@
 #include <string.h>
 
 int load_vec(G *g, int lay, int ptr, int mask) {
-    Layout L = g->lays[lay].L;
-    if (L.rank == 0) return 1;
-    int v = mem_vec(g, ptr, mask);
-    int maxv = 1 << lay_vec_bits(&L);
-    if (v > maxv) v = maxv;
-    return v;
+    return lay_mem_vec(g, lay, ptr, mask, false);
 }
 
 static const char *mem_ty(int dt, bool ld) {

@@ -201,20 +201,27 @@ int tr_layout(G *g, int v) {
     return lay_id(g, &Lx);
 }
 
-/* Whether dot's B is an fp8 wgmma operand loaded contiguous along K (the tutorial gives B
- * transposed), which the pipeliner then copies into its transpose, K-major */
-bool f8_b_tr(G *g, const Inst *dot) {
-    const Inst *ld = g->def[dot->args[1]];   /* wg_inst_n: f8_b_kmajor checked the rest */
-    return mma_kind(g, dot) == MMA_F8 && wg_inst_n(g, dot, MMA_F8) && ld && ld->op == OP_LOAD &&
-           g->uses[dot->args[1]] == 1;
+/* Whether dot's B is a wgmma operand loaded contiguous along K, which the pipeliner copies
+ * into its transpose, K-major: fp8's (the tutorial gives B transposed; f8_b_kmajor checked
+ * the load), or a 16-bit one in 16-byte runs along K (the flash-attention backward's qT, kT
+ * and vT; its other uses are multi_use_ok's to judge). Loaded so, each thread reads 16 bytes
+ * along K rather than one element of each of 8 rows. */
+bool b_tr(G *g, const Inst *dot) {
+    int b = dot->args[1], kind = mma_kind(g, dot);
+    const Inst *ld = g->def[b];
+    if (!ld || ld->op != OP_LOAD || ir_desc_rank(ld) || kind < 0 || !wg_inst_n(g, dot, kind)) return false;
+    if (kind == MMA_F8) return g->uses[b] == 1;
+    if ((kind != MMA_F16 && kind != MMA_BF16) || g->f->types[b].rank != 2) return false;
+    const AxInfo *a = &g->ax[ld->args[0]];
+    return a->contig[1] == 1 && a->contig[0] * dt_size(g->f->types[b].dt) >= 16;
 }
 
-/* The layout an fp8 wgmma operand's load (k: 0 A, 1 B) and its pointers get from the start,
- * or -1: 1-byte elements in the default layout go one per thread and register, too narrow
- * for cp.async; the tile never lives in registers, so runs of 16 bytes along K (B
- * contiguous along K: tr_layout) */
-static int f8_seed_layout(G *g, const Inst *dot, int k) {
-    if (k == 1) return f8_b_tr(g, dot) ? tr_layout(g, dot->args[1]) : -1;
+/* The layout a wgmma operand's load (k: 0 A, 1 B) and its pointers get from the start, or
+ * -1. B contiguous along K: runs of 16 bytes along K (tr_layout). fp8's A: 1-byte elements
+ * in the default layout go one per thread and register, too narrow for cp.async; the tile
+ * never lives in registers. */
+static int seed_layout(G *g, const Inst *dot, int k) {
+    if (k == 1) return b_tr(g, dot) ? tr_layout(g, dot->args[1]) : -1;
     int a = dot->args[0];
     const Inst *ld = g->def[a];
     if (mma_kind(g, dot) != MMA_F8 || !wg_inst_n(g, dot, MMA_F8)) return -1;
@@ -239,10 +246,11 @@ static void seed_region(G *g, const Region *r) {
         if (in->op == OP_DOT) {
             int L = mma_lay(g, in);
             if (L >= 0 && g->pref[in->res[0]] < 0) g->pref[in->res[0]] = L;
-            /* fp8 wgmma's operands: their loads, pointers and masks in the layout the
-             * pipeliner copies them in, not converted to it each iteration */
+            /* wgmma's operands copied transposed or from 1-byte elements: their loads,
+             * pointers and masks in the layout the pipeliner copies them in, not converted
+             * to it each iteration */
             for (int k = 0; k < 2 && L >= 0; k++) {
-                int sl = f8_seed_layout(g, in, k);
+                int sl = seed_layout(g, in, k);
                 if (sl >= 0 && g->pref[in->args[k]] < 0) g->pref[in->args[k]] = sl;
             }
         } else if (in->op == OP_REDUCE) {
@@ -259,12 +267,12 @@ static void seed_region(G *g, const Region *r) {
         } else if (in->op == OP_FOR) {
             const Region *b = in->regions[0];
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
-            /* fp8 operands' pointers carried by the loop (`b_ptrs += ...`): the loop's values
-             * in that layout too, so that no iteration converts them */
+            /* those operands' pointers carried by the loop (`b_ptrs += ...`): the loop's
+             * values in that layout too, so that no iteration converts them */
             for (int i2 = 0; i2 < b->ninsts; i2++) {
                 const Inst *d = b->insts[i2];
                 for (int k = 0; d->op == OP_DOT && k < 2; k++) {
-                    int sl = f8_seed_layout(g, d, k);
+                    int sl = seed_layout(g, d, k);
                     if (sl < 0) continue;
                     int ptr = g->def[d->args[k]]->args[0];
                     for (int j = 1; j < b->nparams; j++)

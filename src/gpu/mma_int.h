@@ -28,7 +28,7 @@ const char *addr_at(G *g, Addr *a, int64_t c, char *buf, size_t n);
 int mma_kind(G *g, const Inst *in);            /* MMA_*, or -1: the FMA loop */
 int wg_inst_n(G *g, const Inst *in, int kind);  /* wgmma's N, or 0: mma.sync */
 int tr_layout(G *g, int v);
-bool f8_b_tr(G *g, const Inst *dot);
+bool b_tr(G *g, const Inst *dot);
 int tr_bit(int b, int nb, int kb);
 int64_t tr_flat(int64_t f, int nb, int kb);
 void stage_at(G *g, int v, const Tile *t, int base);

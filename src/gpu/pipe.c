@@ -5,34 +5,14 @@
 #include <stdio.h>
 #include <string.h>
 
-/* elements per cp.async of a load in layout L: contiguous in memory and in the registers'
- * order, 4, 8 or 16 bytes */
-static int cp_vec(G *g, int L, const Inst *ld) {
-    int v = mem_vec_bytes(g, ld->args[0], ld->args[1]);
-    int maxv = 1 << lay_vec_bits(&g->lays[L].L);
-    if (v > maxv) v = maxv;
-    int esz = dt_size(g->f->types[ld->res[0]].dt);
-    if (v * esz > 16) v = 16 / esz;
-    return v;
-}
-
-/* The elements of one cp.async of a [K, N] tile contiguous along K (its pointer's dim 0),
- * copied into its transpose: runs along K in layout L, the pointer's contiguity and
- * alignment along dim 0 and the mask's constancy there, 16 bytes at most. */
-static int cp_vec_tr(G *g, int L, const Inst *ld) {
+/* elements per cp.async of load ld in layout L: 4, 8 or 16 bytes when it can go so. Runs
+ * contiguous in the slot: along the last dim, or along K for a tile copied transposed (tr,
+ * b_tr). */
+static int cp_vec(G *g, int L, const Inst *ld, bool tr) {
     const Layout *Lo = &g->lays[L].L;
-    const AxInfo *a = &g->ax[ld->args[0]];
-    int nb = lg2i(g->f->types[ld->res[0]].shape[1]);
-    int esz = dt_size(g->f->types[ld->res[0]].dt), run = 0;
-    while (run < Lo->nreg && Lo->reg[run] == nb + run) run++;
-    int64_t v = (int64_t)1 << run;
-    if (v > 16 / esz) v = 16 / esz;
-    if (v > a->contig[0]) v = a->contig[0];
-    if (v > a->div[0] / esz) v = a->div[0] / esz;
-    if (ld->args[1] >= 0 && v > g->ax[ld->args[1]].cnst[0]) v = g->ax[ld->args[1]].cnst[0];
-    int r = 1;
-    while (r * 2 <= v) r *= 2;
-    return r;
+    int low = tr ? lg2i(g->f->types[ld->res[0]].shape[1]) : 0;
+    if (Lo->nreg == 0 || Lo->reg[0] != low) return 1;
+    return lay_mem_vec(g, L, ld->args[0], ld->args[1], true);
 }
 
 /* ---- num_stages: software pipelining of the loads that feed a dot ---------------------
@@ -60,7 +40,8 @@ typedef struct Pipe {
     bool kmaj2[PIPE_MAXLD];
     bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
     int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
-    int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* a [K][N] load copied transposed (tr_bit) */
+    bool tr[PIPE_MAXLD];      /* a [K][N] load copied transposed, [N][K] (b_tr) */
+    int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* its dims' bits (tr_bit) */
     int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
     Tile tile[PIPE_MAXLD];
     Addr addr[PIPE_MAXLD];
@@ -159,9 +140,9 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
 
 /* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
  * where the pipeliner puts it: A or B as loaded, or B through its transpose (the backward
- * of flash attention reads do so, twice); two uses at most. Under
- * TRITONC_GPU_UNVERIFIED=multiuse. */
-static bool multi_use_ok(G *g, const Region *b, int v) {
+ * of flash attention reads do so, twice); with the tile copied transposed (tr), B only;
+ * two uses at most. Under TRITONC_GPU_UNVERIFIED=multiuse. */
+static bool multi_use_ok(G *g, const Region *b, int v, bool tr) {
     if (!(g->unverified & GPU_UNV_MULTIUSE) || g->uses[v] > 2) return false;
     int found = 0;
     for (int i = 0; i < b->ninsts; i++) {
@@ -179,7 +160,7 @@ static bool multi_use_ok(G *g, const Region *b, int v) {
                         if (b->insts[j]->op == OP_DOT && b->insts[j]->args[q] == x->res[0]) d = b->insts[j], at = q;
                 if (!d || at != 1) return false;
             }
-            if (d->op != OP_DOT || at > 1 || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma ||
+            if (d->op != OP_DOT || at > 1 || (tr && at != 1) || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma ||
                 mma_kind(g, d) < 0 || mma_kind(g, d) == MMA_F8 || !wg_inst_n(g, d, mma_kind(g, d)))
                 return false;
         }
@@ -240,29 +221,29 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             }
             if (!ld || ld->op != OP_LOAD || !in_body(b, ld, &pos)) continue;
             bool multi = g->uses[v] > 1;
-            if (multi && !multi_use_ok(g, b, v)) continue;
             if (multi && g->piped[v]) {   /* planned for an earlier dot: this one reads it too */
                 for (int j = 0; j < p->nld; j++)
-                    if (p->ld[j] == ld) p->use2[j] = use, p->kmaj2[j] = kmaj, g->piped[use] = true;
+                    if (p->ld[j] == ld)   /* a copy transposed is K-major as loaded */
+                        p->use2[j] = use, p->kmaj2[j] = kmaj != p->tr[j], g->piped[use] = true;
                 continue;
             }
-            if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
-            bool tma = g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
-            /* fp8 wgmma reads B only K-major: a B tile contiguous along K (the tutorial gives
-             * B transposed) is copied into its transpose; one copied as loaded ([K][N]) would
-             * not do, and operands() stages it transposed from registers instead */
+            /* a B tile contiguous along K (b_tr) is copied into its transpose: fp8 wgmma reads
+             * B only K-major (one copied as loaded, [K][N], would not do, and operands()
+             * stages it transposed from registers instead); 16-bit B as loaded, or its
+             * transpose read by a second dot (the attention backward's qT, kT) */
             bool tr = false;
-            if (k == 1 && !kmaj && mma_kind(g, d) == MMA_F8 && wg_inst_n(g, d, MMA_F8)) {
-                if (!f8_b_tr(g, d)) continue;
-                tr = kmaj = true;
-            }
+            if (k == 1 && !kmaj && b_tr(g, d)) tr = kmaj = true;
+            else if (k == 1 && !kmaj && mma_kind(g, d) == MMA_F8 && wg_inst_n(g, d, MMA_F8)) continue;
+            if (multi && !multi_use_ok(g, b, v, tr)) continue;
+            if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
+            bool tma = !tr && g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
             if (ld->attr.kind & 1) continue;                          /* volatile */
             if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
             int esz = dt_size(f->types[v].dt);
             int L = res_lay(g, v);
             if (tr) {
                 L = tr_layout(g, v);   /* the pointers' too (seed_region) */
-                if (cp_vec_tr(g, L, ld) * esz < 4) continue;
+                if (cp_vec(g, L, ld, true) * esz < 4) continue;
             } else if (kmaj || multi) {
                 /* the tile never lives in registers: copy it in a layout of 16-byte runs
                  * along its rows rather than the one the transpose asked of the load */
@@ -271,7 +252,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 lay_default(&Lx, lt.rank, lt.shape, g->nwbits, lg2i(16 / esz));
                 L = lay_id(g, &Lx);
             }
-            if (!tma && !tr && cp_vec(g, L, ld) * esz < 4) continue;
+            if (!tma && !tr && cp_vec(g, L, ld, false) * esz < 4) continue;
             /* the address computation must be redoable ahead of time: a TMA copy's is the
              * block's offsets */
             bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
@@ -284,6 +265,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
                 continue;
             }
             Type t = f->types[v];
+            p->tr[p->nld] = tr;
             p->trnb[p->nld] = (int8_t)(tr ? lg2i(t.shape[1]) : 0);
             p->trkb[p->nld] = (int8_t)(tr ? lg2i(t.shape[0]) : 0);
             p->tile[p->nld] = tile_of(type_numel(t), t.shape[tr ? 0 : t.rank - 1], esz, off);
@@ -397,7 +379,7 @@ static void issue(G *g, Pipe *p, int slot, int base, int ok) {
         int *M = ld->args[1] >= 0 ? get(g, ld->args[1], L) : NULL;
         int esz = dt_size(f->types[v].dt);
         int nb = p->trnb[j], kb = p->trkb[j];
-        int vec = nb + kb ? cp_vec_tr(g, L, ld) : cp_vec(g, L, ld);
+        int vec = cp_vec(g, L, ld, p->tr[j]);
         int bytes = vec * esz;
         p->addr[j].base = base;
         for (int r = 0; r < n; r += vec) {
