@@ -460,7 +460,7 @@ TEST(mma_unverified_areas) {
         {"bogus,tma1d,", GPU_UNV_TMA1D}, {"tma1dx", 0}, {"tma", 0}, {"math", 0},
         {"rowslice,tma1d", GPU_UNV_TMA1D}, {"accfold", 0}, {"fp8wgmma", 0},
         {"stepapart", 0}, {"ptrbase,tma1d", GPU_UNV_TMA1D},   /* ptrbase passed on the H200, stepapart was dropped */
-        {"tmaring", GPU_UNV_TMARING}, {"multiuse,tma1d", GPU_UNV_MULTIUSE | GPU_UNV_TMA1D},
+        {"tmaring", 0}, {"multiuse,tma1d", GPU_UNV_TMA1D},   /* both passed on the H200 */
         {"tma1d,tmaring,multiuse", GPU_UNV_ALL},
     };
     /* the caller's setting, copied: setenv may free the string getenv gave */

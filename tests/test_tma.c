@@ -305,43 +305,36 @@ static bool arrive_guard_defined(const char *ptx) {
     return written_before(ptx, x, and) && written_before(ptx, y, and);
 }
 
-/* The pipelined loop's descriptor loads by TMA into the ring's slots (under
- * TRITONC_GPU_UNVERIFIED=tmaring): thread 0 arms the slot's mbarrier with both tiles' bytes
- * and issues one copy per tile (the D = 2 iterations ahead before the loop, one refill in
- * it), each iteration waits on its slot's barrier at the parity it tracks, and no cp.async
- * is left; without the switch the loads keep the cp.async ring. */
+/* The pipelined loop's descriptor loads by TMA into the ring's slots: thread 0 arms the
+ * slot's mbarrier with both tiles' bytes and issues one copy per tile (the D = 2 iterations
+ * ahead before the loop, one refill in it), each iteration waits on its slot's barrier at
+ * the parity it tracks, and no cp.async is left. */
 TEST(tma_ring_pipelined_loads) {
     TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
           dc = desc2(64, 64, 256, 192, 192);
     SpecArg args[7] = {dptr(DT_FP16, &da, true), dptr(DT_FP16, &db, true), dptr(DT_FP32, &dc, true),
                        rint32(), cint(64), cint(64), cint(32)};
-    for (int on = 0; on < 2; on++) {
-        lower_unverified = on ? "tmaring" : NULL;
-        char *ptx = lower("desc_matmul", args, 90, 4);
-        lower_unverified = NULL;
-        CHECK(ptx != NULL);
-        if (!ptx) continue;
-        CHECK_INT(on ? 6 : 0, count(ptx, BULK_LOAD));
-        CHECK_INT(on ? 3 : 0, count(ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"));
-        CHECK_INT(on ? 1 : 0, count(ptx, "mbarrier.try_wait.parity"));
-        if (on) CHECK(arrive_guard_defined(ptx));
-        CHECK_INT(on ? 0 : 1, count(ptx, "cp.async.cg.shared.global") > 0);
-        CHECK_INT(on ? 0 : 1, count(ptx, "cp.async.wait_group") > 0);
-        /* the tiles' maps are swizzled as the operand tiles are laid out (64-byte rows: 2,
-         * 128-byte rows: 3) */
-        if (on) {
-            CHECK_CONTAINS(ptx, "desc_matmul_tma_0_2[128]");
-            CHECK_CONTAINS(ptx, "desc_matmul_tma_1_3[128]");
-        }
-        CHECK_INT(0, ptxas(ptx, "sm_90a"));
-        free(ptx);
-    }
+    char *ptx = lower("desc_matmul", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(6, count(ptx, BULK_LOAD));
+    CHECK_INT(3, count(ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"));
+    CHECK_INT(1, count(ptx, "mbarrier.try_wait.parity"));
+    CHECK(arrive_guard_defined(ptx));
+    CHECK_INT(0, count(ptx, "cp.async.cg.shared.global"));
+    CHECK_INT(0, count(ptx, "cp.async.wait_group"));
+    /* the tiles' maps are swizzled as the operand tiles are laid out (64-byte rows: 2,
+     * 128-byte rows: 3) */
+    CHECK_CONTAINS(ptx, "desc_matmul_tma_0_2[128]");
+    CHECK_CONTAINS(ptx, "desc_matmul_tma_1_3[128]");
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
 }
 
 /* Flash attention's forward with host descriptors (tests/kernels/tma.py desc_attn_fwd, BLOCK_M
  * 128, BLOCK_N 64, head_dim 64, 4 warps, 2 stages) on sm_90a: q by one TMA copy before the
- * loop; under tmaring K and V by TMA into the ring (one slot ahead, a spare slot for P @ V
- * left in flight), no cp.async; ptxas assembles it without spilling. */
+ * loop; K and V by TMA into the ring (one slot ahead, a spare slot for P @ V left in
+ * flight), no cp.async; ptxas assembles it without spilling. */
 TEST(tma_ring_attention) {
     TDesc dq = desc2(128, 64, 256, 64, 64), dk = desc2(64, 64, 256, 64, 64);
     SpecArg fp = {0};
@@ -349,31 +342,27 @@ TEST(tma_ring_attention) {
     SpecArg args[10] = {dptr(DT_FP16, &dq, true), dptr(DT_FP16, &dk, true), dptr(DT_FP16, &dk, true),
                         dptr(DT_FP16, &dq, true), fp, rint32(), cint(128), cint(64), cint(64)};
     lower_stages = 2;
-    for (int on = 0; on < 2; on++) {
-        lower_unverified = on ? "tmaring" : NULL;
-        char *ptx = lower("desc_attn_fwd", args, 90, 4);
-        lower_unverified = NULL;
-        CHECK(ptx != NULL);
-        if (!ptx) continue;
-        /* the loop: from the label its branch back goes to, to that branch */
-        const char *back = NULL, *head = NULL;
-        for (const char *q = strstr(ptx, "bra.uni $L"); q; q = strstr(q + 1, "bra.uni $L")) back = q;
-        char label[24] = "";
-        if (back) snprintf(label, sizeof label, "$L%d:", atoi(back + 10));
-        head = back ? strstr(ptx, label) : NULL;
-        CHECK(head != NULL && head < back);
-        if (!head || head > back) { free(ptx); continue; }
-        char *loop = strndup(head, (size_t)(back - head));
-        CHECK_INT(on ? 5 : 1, count(ptx, BULK_LOAD));
-        CHECK_INT(on ? 2 : 0, count(loop, BULK_LOAD));
-        CHECK_INT(on ? 0 : 1, count(loop, "cp.async.cg.shared.global") > 0);
-        CHECK_INT(on ? 1 : 0, count(loop, "mbarrier.try_wait.parity"));
-        CHECK_INT(1, count(loop, "wgmma.wait_group.sync.aligned 1;"));
-        free(loop);
-        CHECK_INT(0, ptxas(ptx, "sm_90a"));
-        free(ptx);
-    }
+    char *ptx = lower("desc_attn_fwd", args, 90, 4);
     lower_stages = 3;
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    /* the loop: from the label its branch back goes to, to that branch */
+    const char *back = NULL, *head = NULL;
+    for (const char *q = strstr(ptx, "bra.uni $L"); q; q = strstr(q + 1, "bra.uni $L")) back = q;
+    char label[24] = "";
+    if (back) snprintf(label, sizeof label, "$L%d:", atoi(back + 10));
+    head = back ? strstr(ptx, label) : NULL;
+    CHECK(head != NULL && head < back);
+    if (!head || head > back) { free(ptx); return; }
+    char *loop = strndup(head, (size_t)(back - head));
+    CHECK_INT(5, count(ptx, BULK_LOAD));
+    CHECK_INT(2, count(loop, BULK_LOAD));
+    CHECK_INT(0, count(loop, "cp.async.cg.shared.global"));
+    CHECK_INT(1, count(loop, "mbarrier.try_wait.parity"));
+    CHECK_INT(1, count(loop, "wgmma.wait_group.sync.aligned 1;"));
+    free(loop);
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
 }
 
 /* ---- the launch: tensor maps encoded by the runtime (fake libcuda, a child process) ----- */
@@ -634,15 +623,16 @@ TEST(tma_dot_direct_operands) {
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
     }
-    /* with 3 stages the loop's loads keep the cp.async pipeline (TMA copies are not
-     * pipelined); the store still goes out by TMA */
+    /* with 3 stages the loop's loads go by TMA into the pipeline's ring instead
+     * (tma_ring_pipelined_loads), not straight into operand tiles of their own, and no
+     * cp.async is left; the store still goes out by TMA */
     lower_stages = 3;
     ptx = lower("desc_matmul", args, 90, 4);
     CHECK(ptx != NULL);
     if (ptx) {
-        CHECK_INT(0, count(ptx, BULK_LOAD));
+        CHECK_INT(6, count(ptx, BULK_LOAD));
         CHECK_INT(1, count(ptx, BULK_STORE));
-        CHECK(count(ptx, "cp.async.cg.shared.global") > 0);
+        CHECK_INT(0, count(ptx, "cp.async.cg.shared.global"));
         CHECK_CONTAINS(ptx, "wgmma.mma_async");
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);

@@ -845,7 +845,7 @@ bool gpu_fp_fusion(void) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d", "tmaring", "multiuse"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
@@ -917,6 +917,8 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->def = arena_alloc(&arena, sizeof(Inst *) * (size_t)(nv + 1));
     g->uses = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->piped = arena_alloc(&arena, (size_t)(nv + 1));
+    g->ring_load = arena_alloc(&arena, sizeof(Pipe *) * (size_t)(nv + 1));
+    memset(g->ring_load, 0, sizeof(Pipe *) * (size_t)(nv + 1));
     g->relow = arena_alloc(&arena, (size_t)(nv + 1));
     g->step = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->step_esz = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));

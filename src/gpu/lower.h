@@ -44,6 +44,8 @@ typedef struct G {
     int nstr, prbuf;  /* format strings; bytes of the local printf argument buffer */
     int num_stages;   /* the launch's; a tl.range(num_stages=) loop has its own */
     bool *piped;      /* value -> a load the pipeliner issues ahead (pipe.c) */
+    struct Pipe **ring_load;  /* value -> the pipeline whose ring a load is read back from
+                               * into registers where it stands (pipe_load), NULL none */
     int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
     int *smop_off;    /* value -> its tile's byte offset in that slot */
     bool *smop_kmaj;  /* value -> a dot's B held transposed there ([N][K], K-major) */
@@ -190,6 +192,7 @@ void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int 
 void pipe_begin(G *g, Pipe *p, const Inst *loop);
 void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
 void pipe_drain(G *g, Pipe *p);
+bool pipe_load(G *g, const Inst *ld);   /* a load read back from its ring, or false */
 
 /* math.c: libdevice's elementary functions, fmod/remainder, fp64 transcendental unary ops */
 int fmod_exact(G *g, bool f64, int a, int b, bool rem);

@@ -52,6 +52,7 @@ void lower_load(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0], dt = f->types[v].dt;
     if (g->piped[v]) return;   /* issued ahead into shared memory by the pipeliner */
+    if (pipe_load(g, in)) return;
     if (tma_load(g, in)) return;
     int L = res_lay(g, v);
     int n = nlay(g, L);

@@ -28,7 +28,7 @@ static int cp_vec(G *g, int L, const Inst *ld, bool tr) {
  * (the one it read, or with the spare slot the one iteration i - 1 read). Masked-off elements
  * and iterations past the end are zero-filled by cp.async's source size. */
 
-#define PIPE_MAXLD 4
+#define PIPE_MAXLD 6
 
 typedef struct Pipe {
     int nld;
@@ -39,6 +39,7 @@ typedef struct Pipe {
     int use2[PIPE_MAXLD];     /* a second dot's operand from the same tile (multiuse), 0 none */
     bool kmaj2[PIPE_MAXLD];
     bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
+    bool inreg[PIPE_MAXLD];   /* no dot's: read back into registers where it stands */
     int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
     bool tr[PIPE_MAXLD];      /* a [K][N] load copied transposed, [N][K] (b_tr) */
     int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* its dims' bits (tr_bit) */
@@ -64,6 +65,7 @@ typedef struct Pipe {
     int inv_off[PIPE_MAXLD];
     Tile inv_tile[PIPE_MAXLD];
     int inv_base;             /* register: where they start */
+    int base;                 /* register: this iteration's slot (pipe_begin) */
 } Pipe;
 
 static bool in_body(const Region *b, const Inst *d, int *pos) {
@@ -141,9 +143,9 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
 /* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
  * where the pipeliner puts it: A or B as loaded, or B through its transpose (the backward
  * of flash attention reads do so, twice); with the tile copied transposed (tr), B only;
- * two uses at most. Under TRITONC_GPU_UNVERIFIED=multiuse. */
+ * two uses at most (checked on the H200: bench/results/gpu-2026-12-02.md §13). */
 static bool multi_use_ok(G *g, const Region *b, int v, bool tr) {
-    if (!(g->unverified & GPU_UNV_MULTIUSE) || g->uses[v] > 2) return false;
+    if (g->uses[v] > 2) return false;
     int found = 0;
     for (int i = 0; i < b->ninsts; i++) {
         const Inst *x = b->insts[i];
@@ -284,6 +286,35 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         }
     }
     if (!p->nld) return false;
+    /* the body's other loads of 32-bit elements whose addresses can be computed ahead (the
+     * attention backward's m and delta): into the ring too, and read back into registers
+     * where they stand (pipe_load), as Triton's pipeliner does, rather than waited for from
+     * global memory in each iteration. Each thread reads back what it copied. */
+    for (int i = 0; i < b->ninsts && p->nld < PIPE_MAXLD; i++) {
+        const Inst *ld = b->insts[i];
+        if (ld->op != OP_LOAD || ir_desc_rank(ld) || (ld->attr.kind & 1)) continue;
+        int v = ld->res[0];
+        Type t = f->types[v];
+        if (g->piped[v] || t.rank == 0 || dt_size(t.dt) != 4) continue;
+        if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
+        bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
+        memcpy(save, inP, (size_t)b->ninsts + 1);
+        memcpy(save + b->ninsts + 1, p->carried, (size_t)b->nparams + 1);
+        if (!closure(g, b, ld->args[0], inP, p->carried) || !closure(g, b, ld->args[1], inP, p->carried)) {
+            memcpy(inP, save, (size_t)b->ninsts + 1);
+            memcpy(p->carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
+            continue;
+        }
+        p->tile[p->nld] = tile_of(type_numel(t), t.shape[t.rank - 1], 4, off);
+        p->off[p->nld] = off;
+        off += (int)((tile_bytes(&p->tile[p->nld]) + 15) & ~15);
+        g->ring_load[v] = p;
+        p->inreg[p->nld] = true;
+        p->use[p->nld] = v;
+        p->lay[p->nld] = res_lay(g, v);
+        p->ld[p->nld++] = ld;
+    }
+    off = (off + 1023) & ~1023;   /* each slot's tiles on their swizzle atoms */
     p->slot_bytes = off;
     /* a tensor-core dot's operand computed before the loop (attention's q): stored into
      * shared memory once, before the loop, rather than in every iteration from registers
@@ -590,7 +621,33 @@ void pipe_begin(G *g, Pipe *p, const Inst *in) {
         g->smop_base[p->inv[j]] = p->inv_base;
         g->smop_off[p->inv[j]] = p->inv_off[j];
     }
+    p->base = base;
     g->defer = p->defer;
+}
+
+bool pipe_load(G *g, const Inst *ld) {
+    Pipe *p = g->ring_load[ld->res[0]];
+    if (!p) return false;
+    int j = 0;
+    while (p->ld[j] != ld) j++;
+    int L = p->lay[j];
+    Layout Lo = g->lays[L].L;
+    int n = nlay(g, L), vec = cp_vec(g, L, ld, false);
+    int *out = alloc_regs(g, n);
+    char ab[48], list[128];
+    p->addr[j].base = p->base;
+    for (int r = 0; r < n; r += vec) {
+        const char *ad = addr_at(g, &p->addr[j], swz(&p->tile[j], lay_reg_flat(&Lo, r)), ab, sizeof ab);
+        size_t o = 0;
+        for (int k = 0; k < vec; k++) {
+            out[r + k] = nr(g, CR);
+            o += (size_t)snprintf(list + o, sizeof list - o, "%s%s", k ? ", " : "", rn(g, out[r + k]));
+        }
+        if (vec == 1) E(g, "ld.shared.b32 %s, [%s];", list, ad);
+        else E(g, "ld.shared.v%d.b32 {%s}, [%s];", vec, list, ad);
+    }
+    set_val(g, ld->res[0], L, out);
+    return true;
 }
 
 /* at the end of an iteration: refill the slot just read with iteration iv + D*st */

@@ -70,8 +70,7 @@ static const Inst *ring_load(G *g, const Region *r, int v) {
 }
 
 /* piped: r is the body of a loop that pipe.c runs with more than one stage. Its
- * dots' loads go through the pipeliner's ring, by cp.async, or (under
- * TRITONC_GPU_UNVERIFIED=tmaring) by TMA into the ring's slots (tma_ring); outside such
+ * dots' descriptor loads go by TMA into the pipeliner's ring's slots (tma_ring); outside such
  * loops a dot's two loads are copied straight into its operand tiles (tma_direct). */
 static void plan_dots(G *g, const Region *r, bool piped) {
     for (int i = 0; i < r->ninsts; i++) {
@@ -83,7 +82,7 @@ static void plan_dots(G *g, const Region *r, bool piped) {
         int L = g->pref[in->res[0]];
         if (L < 0 || !g->lays[L].mma) continue;
         if (piped) {
-            for (int k = 0; k < 2 && (g->unverified & GPU_UNV_TMARING); k++) {
+            for (int k = 0; k < 2; k++) {
                 const Inst *ld = ring_load(g, r, in->args[k]);
                 if (ld) g->tma_ring[ld->res[0]] = true;
             }
