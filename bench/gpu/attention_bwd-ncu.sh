@@ -38,5 +38,5 @@ SIG='*fp16:16, *fp16:16, *fp16:16, fp32, *fp16:16, *fp16:16, *fp16:16, *fp16:16,
 echo "metric tritonc triton"
 pat="stalled|inst_executed|conflicts|gmma|shared_mem|registers|duration|warps_active|cycles_active"
 paste <(grep -E "$pat" "$LOG/ncu_tritonc.txt" | awk '{print $1, $NF}') <(grep -E "$pat" "$LOG/ncu_triton.txt" | awk '{print $NF}') |
-    sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | column -t
+    sed 's/smsp__average_warps_issue_stalled_//; s/_per_issue_active.ratio//' | awk '{printf "%-60s %16s %16s\n", $1, $2, $3}'
 wc -l "$LOG"/*.sass 2>/dev/null
