@@ -292,7 +292,8 @@ int mem_vec(G *g, int ptr, int mask) {
 /* The elements of one access of a memory op in layout lay: the run of registers that walks
  * one dim of the tile from its first element, usually the last (a tile contiguous along its
  * first dim, b_tr's, walks that one), as far as the pointer's contiguity and alignment and
- * the mask's constancy along that dim allow; bytes as vec_of's. */
+ * the mask's constancy along that dim allow. bytes: 1-byte elements too (cp.async copies
+ * bytes; loads into registers do not pack them). */
 int lay_mem_vec(G *g, int lay, int ptr, int mask, bool bytes) {
     const Layout *L = &g->lays[lay].L;
     Type t = g->f->types[ptr];

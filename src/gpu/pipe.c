@@ -39,7 +39,6 @@ typedef struct Pipe {
     int use2[PIPE_MAXLD];     /* a second dot's operand from the same tile (multiuse), 0 none */
     bool kmaj2[PIPE_MAXLD];
     bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
-    bool inreg[PIPE_MAXLD];   /* no dot's: read back into registers where it stands */
     int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
     bool tr[PIPE_MAXLD];      /* a [K][N] load copied transposed, [N][K] (b_tr) */
     int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* its dims' bits (tr_bit) */
@@ -238,7 +237,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             else if (k == 1 && !kmaj && mma_kind(g, d) == MMA_F8 && wg_inst_n(g, d, MMA_F8)) continue;
             if (multi && !multi_use_ok(g, b, v, tr)) continue;
             if (g->tma_direct[v]) continue;                           /* TMA's (tma.c) */
-            bool tma = !tr && g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
+            bool tma = g->tma_ring[v] && wg_inst_n(g, d, mma_kind(g, d)) && mma_kind(g, d) != MMA_F8;
             if (ld->attr.kind & 1) continue;                          /* volatile */
             if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
             int esz = dt_size(f->types[v].dt);
@@ -309,7 +308,6 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         p->off[p->nld] = off;
         off += (int)((tile_bytes(&p->tile[p->nld]) + 15) & ~15);
         g->ring_load[v] = p;
-        p->inreg[p->nld] = true;
         p->use[p->nld] = v;
         p->lay[p->nld] = res_lay(g, v);
         p->ld[p->nld++] = ld;
@@ -625,6 +623,8 @@ void pipe_begin(G *g, Pipe *p, const Inst *in) {
     g->defer = p->defer;
 }
 
+/* A load the plan put in the ring for registers (ring_load): each thread reads back, in the
+ * layout it copied in, the elements it copied, so its own wait_group covers them */
 bool pipe_load(G *g, const Inst *ld) {
     Pipe *p = g->ring_load[ld->res[0]];
     if (!p) return false;
