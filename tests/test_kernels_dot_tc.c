@@ -214,3 +214,54 @@ TEST(kern_dot_f32_prec_loop) {
         }
     free_all(ctx);
 }
+
+/* A K loop whose body also loads a row of fp32 scales that no dot reads (dot_tc.py's
+ * dot_colscale_loop_kernel): the pipeliner copies it into its ring with the dot's A tiles
+ * and reads it back into registers (pipe_load; the PTX: test_mma.c's
+ * mma_pipe_register_load), masked element by element (N ragged: B stays unpipelined). 1 and
+ * 3 stages; small integers and powers of two, so the fp64 reference is exact in fp32 too. */
+TEST(kern_dot_loop_register_load) {
+    enum { M = 100, N = 40, K = 48, BM = 64, BN = 32, BK = 16, KB = (K + BK - 1) / BK };
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "dot_tc.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "dot_colscale_loop_kernel");
+    static uint16_t a[M * K], b[K * N];
+    static float s[KB * N], got[M * N];
+    static const float scales[] = {0.5f, 1, 2, -1, -0.25f};
+    kt_seed(2014);
+    for (int i = 0; i < M * K; i++) a[i] = kt_f16(kt_irand(-3, 3));
+    for (int i = 0; i < K * N; i++) b[i] = kt_f16(kt_irand(-3, 3));
+    for (int i = 0; i < KB * N; i++) s[i] = scales[kt_irand(0, 4)];
+    for (int st = 1; k && st <= 3; st += 2) {
+        tc_tensor *ta = kt_t2(ctx, TC_FP16, M, K, a), *tb = kt_t2(ctx, TC_FP16, K, N, b),
+                  *ts = kt_t2(ctx, TC_FP32, KB, N, s), *tc = kt_t2(ctx, TC_FP32, M, N, NULL);
+        tc_launch_opts op = tc_launch_defaults();
+        op.grid[0] = (M + BM - 1) / BM;
+        op.grid[1] = (N + BN - 1) / BN;
+        op.num_stages = st;
+        char what[64];
+        snprintf(what, sizeof what, "dot loop with a scale row, stages=%d", st);
+        tc_status r = kt_launch_opts(ctx, k, &op,
+                                     KT_ARGS({"a_ptr", tc_tens(ta)}, {"b_ptr", tc_tens(tb)}, {"s_ptr", tc_tens(ts)},
+                                             {"c_ptr", tc_tens(tc)}, {"M", tc_int(M)}, {"N", tc_int(N)},
+                                             {"K", tc_int(K)}, {"BM", tc_int(BM)}, {"BN", tc_int(BN)},
+                                             {"BK", tc_int(BK)}, {"STAGES", tc_int(st)}));
+        if (!kt_ok_(ctx, r, what, __FILE__, __LINE__)) continue;
+        kt_get(tc, got);
+        long bad = -1;
+        for (int i = 0; i < M && bad < 0; i++)
+            for (int j = 0; j < N && bad < 0; j++) {
+                double e = 0;
+                for (int kb = 0; kb < KB; kb++) {
+                    double part = 0;
+                    for (int q = kb * BK; q < K && q < (kb + 1) * BK; q++)
+                        part += kt_h2d(a[i * K + q]) * kt_h2d(b[q * N + j]);
+                    e += part * s[kb * N + j];
+                }
+                if (got[i * N + j] != e) bad = (long)i * N + j;
+            }
+        if (bad >= 0) test_fail(__FILE__, __LINE__, "%s: element %ld is %g", what, bad, got[bad]);
+        else test_passed++;
+    }
+    free_all(ctx);
+}

@@ -4,6 +4,7 @@
  * input_precision="ieee", Triton's shared-memory error past the limit, and ptxas accepting
  * the result where it is installed. Results themselves are checked by test_kernels_dot.c. */
 #include "test.h"
+#include "test_kernels_util.h"
 
 #include "gpu/gpu.h"
 
@@ -493,5 +494,36 @@ TEST(mma_wgmma_in_flight_only_from_ring) {
         CHECK_CONTAINS(out, "wgmma.mma_async");
         /* both loads pipelined: in flight (wait_group 1); A computed: waited for (0) */
         CHECK((strstr(out, "wgmma.wait_group.sync.aligned 1;") != NULL) == (i == 0));
+    }
+}
+
+/* dot_tc.py's dot_colscale_loop_kernel (3 stages, N and K multiples of 16): the loop's row
+ * of fp32 scales, read by no dot, goes into the pipeline's ring with the dot's tiles
+ * (cp.async.ca: under 16 bytes a thread) and is read back into registers from there
+ * (pipe_load), so the loop loads nothing from global memory itself; for sm_90a (wgmma) and
+ * sm_80 (mma.sync), and ptxas accepts both. On the interpreter (ragged N):
+ * test_kernels_dot_tc.c's kern_dot_loop_register_load. */
+TEST(mma_pipe_register_load) {
+    static char out[1 << 20];
+    static const char *const targets[][2] = {{"cuda:90a", "sm_90a"}, {"cuda:80", "sm_80"}};
+    for (int t = 0; t < 2; t++) {
+        char cmd[2048], path[256];
+        snprintf(path, sizeof path, "%s/mma-colscale-%s.ptx", test_build_dir(), targets[t][1]);
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/dot_tc.py "
+                 "dot_colscale_loop_kernel --target %s --num-warps 4 -o %s a_ptr='*fp16:16' b_ptr='*fp16:16' "
+                 "s_ptr='*fp32:16' c_ptr='*fp32:16' M=i32 N=i32:16 K=i32:16 BM=64 BN=32 BK=16 STAGES=3",
+                 test_build_dir(), test_build_dir(), targets[t][0], path);
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        char *ptx = kt_read(path);
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        CHECK(count_of(ptx, "cp.async.ca.shared.global") > 0);
+        CHECK_INT(0, loop_count(ptx, "ld.global", "bra.uni $L1;"));
+        free(ptx);
+        if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {
+            snprintf(cmd, sizeof cmd, "/usr/local/cuda/bin/ptxas -arch=%s %s -o /dev/null", targets[t][1], path);
+            CHECK_INT(0, test_run(cmd, out, sizeof out));
+        }
     }
 }

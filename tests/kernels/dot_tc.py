@@ -21,3 +21,25 @@ def dot_prec_loop_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.
         b_ptrs += BK * N
     tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def dot_colscale_loop_kernel(a_ptr, b_ptr, s_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                             BK: tl.constexpr, STAGES: tl.constexpr):
+    # c = sum over the K blocks kb of (A[:, kb] @ B[kb, :]) * s[kb, :]: s (fp32, one row of N
+    # per block) is loaded in every iteration next to the dot's tiles and read by no dot
+    offs_m = tl.program_id(0) * BM + tl.arange(0, BM)
+    offs_n = tl.program_id(1) * BN + tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a_ptrs = a_ptr + offs_m[:, None] * K + offs_k[None, :]
+    b_ptrs = b_ptr + offs_k[:, None] * N + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    for k in tl.range(0, tl.cdiv(K, BK), num_stages=STAGES):
+        a = tl.load(a_ptrs, mask=(offs_m[:, None] < M) & (offs_k[None, :] < K - k * BK), other=0.0)
+        b = tl.load(b_ptrs, mask=(offs_k[:, None] < K - k * BK) & (offs_n[None, :] < N), other=0.0)
+        s = tl.load(s_ptr + k * N + offs_n, mask=offs_n < N, other=0.0)
+        acc += tl.dot(a, b) * s[None, :]
+        a_ptrs += BK
+        b_ptrs += BK * N
+    tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
+             mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
