@@ -42,9 +42,9 @@ int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out);
 
 /* TRITONC_GPU_UNVERIFIED: which lowerings a GPU has not passed (README, "Not yet checked on
  * a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a
- * comma-separated list of their names (tma1d; others are ignored); unset,
+ * comma-separated list of their names (tma1d, invshare; others are ignored); unset,
  * "" or "0" none. Part of the disk-cache key. An area checked on a GPU leaves the list. */
-enum { GPU_UNV_TMA1D = 1, GPU_UNV_ALL = 1 };
+enum { GPU_UNV_TMA1D = 1, GPU_UNV_INVSHARE = 2, GPU_UNV_ALL = 3 };
 unsigned gpu_unverified(void);
 
 /* Triton's TRITON_DEFAULT_FP_FUSION: whether fp32/fp64 multiplies and adds may contract into

@@ -845,7 +845,7 @@ bool gpu_fp_fusion(void) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "invshare"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;
@@ -859,9 +859,10 @@ unsigned gpu_unverified(void) {
     return mask;
 }
 
-/* What gpu_compile gives up, one by one, when shared memory runs past the limit: the
- * loop-invariant dot operands staged once (mma.c), and the room taken for speed (lean). */
-enum { SPARE_INV = 1, SPARE_ROOM = 2 };
+/* What gpu_compile gives up, one by one, when shared memory runs past the limit: the room
+ * taken for speed (lean), the area of operands staged once for several loops (pipe.c's
+ * inv_kept), and the loop-invariant dot operands staged once (mma.c). */
+enum { SPARE_INV = 1, SPARE_ROOM = 2, SPARE_KEPT = 4 };
 
 /* gpu_compile without what `spare` names; *spent: of those, what this compile used */
 static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
@@ -919,6 +920,8 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->piped = arena_alloc(&arena, (size_t)(nv + 1));
     g->ring_load = arena_alloc(&arena, sizeof(Pipe *) * (size_t)(nv + 1));
     memset(g->ring_load, 0, sizeof(Pipe *) * (size_t)(nv + 1));
+    g->inv_kept = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    for (int i = 0; i <= nv; i++) g->inv_kept[i] = -1;
     g->relow = arena_alloc(&arena, (size_t)(nv + 1));
     g->step = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
     g->step_esz = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
@@ -939,6 +942,7 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->fp_fusion = gpu_fp_fusion();
     g->unverified = gpu_unverified();   /* in the cache key too */
     g->no_inv = spare & SPARE_INV;
+    g->no_kept = spare & SPARE_KEPT;
     g->lean = spare & SPARE_ROOM;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
@@ -978,8 +982,13 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
         EP(g, "mov.u32 %s, %s;", rn(g, g->ring), rn(g, g->smem));
         if (g->ring_bytes > shared) shared = g->ring_bytes;
     }
+    if (g->kept_bytes) {   /* the kept operand tiles (pipe.c, invshare): nothing else there */
+        shared = (shared + 1023) & ~1023;
+        EP(g, "add.u32 %s, %s, %d;", rn(g, g->kept), rn(g, g->smem), shared);
+        shared += g->kept_bytes;
+    }
     shared = tma_finish(g, shared);
-    *spent = (g->used_inv ? SPARE_INV : 0) | (g->used_roomy ? SPARE_ROOM : 0);
+    *spent = (g->used_inv ? SPARE_INV : 0) | (g->used_roomy ? SPARE_ROOM : 0) | (g->kept_bytes ? SPARE_KEPT : 0);
     int limit = max_shared > 0 ? max_shared : ti->smem_block;
     if (shared > limit) {
         err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},
@@ -1058,7 +1067,8 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
      * limit, the kernel does without, as before they existed */
     first = *e;
     while (st == TC_ERR_RESOURCES && (spent & ~spare)) {
-        spare |= spent & ~spare & SPARE_ROOM ? SPARE_ROOM : SPARE_INV;
+        unsigned left = spent & ~spare;
+        spare |= left & SPARE_ROOM ? SPARE_ROOM : left & SPARE_KEPT ? SPARE_KEPT : SPARE_INV;
         *e = before;
         st = compile_kernel(f, target, num_warps, num_stages, max_shared, spare, &spent, out, e);
     }

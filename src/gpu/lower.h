@@ -46,6 +46,9 @@ typedef struct G {
     bool *piped;      /* value -> a load the pipeliner issues ahead (pipe.c) */
     struct Pipe **ring_load;  /* value -> the pipeline whose ring a load is read back from
                                * into registers where it stands (pipe_load), NULL none */
+    int *inv_kept;    /* value -> its tile's offset in the kept area: a loop-invariant dot
+                       * operand that more than one loop reads, staged once (invshare), -1 none */
+    int kept, kept_bytes;  /* register: the kept area's base (after the rest); its size */
     int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
     int *smop_off;    /* value -> its tile's byte offset in that slot */
     bool *smop_kmaj;  /* value -> a dot's B held transposed there ([N][K], K-major) */
@@ -63,6 +66,7 @@ typedef struct G {
     bool fp_fusion;   /* TRITON_DEFAULT_FP_FUSION: multiplies and adds may contract (gpu.h) */
     bool no_inv, used_inv;  /* loop-invariant dot operands: not staged once (gpu_compile's
                              * retry past the shared-memory limit); staged once */
+    bool no_kept;     /* nor kept for several loops (inv_kept; that retry, first) */
     bool lean, used_roomy;  /* shared memory as small as it goes (gpu_compile's retry):
                              * accumulators stored from their own layout, conversions unpadded;
                              * whether anything took more for speed */

@@ -64,6 +64,7 @@ typedef struct Pipe {
     int inv_off[PIPE_MAXLD];
     Tile inv_tile[PIPE_MAXLD];
     int inv_base;             /* register: where they start */
+    bool inv_staged[PIPE_MAXLD];  /* kept (g->inv_kept) and staged by an earlier loop */
     int base;                 /* register: this iteration's slot (pipe_begin) */
 } Pipe;
 
@@ -71,6 +72,14 @@ static bool in_body(const Region *b, const Inst *d, int *pos) {
     for (int i = 0; i < b->ninsts; i++)
         if (b->insts[i] == d) { *pos = i; return true; }
     return false;
+}
+
+/* how many operands of body b's own instructions are v */
+static int uses_in(const Region *b, int v) {
+    int n = 0;
+    for (int i = 0; i < b->ninsts; i++)
+        for (int k = 0; k < b->insts[i]->nargs; k++) n += b->insts[i]->args[k] == v;
+    return n;
 }
 
 static int param_index(const Region *b, int v) {
@@ -329,9 +338,20 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             if (dup) continue;
             Type t = f->types[v];
             p->inv[p->ninv] = v;
-            p->inv_off[p->ninv] = inv_bytes;
-            p->inv_tile[p->ninv] = tile_of(type_numel(t), t.shape[t.rank - 1], dt_size(t.dt), inv_bytes);
-            inv_bytes += (int)((tile_bytes(&p->inv_tile[p->ninv]) + 1023) & ~1023);
+            p->inv_staged[p->ninv] = g->inv_kept[v] >= 0;
+            if (g->inv_kept[v] < 0 && (g->unverified & GPU_UNV_INVSHARE) && !g->no_kept &&
+                g->uses[v] > uses_in(b, v)) {
+                /* read after this loop too (the causal attention backward's k and v, by its
+                 * second loop): staged once into an area nothing else uses, so that the
+                 * registers need not hold it through this loop for the next one */
+                g->inv_kept[v] = g->kept_bytes;
+                g->kept_bytes += (int)((type_numel(t) * dt_size(t.dt) + 1023) & ~1023);
+                if (!g->kept) g->kept = nr(g, CR);
+            }
+            int at = g->inv_kept[v] >= 0 ? g->inv_kept[v] : inv_bytes;
+            p->inv_off[p->ninv] = at;
+            p->inv_tile[p->ninv] = tile_of(type_numel(t), t.shape[t.rank - 1], dt_size(t.dt), at);
+            if (g->inv_kept[v] < 0) inv_bytes += (int)((tile_bytes(&p->inv_tile[p->ninv]) + 1023) & ~1023);
             p->ninv++;
             g->used_inv = true;
         }
@@ -582,7 +602,9 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
     if (p->ninv) {   /* the loop-invariant operands, once */
         p->inv_base = nr(g, CR);
         E(g, "add.u32 %s, %s, %d;", rn(g, p->inv_base), rn(g, g->ring), p->nslots * p->slot_bytes);
-        for (int j = 0; j < p->ninv; j++) stage_at(g, p->inv[j], &p->inv_tile[j], p->inv_base);
+        for (int j = 0; j < p->ninv; j++)
+            if (!p->inv_staged[j])
+                stage_at(g, p->inv[j], &p->inv_tile[j], g->inv_kept[p->inv[j]] >= 0 ? g->kept : p->inv_base);
         if (p->wgmma) E(g, "fence.proxy.async.shared::cta;");
     }
     const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
@@ -616,7 +638,7 @@ void pipe_begin(G *g, Pipe *p, const Inst *in) {
             g->smop_kmaj[v] = u ? p->kmaj2[j] : p->kmaj[j];
         }
     for (int j = 0; j < p->ninv; j++) {
-        g->smop_base[p->inv[j]] = p->inv_base;
+        g->smop_base[p->inv[j]] = g->inv_kept[p->inv[j]] >= 0 ? g->kept : p->inv_base;
         g->smop_off[p->inv[j]] = p->inv_off[j];
     }
     p->base = base;
