@@ -265,3 +265,41 @@ TEST(kern_dot_loop_register_load) {
     }
     free_all(ctx);
 }
+
+/* A loop-invariant operand read by the dots of two loops, the first under a run-time `if`
+ * (dot_tc.py's dot_two_loops_kernel): exact on the interpreter whether the first runs or
+ * not (under TRITONC_GPU_UNVERIFIED=invshare the GPU keeps `a` staged for both loops only
+ * where the first always runs: test_mma.c's mma_invshare_branch). */
+TEST(kern_dot_two_loops_invariant) {
+    enum { BM = 64, BN = 32, BK = 16, K = 64 };
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "dot_tc.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "dot_two_loops_kernel");
+    static uint16_t a[BM * BK], b[K * BN];
+    static float got[BM * BN];
+    kt_seed(2015);
+    for (int i = 0; i < BM * BK; i++) a[i] = kt_f16(kt_irand(-3, 3));
+    for (int i = 0; i < K * BN; i++) b[i] = kt_f16(kt_irand(-3, 3));
+    for (int first = 0; k && first < 2; first++) {
+        tc_tensor *ta = kt_t2(ctx, TC_FP16, BM, BK, a), *tb = kt_t2(ctx, TC_FP16, K, BN, b),
+                  *tc = kt_t2(ctx, TC_FP32, BM, BN, NULL);
+        char what[64];
+        snprintf(what, sizeof what, "two loops over one invariant operand, FIRST=%d", first);
+        tc_status r = kt_launch(ctx, k, 1, 1, 1,
+                                KT_ARGS({"a_ptr", tc_tens(ta)}, {"b_ptr", tc_tens(tb)}, {"c_ptr", tc_tens(tc)},
+                                        {"K", tc_int(K)}, {"FIRST", tc_int(first)}, {"BM", tc_int(BM)},
+                                        {"BN", tc_int(BN)}, {"BK", tc_int(BK)}, {"BOTH", tc_bool(0)}));
+        if (!kt_ok_(ctx, r, what, __FILE__, __LINE__)) continue;
+        kt_get(tc, got);
+        long bad = -1;
+        for (int i = 0; i < BM && bad < 0; i++)
+            for (int j = 0; j < BN && bad < 0; j++) {
+                double e = 0;
+                for (int q = 0; q < K; q++) e += kt_h2d(a[i * BK + q % BK]) * kt_h2d(b[q * BN + j]);
+                if (got[i * BN + j] != e * (1 + first)) bad = (long)i * BN + j;
+            }
+        if (bad >= 0) test_fail(__FILE__, __LINE__, "%s: element %ld is %g", what, bad, got[bad]);
+        else test_passed++;
+    }
+    free_all(ctx);
+}

@@ -528,3 +528,36 @@ TEST(mma_pipe_register_load) {
         }
     }
 }
+
+/* invshare and a run-time branch (dot_tc.py's dot_two_loops_kernel, sm_90a): `a` is read by
+ * the dots of two loops. When the first always runs (BOTH, a constexpr) `a` is staged once,
+ * before it, and the second reads it there; when the first sits under a run-time `if`, the
+ * second stages it again, since the first may not have. Without invshare, each loop stages
+ * it. Counted: the stores that stage `a` ([64, 16] fp16, 4 warps: one 16-byte store a
+ * thread). */
+TEST(mma_invshare_branch) {
+    static char out[1 << 20];
+    int stores[2][2];   /* [invshare][BOTH] */
+    for (int on = 0; on < 2; on++)
+        for (int both = 0; both < 2; both++) {
+            char cmd[2048], path[256];
+            snprintf(path, sizeof path, "%s/mma-invshare%d-%d.ptx", test_build_dir(), on, both);
+            snprintf(cmd, sizeof cmd,
+                     "TRITONC_GPU_UNVERIFIED=%s TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+                     "tests/kernels/dot_tc.py dot_two_loops_kernel --target cuda:90a --num-warps 4 -o %s "
+                     "a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp32:16' K=i32:16 FIRST=i32 BM=64 BN=32 BK=16 "
+                     "BOTH=%s",
+                     on ? "invshare" : "0", test_build_dir(), test_build_dir(), path, both ? "True" : "False");
+            CHECK_INT(0, test_run(cmd, out, sizeof out));
+            char *ptx = kt_read(path);
+            CHECK(ptx != NULL);
+            stores[on][both] = ptx ? count_of(ptx, "st.shared.v4.b32") : -1;
+            if (ptx && access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {
+                snprintf(cmd, sizeof cmd, "/usr/local/cuda/bin/ptxas -arch=sm_90a %s -o /dev/null", path);
+                CHECK_INT(0, test_run(cmd, out, sizeof out));
+            }
+            free(ptx);
+        }
+    CHECK_INT(stores[0][0], stores[1][0]);       /* under the `if`: staged by each loop */
+    CHECK_INT(stores[0][1] - 1, stores[1][1]);   /* always run: once */
+}

@@ -921,6 +921,8 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->ring_load = arena_alloc(&arena, sizeof(Pipe *) * (size_t)(nv + 1));
     memset(g->ring_load, 0, sizeof(Pipe *) * (size_t)(nv + 1));
     g->inv_kept = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));
+    g->kept_by = arena_alloc(&arena, sizeof(Inst *) * (size_t)(nv + 1));
+    memset(g->kept_by, 0, sizeof(Inst *) * (size_t)(nv + 1));
     for (int i = 0; i <= nv; i++) g->inv_kept[i] = -1;
     g->relow = arena_alloc(&arena, (size_t)(nv + 1));
     g->step = arena_alloc(&arena, sizeof(int) * (size_t)(nv + 1));

@@ -48,6 +48,7 @@ typedef struct G {
                                * into registers where it stands (pipe_load), NULL none */
     int *inv_kept;    /* value -> its tile's offset in the kept area: a loop-invariant dot
                        * operand that more than one loop reads, staged once (invshare), -1 none */
+    const Inst **kept_by;  /* value -> the loop that staged it there first */
     int kept, kept_bytes;  /* register: the kept area's base (after the rest); its size */
     int *smop_base;   /* value -> register: the shared-memory slot holding it, 0 none */
     int *smop_off;    /* value -> its tile's byte offset in that slot */

@@ -82,6 +82,18 @@ static int uses_in(const Region *b, int v) {
     return n;
 }
 
+/* the region, r or one inside it, whose own instructions include in; NULL none */
+static const Region *region_of(const Region *r, const Inst *in) {
+    for (int i = 0; r && i < r->ninsts; i++) {
+        if (r->insts[i] == in) return r;
+        for (int k = 0; k < 2; k++) {
+            const Region *x = region_of(r->insts[i]->regions[k], in);
+            if (x) return x;
+        }
+    }
+    return NULL;
+}
+
 static int param_index(const Region *b, int v) {
     for (int i = 0; i < b->nparams; i++)
         if (b->params[i] == v) return i;
@@ -338,13 +350,17 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             if (dup) continue;
             Type t = f->types[v];
             p->inv[p->ninv] = v;
-            p->inv_staged[p->ninv] = g->inv_kept[v] >= 0;
+            /* staged there by a loop that always runs before this one: one earlier in the
+             * same region (lowered in order), not one in a branch that may not run */
+            p->inv_staged[p->ninv] = g->inv_kept[v] >= 0 &&
+                                     region_of(g->f->body, g->kept_by[v]) == region_of(g->f->body, in);
             if (g->inv_kept[v] < 0 && (g->unverified & GPU_UNV_INVSHARE) && !g->no_kept &&
                 g->uses[v] > uses_in(b, v)) {
                 /* read after this loop too (the causal attention backward's k and v, by its
                  * second loop): staged once into an area nothing else uses, so that the
                  * registers need not hold it through this loop for the next one */
                 g->inv_kept[v] = g->kept_bytes;
+                g->kept_by[v] = in;
                 g->kept_bytes += (int)((type_numel(t) * dt_size(t.dt) + 1023) & ~1023);
                 if (!g->kept) g->kept = nr(g, CR);
             }

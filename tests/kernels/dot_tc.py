@@ -43,3 +43,22 @@ def dot_colscale_loop_kernel(a_ptr, b_ptr, s_ptr, c_ptr, M, N, K, BM: tl.constex
         b_ptrs += BK * N
     tl.store(c_ptr + offs_m[:, None] * N + offs_n[None, :], acc,
              mask=(offs_m[:, None] < M) & (offs_n[None, :] < N))
+
+
+@triton.jit
+def dot_two_loops_kernel(a_ptr, b_ptr, c_ptr, K, FIRST, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr, BOTH: tl.constexpr):
+    # c = a @ (B's K blocks summed), once more when FIRST > 0 (or BOTH): `a` is read by the
+    # dots of two loops, the first of which may not run
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a = tl.load(a_ptr + offs_m[:, None] * BK + offs_k[None, :])
+    b_ptrs = b_ptr + offs_k[:, None] * BN + offs_n[None, :]
+    acc = tl.zeros((BM, BN), dtype=tl.float32)
+    if BOTH or FIRST > 0:
+        for k in tl.range(0, K, BK, num_stages=2):
+            acc += tl.dot(a, tl.load(b_ptrs + k * BN))
+    for k in tl.range(0, K, BK, num_stages=2):
+        acc += tl.dot(a, tl.load(b_ptrs + k * BN))
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
