@@ -16,7 +16,8 @@
  * 0 arms the kernel's one mbarrier with the tile's byte count and issues the copy; all wait
  * on the barrier's phase (a register toggled after each wait), then read their elements of
  * the row-major tile in the value's layout. The tile is unswizzled (SWIZZLE_NONE); the loads
- * that the pipeliner (pipe.c) issues ahead for a dot keep its cp.async ring.
+ * that the pipeliner (pipe.c) issues ahead for a wgmma dot go into its ring's slots instead
+ * (tma_ring_copy, one mbarrier per slot).
  * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
  * thread 0 issues the copy out, commits it and waits until the tile has been read.
  *
