@@ -273,20 +273,26 @@ int inner_dim(const Type *t) {
     return -1;
 }
 
+/* At most v elements of esz bytes along dim d in one access: as far as the pointer's
+ * contiguity and alignment and the mask's constancy along d allow, 16 bytes at most; a power
+ * of two */
+static int vec_along(G *g, int ptr, int mask, int d, int esz, int64_t v) {
+    const AxInfo *a = &g->ax[ptr];
+    v = min64(v, 16 / esz);
+    v = min64(v, a->contig[d]);
+    v = min64(v, a->div[d] / esz);
+    if (mask >= 0) v = min64(v, g->ax[mask].cnst[d]);
+    return v < 1 ? 1 : (int)floor_pow2(v);
+}
+
 /* How many elements of a memory op's pointer may go in one access along its last dim, before
  * a layout is chosen (1-byte elements: one, as registers do not pack them) */
 int mem_vec(G *g, int ptr, int mask) {
     Type t = g->f->types[ptr];
     int d = inner_dim(&t);
-    if (d < 0) return 1;
     int esz = dt_size(t.elem);
-    if (esz == 1 || t.elem == DT_I1) return 1;
-    const AxInfo *a = &g->ax[ptr];
-    int64_t v = 16 / esz;
-    v = min64(v, a->contig[d]);
-    v = min64(v, a->div[d] / esz);
-    if (mask >= 0) v = min64(v, g->ax[mask].cnst[d]);
-    return v < 1 ? 1 : (int)floor_pow2(v);
+    if (d < 0 || esz == 1 || t.elem == DT_I1) return 1;
+    return vec_along(g, ptr, mask, d, esz, 16 / esz);
 }
 
 /* The elements of one access of a memory op in layout lay: the run of registers that walks
@@ -308,12 +314,7 @@ int lay_mem_vec(G *g, int lay, int ptr, int mask, bool bytes) {
     if (d < 0) return 1;
     int run = 0, db = lg2i(t.shape[d]);
     while (run < L->nreg && run < db && L->reg[run] == low + run) run++;
-    const AxInfo *a = &g->ax[ptr];
-    int64_t v = min64((int64_t)1 << run, 16 / esz);
-    v = min64(v, a->contig[d]);
-    v = min64(v, a->div[d] / esz);
-    if (mask >= 0) v = min64(v, g->ax[mask].cnst[d]);
-    return v < 1 ? 1 : (int)floor_pow2(v);
+    return vec_along(g, ptr, mask, d, esz, (int64_t)1 << run);
 }
 
 static int shape_slot(G *g, const Type *t) {

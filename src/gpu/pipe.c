@@ -130,6 +130,18 @@ static bool closure(G *g, const Region *b, int v, bool *inP, bool *carried) {
     return true;
 }
 
+/* adds the computations of a load's address operands a0 and a1 to the set, or leaves the set
+ * as it was and returns false when one cannot be redone ahead of time */
+static bool closure_of(G *g, const Region *b, int a0, int a1, bool *inP, bool *carried) {
+    bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
+    memcpy(save, inP, (size_t)b->ninsts + 1);
+    memcpy(save + b->ninsts + 1, carried, (size_t)b->nparams + 1);
+    if (closure(g, b, a0, inP, carried) && closure(g, b, a1, inP, carried)) return true;
+    memcpy(inP, save, (size_t)b->ninsts + 1);
+    memcpy(carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
+    return false;
+}
+
 /* value -> it is computed in body b from a tensor-core dot's result (so after its wait) */
 static bool *after_dots(G *g, const Region *b) {
     bool *late = arena_alloc(g->a, (size_t)g->f->nvalues + 1);
@@ -277,15 +289,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             if (!tma && !tr && cp_vec(g, L, ld, false) * esz < 4) continue;
             /* the address computation must be redoable ahead of time: a TMA copy's is the
              * block's offsets */
-            bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
-            memcpy(save, inP, (size_t)b->ninsts + 1);
-            memcpy(save + b->ninsts + 1, p->carried, (size_t)b->nparams + 1);
             int a0 = tma ? 4 : 0, a1 = tma ? 5 : 1;
-            if (!closure(g, b, ld->args[a0], inP, p->carried) || !closure(g, b, ld->args[a1], inP, p->carried)) {
-                memcpy(inP, save, (size_t)b->ninsts + 1);
-                memcpy(p->carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
-                continue;
-            }
+            if (!closure_of(g, b, ld->args[a0], ld->args[a1], inP, p->carried)) continue;
             Type t = f->types[v];
             p->tr[p->nld] = tr;
             p->trnb[p->nld] = (int8_t)(tr ? lg2i(t.shape[1]) : 0);
@@ -317,14 +322,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         Type t = f->types[v];
         if (g->piped[v] || t.rank == 0 || dt_size(t.dt) != 4) continue;
         if (ld->args[2] >= 0 && !is_zero_const(g, ld->args[2])) continue;
-        bool *save = arena_alloc(g->a, (size_t)b->ninsts + (size_t)b->nparams + 2);
-        memcpy(save, inP, (size_t)b->ninsts + 1);
-        memcpy(save + b->ninsts + 1, p->carried, (size_t)b->nparams + 1);
-        if (!closure(g, b, ld->args[0], inP, p->carried) || !closure(g, b, ld->args[1], inP, p->carried)) {
-            memcpy(inP, save, (size_t)b->ninsts + 1);
-            memcpy(p->carried, save + b->ninsts + 1, (size_t)b->nparams + 1);
-            continue;
-        }
+        if (!closure_of(g, b, ld->args[0], ld->args[1], inP, p->carried)) continue;
         p->tile[p->nld] = tile_of(type_numel(t), t.shape[t.rank - 1], 4, off);
         p->off[p->nld] = off;
         off += (int)((tile_bytes(&p->tile[p->nld]) + 15) & ~15);
