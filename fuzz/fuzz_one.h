@@ -309,7 +309,7 @@ static const char *fz_gpu(const IrFunc *f, unsigned salt) {
     memset(&gk, 0, sizeof gk);
     Err e;
     memset(&e, 0, sizeof e);
-    tc_status rc = gpu_compile(f, &t, (salt & 4) ? 1 : 4, 3, 0, &gk, &e);
+    tc_status rc = gpu_compile(f, &t, (salt & 4) ? 1 : 4, 3, 0, true, &gk, &e);
     const char *why = NULL;
     if (rc != TC_OK) {
         if (e.code == TC_OK) e.code = rc;

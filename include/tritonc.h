@@ -105,7 +105,7 @@ TC_API unsigned tc_fp8_encode(tc_dtype t, double v);
  * (tc_last_launch) and the last tuning (tc_last_tune) are per thread: each thread reads
  * what its own calls did. Autotuned launches (and tc_tune, tc_bench_kernel) on one context
  * run one at a time. Configuration calls (tc_context_set_backend, tc_set_device,
- * tc_context_set_cuda_context, tc_set_print, tc_tuning_db_load) and the freeing of modules
+ * tc_context_set_cuda_context, tc_set_print, tc_set_allocator, tc_tuning_db_load) and the freeing of modules
  * and of the context must not overlap other calls on that context. The print callback may
  * be called from several threads, one at a time. The calls that take no context
  * (tc_context_new, names, values, targets, tc_cache_dir, tc_cache_max_bytes, tc_free,
@@ -357,12 +357,29 @@ typedef struct tc_launch_report {
                                         for it (such loops run as ordinary ones) */
     int shared_bytes;                /* GPU: dynamic shared memory per program */
     uint32_t grid[3];                /* the grid that ran (a grid_fn's result) */
+    int64_t scratch_bytes;           /* GPU: the global scratch area allocated for the launch
+                                        (tc_set_allocator), 0 when none */
 } tc_launch_report;
 /* size: sizeof *out (the ABI policy above). */
 TC_API void tc_last_launch(const tc_context *ctx, tc_launch_report *out, size_t size);
 
 typedef struct tc_stats { int specializations; int hits; int launches; } tc_stats;
 TC_API void tc_kernel_stats(const tc_kernel *k, tc_stats *out, size_t size); /* size: sizeof *out */
+
+/* Global scratch memory for launches that need it, Triton's triton.set_allocator: on
+ * sm_90a a kernel that makes tensor descriptors (tl.make_tensor_descriptor) fills their TMA
+ * maps in it, 128 bytes per descriptor and program (tc_launch_report.scratch_bytes). Before
+ * such a launch, alloc(size, align, stream, user) returns the device address of at least
+ * size bytes aligned to align, for work queued on stream (0: it failed, and the launch fails
+ * with TC_ERR_NOMEM); once the launch is queued (or failed), release(addr, size, stream,
+ * user) gives it back: the memory must stay valid for the work already queued on stream,
+ * as cuMemFreeAsync and PyTorch's caching allocator keep it. release may be NULL.
+ * alloc NULL (the default): cuMemAllocAsync and cuMemFreeAsync on the launch's stream, so
+ * that launches on several streams never share the area and a captured graph (tc_graph_*)
+ * allocates it at each replay (CUDA 11.4 or newer). A configuration call (see Threads). */
+typedef uint64_t (*tc_alloc_fn)(size_t size, size_t align, void *stream, void *user);
+typedef void (*tc_release_fn)(uint64_t addr, size_t size, void *stream, void *user);
+TC_API void tc_set_allocator(tc_context *ctx, tc_alloc_fn alloc, tc_release_fn release, void *user);
 
 /* Output of device_print/print/static_print goes to this callback (default: none, the
  * text is kept and can be read with tc_take_output). */

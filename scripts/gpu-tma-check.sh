@@ -18,8 +18,13 @@
 #                   warps): with 1 stage the loads copied straight into the dot's swizzled
 #                   operand tiles, with 3 the loop's loads on the cp.async pipeline
 #       tile_scale  fp32 5x6 4x4 blocks: rows of 24 bytes, TMA impossible -> ordinary path
+#       made_tile   descriptors the kernel makes (tl.make_tensor_descriptor): fp32 37x48 and
+#                   fp16 64x32, their maps filled by the kernel (tensormap.replace) in the
+#                   launch's global scratch; fp32 37x40 (N = 40, not known to be a multiple of
+#                   16) -> ordinary path
 #  3. with TUT=/path/to/Triton/python/tutorials: 06-fused-attention's _attn_fwd with host
-#     descriptors, GPU against interpreter (as scripts/gpu-desc-check.sh does).
+#     descriptors, GPU against interpreter (as scripts/gpu-desc-check.sh does); then with
+#     plain tensors, so that the kernel makes its descriptors (causal and not).
 # Usage: scripts/gpu-tma-check.sh      (env: B=build dir [build-gpu], TUT)
 set -e
 cd "$(dirname "$0")/.."
@@ -68,7 +73,7 @@ run() {
         if ! "$TC" run $F "$@" $X --save "y=$D/${name}_$mode.npy" --verbose >"$D/$name.$mode.log" 2>&1; then
             echo "$name ($mode) FAILED:"; tail -15 "$D/$name.$mode.log"
         fi
-        [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: tensor descriptors|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
+        [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: .*tensor (descriptors|maps? made)|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
     done
     compare "$name" "$TOL"
 }
@@ -100,6 +105,14 @@ run batch batch_copy --tensor 'x=i32:arange(1600)' --tensor 'y=i32:zeros(5,20,16
 echo "== tile_scale fp32 5x6, 4x4 blocks (no TMA: rows of 24 bytes)"
 run small tile_scale --tensor 'x=fp32:randn(5,6)' --tensor 'y=fp32:zeros(5,6)' \
     'x_desc=desc(x,[4,4])' 'y_desc=desc(y,[4,4])' BM=4 BN=4 --grid 2,2 --seed 4
+echo "== made_tile fp32 37x48 and fp16 64x32 (descriptors made in the kernel: tensormap.replace)"
+run made32 made_tile --tensor 'x=fp32:randn(37,48)' --tensor 'y=fp32:zeros(37,48)' M=37 N=48 BM=16 BN=32 \
+    --grid 3 --seed 6
+run made16 made_tile --tensor 'x=fp16:randn(64,32)' --tensor 'y=fp16:zeros(64,32)' M=64 N=32 BM=16 BN=32 \
+    --grid 4 --seed 7
+echo "== made_tile fp32 37x40 (N = 40: the ordinary path)"
+run made40 made_tile --tensor 'x=fp32:randn(37,40)' --tensor 'y=fp32:zeros(37,40)' M=37 N=40 BM=16 BN=32 \
+    --grid 3 --seed 8
 # desc_matmul NAME BK WARPS STAGES [env]: fp16 256x128 @ 128x192 -> fp32, 64x64xBK blocks
 mm() {
     name=$1 bk=$2 nw=$3 ns=$4; shift 4
@@ -109,7 +122,7 @@ mm() {
             --tensor 'c=fp32:zeros(256,192)' "a_desc=desc(a,[64,$bk])" "b_desc=desc(b,[$bk,64])" \
             'c_desc=desc(c,[64,64])' K=128 BM=64 BN=64 BK=$bk --num-warps $nw --num-stages $ns --grid 4,3 --seed 5 $X \
             --save "c=$D/${name}_$mode.npy" --verbose >"$D/$name.$mode.log" 2>&1 || { echo "$name ($mode) FAILED:"; tail -15 "$D/$name.$mode.log"; }
-        [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: tensor descriptors|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
+        [ $mode = gpu ] && { printf '%s path: ' "$name"; grep -E '^note: .*tensor (descriptors|maps? made)|tl.dot on' "$D/$name.gpu.log" | tr '\n' ' '; echo; }
     done
     compare "$name" 1e-3
 }
@@ -135,6 +148,19 @@ if [ -n "$TUT" ] && [ -f "$TUT/06-fused-attention.py" ]; then
             grep -E '^note|^launch|rror' || true
     done
     compare att 1e-2
+    for st in 1 3; do   # plain tensors: the kernel makes its descriptors (not causal, causal)
+        for mode in gpu interp; do
+            X=; [ $mode = interp ] && X="--interpret --target cuda:90"
+            echo "== tutorial 06 _attn_fwd ($mode, descriptors made in the kernel, STAGE=$st)"
+            "$TC" run "$TUT/06-fused-attention.py" _attn_fwd $X --config 0 --seed 1 \
+                --tensor "desc_q=fp16:randn($S,64)" --tensor "desc_k=fp16:randn($S,64)" \
+                --tensor "desc_v=fp16:randn($S,64)" --tensor "desc_o=fp16:zeros($S,64)" sm_scale=0.125 \
+                "M=fp32:zeros($S)" Z=1 H=1 N_CTX=$S HEAD_DIM=64 FP8_OUTPUT=false STAGE=$st \
+                warp_specialize=false IS_HOPPER=true --grid "(cdiv($S, BLOCK_M), 1)" \
+                --save "desc_o=$D/attmade${st}_$mode.npy" --verbose 2>&1 | grep -E '^note|^launch|rror' || true
+        done
+        compare "attmade$st" 1e-2
+    done
 fi
 rm -rf "$D"
 echo "gpu-tma-check: $([ $status = 0 ] && echo passed || echo FAILED)"

@@ -22,7 +22,10 @@
  * launches and the kernels they ran, and the tensor maps launches passed (checked or bad).
  * cuTensorMapEncodeTiled records its arguments (fake_cuda_tensor_maps: the last 16) and
  * writes "TMAP", the call's number and the address into the map; a launch checks that each
- * `.param .align 64 .b8 x[128]` of its entry points at such a map, 64-byte aligned. */
+ * `.param .align 64 .b8 x[128]` of its entry points at such a map, 64-byte aligned.
+ * cuMemAllocAsync/cuMemFreeAsync allocate from the heap (counters 7 and 8 count them, 9 is
+ * the last size); a launch whose entry takes `.param .u64 <k>_scratch_<n>` last counts in
+ * 10 when that points at a live cuMemAllocAsync block of n bytes per program, else in 11. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -187,6 +190,32 @@ EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *p, size_t n) {
 
 EXPORT CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return OK; }
 
+/* the live stream-ordered blocks (at most 64 tracked) */
+static struct { uint64_t addr; size_t n; } async_blocks[64];
+static long counters[12];
+static void count(int i, long v);
+EXPORT CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, void *stream) {
+    (void)stream;
+    if (!current) return 201;
+    if (n == 0) return INVALID_VALUE;
+    void *m = aligned_alloc(256, (n + 255) & ~(size_t)255);
+    if (!m) return OUT_OF_MEMORY;
+    *p = (CUdeviceptr)(uintptr_t)m;
+    for (int i = 0; i < 64; i++)
+        if (!async_blocks[i].addr) { async_blocks[i].addr = *p; async_blocks[i].n = n; break; }
+    count(7, 1);
+    __atomic_store_n(&counters[9], (long)n, __ATOMIC_RELAXED);
+    return OK;
+}
+EXPORT CUresult cuMemFreeAsync(CUdeviceptr p, void *stream) {
+    (void)stream;
+    for (int i = 0; i < 64; i++)
+        if (async_blocks[i].addr == p) async_blocks[i].addr = 0;
+    free((void *)(uintptr_t)p);
+    count(8, 1);
+    return OK;
+}
+
 EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) {
     memcpy((void *)(uintptr_t)dst, src, n);
     return OK;
@@ -204,9 +233,8 @@ EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
 
 /* What tests read: [0] module loads, [1] kernels launched (plain, successful), [2] graph
  * launches, [3] kernels run by graph launches, [4] launches captured into graphs. */
-static long counters[8];
 EXPORT void fake_cuda_counters(long *out, int n) {
-    for (int i = 0; i < n && i < 8; i++) out[i] = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
+    for (int i = 0; i < n && i < 12; i++) out[i] = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
 }
 static void count(int i, long v) { __atomic_fetch_add(&counters[i], v, __ATOMIC_RELAXED); }
 
@@ -351,6 +379,16 @@ EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, u
     FakeFunc *fn = f;
     if (!fn || fn->m->ctx != current) return INVALID_HANDLE;
     check_tensor_maps(fn->entry, params);
+    const char *end = strchr(fn->entry, ')'), *sc = strstr(fn->entry, "_scratch_");
+    if (sc && end && sc < end) {   /* the last parameter */
+        int np = 0, per = atoi(sc + 9);
+        for (const char *p = strstr(fn->entry, ".param"); p && p < end; p = strstr(p + 1, ".param")) np++;
+        uint64_t a = params && params[np - 1] ? *(uint64_t *)params[np - 1] : 0;
+        int ok = 0;
+        for (int i = 0; i < 64; i++)
+            ok |= a && async_blocks[i].addr == a && async_blocks[i].n >= (size_t)per * gx * gy * gz;
+        count(ok ? 10 : 11, 1);
+    }
     FakeStream *s = stream;
     if (s && s->capturing) { s->recorded++; count(4, 1); return OK; }
     const char *l = getenv("FAKE_CUDA_LAUNCH");

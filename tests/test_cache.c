@@ -279,7 +279,7 @@ TEST(cache_key_components) {
     c = b;
     c.arch_suffix_a = 0;
     const char *src = "def f(): pass\n";
-    CacheKeyIn base = {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL};
+    CacheKeyIn base = {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL, false};
     CacheKey k1, k2;
     CHECK(cache_key_make(&k1, &base));
     CHECK_INT(64, strlen(k1.hex));
@@ -289,16 +289,16 @@ TEST(cache_key_components) {
     CHECK(cache_key_make(&k2, &base));
     CHECK_STR(k1.hex, k2.hex);
     struct { const char *what; CacheKeyIn in; } v[] = {
-        {"source", {"def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL}},
-        {"kernel", {src, strlen(src), "g", "*fp32:16, i32", 4, 3, &b, false, false, NULL}},
-        {"specialization", {src, strlen(src), "f", "*fp32, i32", 4, 3, &b, false, false, NULL}},
-        {"num_warps", {src, strlen(src), "f", "*fp32:16, i32", 8, 3, &b, false, false, NULL}},
-        {"num_stages", {src, strlen(src), "f", "*fp32:16, i32", 4, 2, &b, false, false, NULL}},
-        {"target arch", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a, false, false, NULL}},
-        {"target suffix", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &c, false, false, NULL}},
-        {"TRITON_DEBUG", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, true, false, NULL}},
-        {"occupancy", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, true, NULL}},
-        {"build", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, "another build"}},
+        {"source", {"def f(): pass \n", 15, "f", "*fp32:16, i32", 4, 3, &b, false, false, NULL, false}},
+        {"kernel", {src, strlen(src), "g", "*fp32:16, i32", 4, 3, &b, false, false, NULL, false}},
+        {"specialization", {src, strlen(src), "f", "*fp32, i32", 4, 3, &b, false, false, NULL, false}},
+        {"num_warps", {src, strlen(src), "f", "*fp32:16, i32", 8, 3, &b, false, false, NULL, false}},
+        {"num_stages", {src, strlen(src), "f", "*fp32:16, i32", 4, 2, &b, false, false, NULL, false}},
+        {"target arch", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &a, false, false, NULL, false}},
+        {"target suffix", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &c, false, false, NULL, false}},
+        {"TRITON_DEBUG", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, true, false, NULL, false}},
+        {"occupancy", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, true, NULL, false}},
+        {"build", {src, strlen(src), "f", "*fp32:16, i32", 4, 3, &b, false, false, "another build", false}},
     };
     for (int i = 0; i < COUNT_OF(v); i++) {
         CHECK(cache_key_make(&k2, &v[i].in));
@@ -310,6 +310,22 @@ TEST(cache_key_components) {
             CHECK(strcmp(k3.hex, k2.hex) != 0);
         }
     }
+    /* a JIT launch's scratch area: keyed only for sources that make descriptors, so that other
+     * kernels' entries stay shared between JIT launches and ahead-of-time compiles */
+    CacheKeyIn gs = base;
+    gs.global_scratch = true;
+    CHECK(cache_key_make(&k2, &gs));
+    CHECK_STR(k1.hex, k2.hex);
+    const char *made = "def f(x):\n    d = tl.make_tensor_descriptor(x, [4], [1], [4])\n";
+    CacheKeyIn m1 = base, m2 = base;
+    m1.src = m2.src = made;
+    m1.src_len = m2.src_len = strlen(made);
+    m2.global_scratch = true;
+    CacheKey k3;
+    CHECK(cache_key_make(&k2, &m1));
+    CHECK(cache_key_make(&k3, &m2));
+    CHECK(strcmp(k2.hex, k3.hex) != 0);
+    CHECK_CONTAINS(k3.text, "global_scratch 1\n");
     /* the environment the code generator reads: TRITON_DEBUG through trace_debug, the target
      * (TRITON_OVERRIDE_ARCH) through cuda_target, TRITONC_OCCUPANCY through the occupancy
      * flag (cache_jit_occupancy_keys) */

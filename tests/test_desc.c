@@ -335,7 +335,7 @@ TEST(desc_gpu_lowering_assembles) {
         if (!f) continue;
         tc_target tg = {"cuda", 90, 32, 1};
         GpuKernel gk = {0};
-        CHECK_INT(TC_OK, gpu_compile(f, &tg, 4, 3, 0, &gk, &e));
+        CHECK_INT(TC_OK, gpu_compile(f, &tg, 4, 3, 0, true, &gk, &e));
         const char *px = getenv("TRITONC_PTXAS");
         if (!px || !*px) px = "/usr/local/cuda/bin/ptxas";
         if (gk.ptx && access(px, X_OK) == 0) {

@@ -123,7 +123,7 @@ static char *lower_all(IrFunc *f, const char *tag) {
             tc_target tg = {"cuda", targets[t].arch, 32, targets[t].a};
             GpuKernel k;
             Err e = {0};
-            tc_status s = gpu_compile(f, &tg, nw, 3, 0, &k, &e);
+            tc_status s = gpu_compile(f, &tg, nw, 3, 0, true, &k, &e);
             if (s != TC_OK) {
                 test_fail(__FILE__, __LINE__, "%s %s nw=%d: %s", tag, targets[t].name, nw, e.msg);
                 continue;
@@ -363,10 +363,10 @@ TEST(gpu_resource_and_unsupported_errors) {
     tc_target tg = {"cuda", 90, 32, 1};
     GpuKernel k;
     Err e = {0};
-    CHECK_INT(TC_ERR_RESOURCES, gpu_compile(b.f, &tg, 8, 3, 16, &k, &e));
+    CHECK_INT(TC_ERR_RESOURCES, gpu_compile(b.f, &tg, 8, 3, 16, true, &k, &e));
     CHECK_CONTAINS(e.msg, "out of resource: shared memory, Required: 32, Hardware limit: 16");
     Err e2 = {0};
-    CHECK_INT(TC_OK, gpu_compile(b.f, &tg, 8, 3, 0, &k, &e2));
+    CHECK_INT(TC_OK, gpu_compile(b.f, &tg, 8, 3, 0, true, &k, &e2));
     CHECK_INT(32, k.shared_bytes);
     gpu_kernel_free(&k);
     arena_free(&b.a);
@@ -380,7 +380,7 @@ TEST(gpu_resource_and_unsupported_errors) {
     int args[1] = {xp};
     ir_emit(b.f, b.r, OP_MATH1, args, 1, type_scalar(DT_FP64), (SrcLoc){src, 2, 9})->attr.kind = MF_FAST_EXP;
     Err e3 = {0};
-    CHECK_INT(TC_ERR_UNSUPPORTED, gpu_compile(b.f, &tg, 4, 3, 0, &k, &e3));
+    CHECK_INT(TC_ERR_UNSUPPORTED, gpu_compile(b.f, &tg, 4, 3, 0, true, &k, &e3));
     CHECK_CONTAINS(e3.msg, "k.py:2:9");
     CHECK_CONTAINS(e3.msg, "the GPU backend does not support libdevice.fast_expf on fp64 yet");
     source_free(src);

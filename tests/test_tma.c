@@ -88,6 +88,7 @@ static bool self_added_address(const char *ptx) {
  * malloc'd PTX, NULL (with the error printed) on failure. */
 static const char *lower_unverified;   /* TRITONC_GPU_UNVERIFIED for lower(), NULL: unset */
 static int lower_stages = 3;           /* num_stages for lower() */
+static bool lower_scratch = true;      /* gpu_compile's global_scratch for lower() */
 
 static char *lower(const char *name, const SpecArg *args, int arch, int num_warps) {
     Err e = {0};
@@ -107,7 +108,7 @@ static char *lower(const char *name, const SpecArg *args, int arch, int num_warp
             if (had) snprintf(keep, sizeof keep, "%s", had);
             if (lower_unverified) setenv("TRITONC_GPU_UNVERIFIED", lower_unverified, 1);
             else unsetenv("TRITONC_GPU_UNVERIFIED");
-            if (gpu_compile(f, &tg, num_warps, lower_stages, 0, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
+            if (gpu_compile(f, &tg, num_warps, lower_stages, 0, lower_scratch, &gk, &e) == TC_OK) { ptx = gk.ptx; gk.ptx = NULL; }
             if (had) setenv("TRITONC_GPU_UNVERIFIED", keep, 1);
             else unsetenv("TRITONC_GPU_UNVERIFIED");
             gpu_kernel_free(&gk);
@@ -208,16 +209,47 @@ TEST(tma_fallbacks_on_sm90a) {
     }
 }
 
-TEST(tma_not_for_descriptors_made_in_the_kernel) {
-    SpecArg ptr = dptr(DT_FP32, NULL, true);
-    SpecArg args[6] = {ptr, ptr, rint32(), rint32(), cint(16), cint(16)};
+/* Descriptors the kernel makes: on sm_90a their maps are filled by the kernel in the launch's
+ * scratch area (tensormap.replace, 128 bytes per map and program) where the row stride is
+ * known to be a multiple of 16 bytes; else, on sm_80, and for ahead-of-time code (no scratch
+ * area), ordinary loads and stores. */
+TEST(tma_for_descriptors_made_in_the_kernel) {
+    SpecArg ptr = dptr(DT_FP32, NULL, true), n16 = rint32();
+    n16.div16 = true;
+    SpecArg args[6] = {ptr, ptr, rint32(), n16, cint(16), cint(16)};
     char *ptx = lower("made_tile", args, 90, 4);
     CHECK(ptx != NULL);
-    if (!ptx) return;
-    CHECK_INT(0, count(ptx, "cp.async.bulk"));
-    CHECK(count(ptx, "ld.global") > 0);
-    CHECK_INT(0, ptxas(ptx, "sm_90a"));
-    free(ptx);
+    if (ptx) {
+        CHECK_INT(2, count(ptx, "tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu"));
+        CHECK_INT(2, count(ptx, "fence.proxy.tensormap::generic.acquire.gpu"));
+        CHECK_INT(2, count(ptx, "tensormap.replace.tile.global_address"));
+        CHECK_INT(4, count(ptx, "tensormap.replace.tile.box_dim.shared::cta.b1024.b32 [%r") );
+        CHECK_INT(2, count(ptx, "tensormap.replace.tile.elemtype.shared::cta.b1024.b32 [%r"));
+        CHECK_CONTAINS(ptx, ".b1024.b32 [%r");
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global"));
+        CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));
+        CHECK_INT(0, count(ptx, "ld.global"));
+        CHECK_CONTAINS(ptx, ".param .u64 made_tile_scratch_256\n)");
+        CHECK_INT(256, gpu_scratch_bytes(ptx, "made_tile"));
+        CHECK_INT(0, count(ptx, ".align 64 .b8"));   /* no map parameter */
+        CHECK_INT(0, ptxas(ptx, "sm_90a"));
+        free(ptx);
+    }
+    /* a row stride not known to be a multiple of 16 bytes; sm_80; no scratch area */
+    for (int c = 0; c < 3; c++) {
+        SpecArg a2[6] = {ptr, ptr, rint32(), c == 0 ? rint32() : n16, cint(16), cint(16)};
+        lower_scratch = c != 2;
+        ptx = lower("made_tile", a2, c == 1 ? 80 : 90, 4);
+        lower_scratch = true;
+        CHECK(ptx != NULL);
+        if (!ptx) continue;
+        CHECK_INT(0, count(ptx, "cp.async.bulk"));
+        CHECK_INT(0, count(ptx, "tensormap"));
+        CHECK_INT(0, gpu_scratch_bytes(ptx, "made_tile"));
+        CHECK(count(ptx, "ld.global") > 0);
+        CHECK_INT(0, ptxas(ptx, c == 1 ? "sm_80" : "sm_90a"));
+        free(ptx);
+    }
 }
 
 TEST(tma_1d_and_3d_assemble) {
@@ -637,4 +669,106 @@ TEST(tma_dot_direct_operands) {
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
     }
+}
+
+/* ---- descriptors made in the kernel: the launch's global scratch area (fake libcuda) ----- */
+
+TEST(tma_launch_allocates_scratch) {
+    test_run_child("TC_TMA_CHILD3=1 TRITONC_OCCUPANCY=0 TRITONC_CACHE_DIR=/nonexistent-tritonc-tma-test "
+                   "FAKE_CUDA_LAUNCH=ok", "tmachild3_", 10);
+}
+
+typedef struct { int allocs, releases; size_t size, align; uint64_t addr, released; void *stream; } UserAlloc;
+static uint64_t user_alloc(size_t size, size_t align, void *stream, void *user) {
+    UserAlloc *u = user;
+    u->allocs++;
+    u->size = size;
+    u->align = align;
+    u->stream = stream;
+    u->addr = u->allocs == 3 ? 0 : 0x100000 * (uint64_t)u->allocs;   /* the third fails */
+    return u->addr;
+}
+static void user_release(uint64_t addr, size_t size, void *stream, void *user) {
+    UserAlloc *u = user;
+    (void)stream;
+    u->releases++;
+    u->released = addr;
+    CHECK_INT((long long)u->size, (long long)size);
+}
+
+static tc_status launch_made(tc_kernel *k, tc_tensor *x, tc_tensor *y, unsigned gx) {
+    tc_args *a = NULL;
+    tc_args_new(k, &a);
+    tc_args_set(a, "x", tc_tens(x));
+    tc_args_set(a, "y", tc_tens(y));
+    tc_args_set(a, "M", tc_int(64));
+    tc_args_set(a, "N", tc_int(32));   /* divisible by 16: a stride TMA takes */
+    tc_args_set(a, "BM", tc_int(16));
+    tc_args_set(a, "BN", tc_int(16));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = gx; o.grid[1] = 1; o.grid[2] = 1;
+    tc_status rc = tc_launch(k, a, &o);
+    tc_args_free(a);
+    return rc;
+}
+
+TEST(tmachild3_scratch) {
+    if (!getenv("TC_TMA_CHILD3")) return;
+    tc_context *ctx = NULL;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "made_tile", &k));
+    if (!k) return;
+    int64_t xs[2] = {64, 32};
+    tc_tensor *x = NULL, *y = NULL;
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, xs, &x));
+    CHECK_INT(TC_OK, tc_tensor_new(ctx, TC_FP32, 2, xs, &y));
+    /* the default: 2 maps of 128 bytes for each of 4 programs, stream-ordered, given back */
+    CHECK_INT(TC_OK, launch_made(k, x, y, 4));
+    if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
+    long c[12];
+    memset(c, 0, sizeof c);
+    void (*f)(long *, int) = (void (*)(long *, int))fake_sym("fake_cuda_counters");
+    if (f) f(c, 12);
+    CHECK_INT(1, c[7]);     /* cuMemAllocAsync */
+    CHECK_INT(1, c[8]);     /* cuMemFreeAsync */
+    CHECK_INT(1024, c[9]);  /* 4 programs x 256 bytes */
+    CHECK_INT(1, c[10]);    /* the launch's last parameter pointed at it */
+    CHECK_INT(0, c[11]);
+    tc_launch_report lr;
+    tc_last_launch(ctx, &lr, sizeof lr);
+    CHECK_INT(1024, (int)lr.scratch_bytes);
+    CHECK_CONTAINS(lr.note, "2 tensor maps made in the kernel for TMA (256 bytes of global scratch per program)");
+    /* the caller's allocator: asked for 128-byte aligned bytes, given them back */
+    UserAlloc u = {0};
+    tc_set_allocator(ctx, user_alloc, user_release, &u);
+    CHECK_INT(TC_OK, launch_made(k, x, y, 3));
+    CHECK_INT(1, u.allocs);
+    CHECK_INT(768, (int)u.size);
+    CHECK_INT(128, (int)u.align);
+    CHECK_INT(1, u.releases);
+    CHECK(u.released == u.addr);
+    if (f) f(c, 12);
+    CHECK_INT(1, c[7]);     /* no cuMemAllocAsync */
+    CHECK_INT(1, c[11]);    /* the fake saw the caller's address */
+    /* a grid of 0 allocates nothing; an allocator that fails fails the launch, clearly */
+    CHECK_INT(TC_OK, launch_made(k, x, y, 0));
+    CHECK_INT(1, u.allocs);
+    CHECK_INT(TC_OK, launch_made(k, x, y, 2));
+    CHECK_INT(TC_ERR_NOMEM, launch_made(k, x, y, 2));
+    CHECK_CONTAINS(tc_errmsg(ctx), "the allocator (tc_set_allocator) gave no 512 bytes of global scratch");
+    CHECK_INT(2, u.releases);
+    /* back to the default */
+    tc_set_allocator(ctx, NULL, NULL, NULL);
+    CHECK_INT(TC_OK, launch_made(k, x, y, 1));
+    if (f) f(c, 12);
+    CHECK_INT(2, c[7]);
+    CHECK_INT(2, c[8]);
+    tc_tensor_free(x);
+    tc_tensor_free(y);
+    tc_module_free(m);
+    tc_context_free(ctx);
 }

@@ -241,7 +241,7 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
     /* the disk cache */
     CacheKey key;
     CacheKeyIn kin = {k->m->src->text, k->m->src->len, k->fn->name, c->specialization, nw, ns,
-                      &c->target, trace_debug() || k->fn->debug, false, NULL};
+                      &c->target, trace_debug() || k->fn->debug, false, NULL, false};
     bool use_cache = spec_ok && cache_key_make(&key, &kin);
     CacheResult cr = CACHE_OFF;
     if (use_cache && (c->priv = malloc(sizeof key))) memcpy(c->priv, &key, sizeof key);
@@ -300,7 +300,7 @@ tc_status tc_compile(tc_kernel *k, const tc_target *target, const char *const *s
         GpuKernel gk;
         memset(&gk, 0, sizeof gk);
         Err ge = {0};
-        tc_status g = gpu_compile(f, &c->target, nw, ns, 0, &gk, &ge);
+        tc_status g = gpu_compile(f, &c->target, nw, ns, 0, false, &gk, &ge);
         arena_free(&arena);
         if (g) {
             gpu_kernel_free(&gk);

@@ -140,6 +140,13 @@ void tc_set_print(tc_context *ctx, tc_print_fn fn, void *user) {
     ctx->print_user = user;
 }
 
+void tc_set_allocator(tc_context *ctx, tc_alloc_fn alloc, tc_release_fn release, void *user) {
+    if (!ctx) return;
+    ctx->alloc = alloc;
+    ctx->release = alloc ? release : NULL;
+    ctx->alloc_user = user;
+}
+
 /* Kept output (device_print with no callback set). */
 void ctx_keep_output(const char *text, void *user) {
     tc_context *ctx = user;

@@ -36,6 +36,7 @@ struct tc_context {
     int device;                /* current device (tc_set_device / --device) */
     void *cu_ctx;              /* the caller's CUcontext for device (NULL: the primary one) */
     tc_print_fn print; void *print_user;
+    tc_alloc_fn alloc; tc_release_fn release; void *alloc_user;  /* tc_set_allocator */
     Buf output;                /* device_print text when no print callback is set */
     struct TuneContext *tune;  /* owned by tune/ (tune_context_free) */
     uint64_t id;               /* unique per context in this process (never reused) */

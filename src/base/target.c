@@ -48,7 +48,9 @@ static const struct { int ptx; const char *name; } features[TF_COUNT] = {
     {84, "mma.sync on fp8"},
     {80, "TMA (cp.async.bulk)"},
     {80, "wgmma"},
-    {83, "tensormap.replace"},
+    /* introduced in 8.3, but ptxas before CUDA 12.7 reads its global_stride in 16-byte units
+     * (Triton works around it below PTX 8.6, TMAToLLVM.cpp): 8.6 gives bytes on every ptxas */
+    {86, "tensormap.replace"},
 };
 
 /* cuDriverGetVersion -> the newest PTX ISA that driver loads (PTX Release History). */

@@ -81,6 +81,8 @@ static struct {
     CUresult (*cuCtxSynchronize)(void);
     CUresult (*cuMemAlloc_v2)(CuDevPtr *p, size_t n);
     CUresult (*cuMemFree_v2)(CuDevPtr p);
+    CUresult (*cuMemAllocAsync)(CuDevPtr *p, size_t n, CUstream s);
+    CUresult (*cuMemFreeAsync)(CuDevPtr p, CUstream s);
     CUresult (*cuMemcpyHtoD_v2)(CuDevPtr dst, const void *src, size_t n);
     CUresult (*cuMemcpyDtoH_v2)(void *dst, CuDevPtr src, size_t n);
     CUresult (*cuMemsetD8_v2)(CuDevPtr dst, unsigned char v, size_t n);
@@ -134,6 +136,8 @@ static const struct { const char *name; size_t off; bool required; } cu_syms[] =
     SYM(cuCtxSynchronize, false),
     SYM(cuMemAlloc_v2, false),
     SYM(cuMemFree_v2, false),
+    SYM(cuMemAllocAsync, false),
+    SYM(cuMemFreeAsync, false),
     SYM(cuMemcpyHtoD_v2, false),
     SYM(cuMemcpyDtoH_v2, false),
     SYM(cuMemsetD8_v2, false),
@@ -561,6 +565,18 @@ void cuda_free(CuDevPtr p) {
     Err e = {0};
     if (p && g.status == TC_OK && cu.cuMemFree_v2 && ensure_context(&e) == TC_OK)
         cu.cuMemFree_v2(p);
+}
+
+tc_status cuda_alloc_async(size_t n, void *stream, CuDevPtr *out, Err *e) {
+    *out = 0;
+    if (ensure_context(e)) return e->code;
+    return CU_CALL(e, cuMemAllocAsync, out, n, (CUstream)stream);
+}
+
+void cuda_free_async(CuDevPtr p, void *stream) {
+    Err e = {0};
+    if (p && g.status == TC_OK && cu.cuMemFreeAsync && ensure_context(&e) == TC_OK)
+        cu.cuMemFreeAsync(p, (CUstream)stream);
 }
 
 tc_status cuda_htod(CuDevPtr dst, const void *src, size_t n, Err *e) {

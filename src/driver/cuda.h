@@ -53,6 +53,10 @@ tc_status ctx_use_cuda(tc_context *ctx, Err *e);
 
 tc_status cuda_alloc(size_t n, CuDevPtr *out, Err *e);
 void cuda_free(CuDevPtr p);
+/* Stream-ordered (cuMemAllocAsync / cuMemFreeAsync): usable by work queued on stream after
+ * the allocation, freed after the work queued before the free. */
+tc_status cuda_alloc_async(size_t n, void *stream, CuDevPtr *out, Err *e);
+void cuda_free_async(CuDevPtr p, void *stream);
 tc_status cuda_htod(CuDevPtr dst, const void *src, size_t n, Err *e);
 tc_status cuda_dtoh(void *dst, CuDevPtr src, size_t n, Err *e);
 tc_status cuda_memset0(CuDevPtr dst, size_t n, Err *e);

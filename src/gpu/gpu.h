@@ -26,9 +26,11 @@ typedef struct GpuKernel {
  * Lowers f for a target of the table (target.h; NULL or arch 0: sm_80) with num_warps.
  * Fails with TC_ERR_RESOURCES ("out of resource: shared memory, Required: N, Hardware
  * limit: M") or TC_ERR_UNSUPPORTED for a target not in the table, or naming the op (or a
- * feature the target lacks) and its kernel line. */
+ * feature the target lacks) and its kernel line. global_scratch: the launch passes a global
+ * scratch area (gpu_scratch_bytes), so descriptors the kernel makes may go through TMA; false
+ * for ahead-of-time code, whose launchers pass the kernel's own parameters only. */
 tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages,
-                      int max_shared, GpuKernel *out, Err *e);
+                      int max_shared, bool global_scratch, GpuKernel *out, Err *e);
 void gpu_kernel_free(GpuKernel *k);
 
 /* TMA (tma.c): the tensor maps a kernel takes, by value after its own parameters
@@ -39,6 +41,10 @@ void gpu_kernel_free(GpuKernel *k);
 #define GPU_MAX_TMAPS 16
 typedef struct GpuTmap { int param, swizzle; } GpuTmap;
 int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out);
+/* The global scratch area a kernel takes as its last parameter (`.param .u64
+ * <kernel>_scratch_<bytes>`): bytes per program (the tensor maps of descriptors it makes,
+ * tma.c), to allocate times the grid's programs, 128-byte aligned; 0 when it takes none. */
+int gpu_scratch_bytes(const char *ptx, const char *kernel);
 
 /* TRITONC_GPU_UNVERIFIED: which lowerings a GPU has not passed (README, "Not yet checked on
  * a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a

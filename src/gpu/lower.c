@@ -803,6 +803,7 @@ void lower_inst(G *g, const Inst *in) {
     case OP_YIELD: case OP_CONDITION: return;  /* handled by the parent */
     case OP_RETURN: E(g, "ret;"); return;
     case OP_BARRIER: E(g, "bar.sync 0;"); return;
+    case OP_TMAP: tma_create(g, in); return;
     case OP_ASSERT: {
         int x = in->args[0];
         int n = nlay(g, g->vlay[x]);
@@ -866,7 +867,8 @@ enum { SPARE_INV = 1, SPARE_ROOM = 2, SPARE_KEPT = 4 };
 
 /* gpu_compile without what `spare` names; *spent: of those, what this compile used */
 static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
-                                int max_shared, unsigned spare, unsigned *spent, GpuKernel *out, Err *e) {
+                                int max_shared, bool global_scratch, unsigned spare, unsigned *spent,
+                                GpuKernel *out, Err *e) {
     memset(out, 0, sizeof *out);
     /* not changed after the setjmp below (ERR_TRY) */
     const int num_warps = num_warps_opt > 0 ? num_warps_opt : 4;
@@ -946,6 +948,7 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->no_inv = spare & SPARE_INV;
     g->no_kept = spare & SPARE_KEPT;
     g->lean = spare & SPARE_ROOM;
+    g->scratch_ok = global_scratch;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
     lay_scalar(&sc, g->nwbits);
@@ -1060,10 +1063,10 @@ done:
 }
 
 tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, int num_stages, int max_shared,
-                      GpuKernel *out, Err *e) {
+                      bool global_scratch, GpuKernel *out, Err *e) {
     Err before = *e, first;
     unsigned spare = 0, spent = 0;
-    tc_status st = compile_kernel(f, target, num_warps, num_stages, max_shared, spare, &spent, out, e);
+    tc_status st = compile_kernel(f, target, num_warps, num_stages, max_shared, global_scratch, spare, &spent, out, e);
     /* the padded conversions and the epilogue through shared memory, then loop-invariant
      * operands staged once, take shared memory of their own: where that is what crosses the
      * limit, the kernel does without, as before they existed */
@@ -1072,7 +1075,7 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
         unsigned left = spent & ~spare;
         spare |= left & SPARE_ROOM ? SPARE_ROOM : left & SPARE_KEPT ? SPARE_KEPT : SPARE_INV;
         *e = before;
-        st = compile_kernel(f, target, num_warps, num_stages, max_shared, spare, &spent, out, e);
+        st = compile_kernel(f, target, num_warps, num_stages, max_shared, global_scratch, spare, &spent, out, e);
     }
     if (st == TC_ERR_RESOURCES) *e = first;   /* the first message: what the kernel asks */
     return st;

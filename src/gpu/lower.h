@@ -84,12 +84,18 @@ typedef struct G {
                             * sits after it, else both start at the shared base, as Triton
                             * overlaps buffers whose lives do not */
     const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
-    /* TMA (tma.c): the parameter of each tensor-map slot and the register with its generic
-     * address; the kernel's mbarrier (a register with its shared address), the phase to wait
-     * for next, and the predicate of thread 0 */
-    int tma_param[GPU_MAX_TMAPS], tma_addr[GPU_MAX_TMAPS], ntma;
+    /* TMA (tma.c): the map of each tensor-map slot (a descriptor parameter's value, or a
+     * TMAP's result) and the register with its generic address; the kernel's mbarrier (a
+     * register with its shared address), the phase to wait for next, and the predicate of
+     * thread 0 */
+    int tma_map[GPU_MAX_TMAPS], tma_addr[GPU_MAX_TMAPS], ntma;
     int mbar, mbar_phase, leader;
-    int *tma_sw;      /* IR parameter -> the swizzle of its map (0: none) */
+    int *tma_sw;      /* map value -> the swizzle of its map (0: none) */
+    bool *tmap_ok;    /* TMAP result -> the kernel fills that map (tensormap.replace) */
+    const Inst **tmap_use;  /* map value -> its first descriptor access (the box, the dtype) */
+    bool scratch_ok;  /* gpu_compile's global_scratch: the launch passes a scratch area */
+    int scratch, ntmap_dev;  /* register: this program's part of it; the maps made there */
+    int tmap_stage;   /* register: 128 bytes of shared memory a map is composed in */
     bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
     int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
     bool *tma_ring;   /* value -> a load the pipeliner copies into its ring by TMA (tmaring) */
@@ -176,6 +182,8 @@ bool tma_load(G *g, const Inst *in);
 bool tma_store(G *g, const Inst *in);
 int tma_finish(G *g, int shared);
 void tma_params(G *g, Buf *b);
+/* TMAP: the kernel's own tensor map, filled in the global scratch area where tmap_ok */
+void tma_create(G *g, const Inst *in);
 /* the pipeliner's TMA copies (tmaring): a load's block into the operand tile at shared
  * address base + off (mma.c's Tile layout), completing on mbarrier `mb`, where `pred`
  * (0: always; thread 0 alone issues), first arming the barrier with `arm` bytes (0: not);

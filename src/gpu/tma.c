@@ -27,7 +27,16 @@
  * them out), one copy per slab, in an area of its own after all other shared memory; the dot
  * reads it there with no trip through registers. The descriptor's map then has that swizzle
  * and a box of the slab's width; if another access of the same descriptor needs another map,
- * no load of the kernel goes direct. */
+ * no load of the kernel goes direct.
+ *
+ * A descriptor the kernel makes (tl.make_tensor_descriptor, the IR's TMAP) has its map
+ * filled by the kernel, as Triton does: where the kernel makes it, warp 0 zeroes 128 bytes
+ * of shared memory, thread 0 sets the fields with tensormap.replace, and the warp copies the
+ * map to this program's part of a global scratch area with the release fence of the tensor-map
+ * proxy, then acquires it. The scratch area is the launch's (`.param .u64
+ * <kernel>_scratch_<bytes per program>`, last; the runtime allocates it, gpu_scratch_bytes).
+ * Only maps made once per program (in the kernel's outermost block) over a 16-byte aligned
+ * parameter with strides known to be multiples of 16 bytes; others stay ordinary accesses. */
 #include "gpu/lower.h"
 
 #include <stdio.h>
@@ -45,14 +54,22 @@ static int param_of(const IrFunc *f, int value) {
 static int slab_of(int row) { return row < 128 ? row : 128; }
 static int swizzle_of(int slab) { return slab == 128 ? 3 : slab == 64 ? 2 : slab == 32 ? 1 : 0; }
 
+/* Whether map value m can be a tensor map: a 16-byte aligned descriptor parameter (the
+ * runtime encodes its map), or a TMAP the kernel fills. */
+static bool map_ok(G *g, int m) {
+    int j = param_of(g->f, m);
+    if (j >= 0) return g->f->params[j].div16 && g->f->params[j].type.dt == DT_PTR;
+    return m >= 0 && g->tmap_ok[m];
+}
+
 /* A LOAD TMA can copy straight into its dot's operand tile: 2-D, used once, rows a multiple
- * of 8 (so that each slab starts on a swizzle period), a 16-byte-aligned descriptor. */
+ * of 8 (so that each slab starts on a swizzle period), a map. */
 static bool direct_ok(G *g, const Inst *ld) {
     if (!ld || ld->op != OP_LOAD || ir_desc_rank(ld) != 2) return false;
     const IrFunc *f = g->f;
-    int v = ld->res[0], j = param_of(f, ld->args[3]);
+    int v = ld->res[0];
     Type t = f->types[v];
-    return g->uses[v] == 1 && j >= 0 && f->params[j].div16 && t.shape[0] % 8 == 0 &&
+    return g->uses[v] == 1 && map_ok(g, ld->args[3]) && t.shape[0] % 8 == 0 &&
            t.shape[1] * dt_size(t.dt) >= 16;
 }
 
@@ -95,63 +112,125 @@ static void plan_dots(G *g, const Region *r, bool piped) {
     }
 }
 
-/* The swizzle each descriptor access asks of its parameter's map (demand: -1 none yet);
- * false on a conflict. */
+/* The swizzle each descriptor access asks of its map (demand: -1 none yet), and each map's
+ * first access; false on a conflict. */
 static bool plan_maps(G *g, const Region *r, int *demand) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
         for (int k = 0; k < 2; k++)
             if (in->regions[k] && !plan_maps(g, in->regions[k], demand)) return false;
         if (!ir_desc_rank(in)) continue;
-        int j = param_of(g->f, in->args[3]);
-        if (j < 0) continue;
+        int m = in->args[3];
+        if (!map_ok(g, m)) continue;
+        if (!g->tmap_use[m]) g->tmap_use[m] = in;
         int sw = 0;
         if (in->op == OP_LOAD && (g->tma_direct[in->res[0]] || g->tma_ring[in->res[0]])) {
             Type t = g->f->types[in->res[0]];
             sw = swizzle_of(slab_of(t.shape[1] * dt_size(t.dt)));
         }
-        if (demand[j] >= 0 && demand[j] != sw) return false;
-        demand[j] = sw;
+        if (demand[m] >= 0 && demand[m] != sw) return false;
+        demand[m] = sw;
     }
     return true;
 }
 
-void tma_plan(G *g) {
-    const IrFunc *f = g->f;
-    g->tma_sw = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
-    g->tma_direct = arena_alloc(g->a, (size_t)f->nvalues + 1);
-    g->tma_ring = arena_alloc(g->a, (size_t)f->nvalues + 1);
-    memset(g->tma_sw, 0, sizeof(int) * (size_t)(f->nparams + 1));
-    memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
-    memset(g->tma_ring, 0, (size_t)f->nvalues + 1);
-    if (!(g->ti->features & TF_TMA)) return;
-    plan_dots(g, f->body, false);
-    int *demand = arena_alloc(g->a, sizeof(int) * (size_t)(f->nparams + 1));
-    for (int j = 0; j <= f->nparams; j++) demand[j] = -1;
-    if (!plan_maps(g, f->body, demand)) {
-        memset(g->tma_direct, 0, (size_t)f->nvalues + 1);
-        memset(g->tma_ring, 0, (size_t)f->nvalues + 1);
-        return;
-    }
-    for (int j = 0; j < f->nparams; j++) g->tma_sw[j] = demand[j] > 0 ? demand[j] : 0;
+/* Whether integer value v is known to be a multiple of 16 / esz (so v * esz of 16): a
+ * constant, a parameter specialized as divisible by 16, a widening of one, or a product with
+ * one. */
+static bool stride_ok(G *g, int v, int esz, int depth) {
+    const Inst *d = g->def[v];
+    int j = param_of(g->f, v);
+    if (j >= 0) return g->f->params[j].div16;
+    if (!d || depth > 4) return false;
+    if (d->op == OP_CONST) return d->attr.i > 0 && d->attr.i * esz % 16 == 0 && d->attr.i < ((int64_t)1 << 36);
+    if (d->op == OP_CAST) return dt_is_int(g->f->types[d->args[0]].dt) && stride_ok(g, d->args[0], esz, depth + 1);
+    if (d->op == OP_MUL) return stride_ok(g, d->args[0], esz, depth + 1) || stride_ok(g, d->args[1], esz, depth + 1);
+    return false;
 }
 
-/* The tensor-map slot of descriptor parameter `base` (a value), created on first use; -1 when
- * the value is no parameter the runtime can encode a map for (16-byte aligned pointer). */
-static int tma_slot(G *g, int base) {
+/* The TMAPs the kernel can fill: once per program (the outermost block), a target with
+ * tensormap.replace, a launch with a scratch area, a 16-byte aligned parameter as base,
+ * strides multiples of 16 bytes (cuTensorMapEncodeTiled's rules; the rest is the kernel's, as
+ * in Triton). */
+static void plan_tmaps(G *g) {
+    unsigned missing;
+    target_ptx_version(g->ti, g->arch_a, TF_TENSORMAP | TF_TMA, &missing);
+    if (missing || !g->scratch_ok) return;
+    const Region *r = g->f->body;
+    int n = 0;
+    for (int i = 0; i < r->ninsts && n < GPU_MAX_TMAPS; i++) {
+        const Inst *in = r->insts[i];
+        if (in->op != OP_TMAP) continue;
+        int rank = in->nargs / 2, elem = g->f->types[in->args[0]].elem, esz = dt_size(elem);
+        int j = param_of(g->f, in->args[0]);
+        bool ok = j >= 0 && g->f->params[j].div16 && elem != DT_I1 && rank >= 1 && rank <= 5;
+        for (int k = 0; ok && k < rank - 1; k++) ok = stride_ok(g, in->args[1 + rank + k], esz, 0);
+        if (ok) { g->tmap_ok[in->res[0]] = true; n++; }
+    }
+}
+
+void tma_plan(G *g) {
     const IrFunc *f = g->f;
-    int j = param_of(f, base);
-    if (j < 0 || !f->params[j].div16 || f->params[j].type.dt != DT_PTR) return -1;
+    size_t nv = (size_t)f->nvalues + 1;
+    g->tma_sw = arena_alloc(g->a, sizeof(int) * nv);
+    g->tma_direct = arena_alloc(g->a, nv);
+    g->tma_ring = arena_alloc(g->a, nv);
+    g->tmap_ok = arena_alloc(g->a, nv);
+    g->tmap_use = arena_alloc(g->a, sizeof(Inst *) * nv);
+    memset(g->tma_sw, 0, sizeof(int) * nv);
+    memset(g->tma_direct, 0, nv);
+    memset(g->tma_ring, 0, nv);
+    memset(g->tmap_ok, 0, nv);
+    memset(g->tmap_use, 0, sizeof(Inst *) * nv);
+    if (!(g->ti->features & TF_TMA)) return;
+    plan_tmaps(g);
+    plan_dots(g, f->body, false);
+    int *demand = arena_alloc(g->a, sizeof(int) * nv);
+    for (size_t m = 0; m < nv; m++) demand[m] = -1;
+    if (!plan_maps(g, f->body, demand)) {
+        memset(g->tma_direct, 0, nv);
+        memset(g->tma_ring, 0, nv);
+        for (size_t m = 0; m < nv; m++) demand[m] = -1;
+        memset(g->tmap_use, 0, sizeof(Inst *) * nv);
+        plan_maps(g, f->body, demand);   /* the first accesses again, all unswizzled */
+    }
+    for (size_t m = 0; m < nv; m++) g->tma_sw[m] = demand[m] > 0 ? demand[m] : 0;
+}
+
+/* The tensor-map slot of map value m, created on first use; -1 when it is no map (map_ok), or
+ * a TMAP the kernel did not fill. */
+static int tma_slot(G *g, int m) {
+    const IrFunc *f = g->f;
+    if (!map_ok(g, m)) return -1;
     for (int s = 0; s < g->ntma; s++)
-        if (g->tma_param[s] == j) return s;
+        if (g->tma_map[s] == m) return s;
     if (g->ntma == GPU_MAX_TMAPS) return -1;
+    int j = param_of(f, m);
+    if (j < 0 && (!g->vr[m] || RCLS(g->vr[m][0]) != CD)) return -1;   /* a TMAP, not filled */
     int s = g->ntma++;
-    g->tma_param[s] = j;
+    g->tma_map[s] = m;
+    if (j < 0) {
+        g->tma_addr[s] = g->vr[m][0];
+        return s;
+    }
     int a = nr(g, CD);
     g->tma_addr[s] = nr(g, CD);
-    EP(g, "mov.b64 %s, %s_tma_%d_%d;", rn(g, a), f->name, j, g->tma_sw[j]);
+    EP(g, "mov.b64 %s, %s_tma_%d_%d;", rn(g, a), f->name, j, g->tma_sw[m]);
     EP(g, "cvta.param.u64 %s, %s;", rn(g, g->tma_addr[s]), rn(g, a));
     return s;
+}
+
+/* The kernel's mbarrier (placed and initialised by tma_finish) and thread 0's predicate. */
+static void tma_init(G *g) {
+    need(g, TF_TMA);
+    if (!g->mbar) {
+        g->mbar = nr(g, CR);
+        g->mbar_phase = nr(g, CR);
+        g->leader = nr(g, CP);
+        EP(g, "mov.u32 %s, 0;", rn(g, g->mbar_phase));
+        EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, g->leader), rn(g, g->tid));
+    }
+    if (g->smem_align < 128) g->smem_align = 128;   /* the copies' shared addresses */
 }
 
 /* Whether `in` goes through TMA here: descriptor operands, a target with TMA, i32 offsets
@@ -169,15 +248,7 @@ static bool tma_ok(G *g, const Inst *in, int *slot) {
     }
     *slot = tma_slot(g, in->args[3]);
     if (*slot < 0) return false;
-    need(g, TF_TMA);
-    if (!g->mbar) {   /* the kernel's mbarrier: placed and initialised by tma_finish */
-        g->mbar = nr(g, CR);
-        g->mbar_phase = nr(g, CR);
-        g->leader = nr(g, CP);
-        EP(g, "mov.u32 %s, 0;", rn(g, g->mbar_phase));
-        EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, g->leader), rn(g, g->tid));
-    }
-    if (g->smem_align < 128) g->smem_align = 128;   /* the copy's shared address */
+    tma_init(g);
     return true;
 }
 
@@ -304,7 +375,7 @@ bool tma_load(G *g, const Inst *in) {
     int64_t bytes = type_numel(f->types[v]) * esz;
     if (g->tma_direct[v]) return direct_load(g, in, slot, bytes);
     /* a ring load the pipeliner did not take: its map is swizzled for the ring's tile */
-    if (g->tma_sw[g->tma_param[slot]]) return false;
+    if (g->tma_sw[g->tma_map[slot]]) return false;
     need_smem(g, bytes);
     char c[160];
     coords(g, in, c, sizeof c);
@@ -382,6 +453,27 @@ void tma_ring_wait(G *g, int slot) {
  * after it. Returns the new shared size. */
 int tma_finish(G *g, int shared) {
     if (!g->mbar) return shared;
+    if (g->ntmap_dev) {   /* the maps' 128 bytes in shared memory; this program's scratch */
+        shared = (shared + 127) & ~127;
+        EP(g, "add.u32 %s, %s, %d;", rn(g, g->tmap_stage), rn(g, g->smem), shared);
+        shared += 128;
+        int x = nr(g, CR), y = nr(g, CR), z = nr(g, CR), nx = nr(g, CR), ny = nr(g, CR);
+        int p = nr(g, CD), w = nr(g, CD), t = nr(g, CD);
+        EP(g, "mov.u32 %s, %%ctaid.x;", rn(g, x));
+        EP(g, "mov.u32 %s, %%ctaid.y;", rn(g, y));
+        EP(g, "mov.u32 %s, %%ctaid.z;", rn(g, z));
+        EP(g, "mov.u32 %s, %%nctaid.x;", rn(g, nx));
+        EP(g, "mov.u32 %s, %%nctaid.y;", rn(g, ny));
+        EP(g, "mul.wide.u32 %s, %s, %s;", rn(g, p), rn(g, z), rn(g, ny));   /* (z*ny + y)*nx + x */
+        EP(g, "cvt.u64.u32 %s, %s;", rn(g, t), rn(g, y));
+        EP(g, "add.u64 %s, %s, %s;", rn(g, p), rn(g, p), rn(g, t));
+        EP(g, "cvt.u64.u32 %s, %s;", rn(g, t), rn(g, nx));
+        EP(g, "mul.lo.u64 %s, %s, %s;", rn(g, p), rn(g, p), rn(g, t));
+        EP(g, "cvt.u64.u32 %s, %s;", rn(g, t), rn(g, x));
+        EP(g, "add.u64 %s, %s, %s;", rn(g, p), rn(g, p), rn(g, t));
+        EP(g, "ld.param.u64 %s, [%s_scratch_%d];", rn(g, w), g->f->name, 128 * g->ntmap_dev);
+        EP(g, "mad.lo.u64 %s, %s, %d, %s;", rn(g, g->scratch), rn(g, p), 128 * g->ntmap_dev, rn(g, w));
+    }
     if (g->tma_area_bytes) {   /* the dot operand tiles, 1024-aligned (swizzle periods) */
         int base = (shared + 1023) & ~1023;
         EP(g, "add.u32 %s, %s, %d;", rn(g, g->tma_area), rn(g, g->smem), base);
@@ -403,11 +495,93 @@ int tma_finish(G *g, int shared) {
     return off;
 }
 
-/* The .entry's tensor-map parameters, after f's own. */
+/* The .entry's tensor-map parameters, after f's own, then the scratch area's. */
 void tma_params(G *g, Buf *b) {
-    for (int s = 0; s < g->ntma; s++)
-        buf_printf(b, ",\n\t.param .align 64 .b8 %s_tma_%d_%d[128]", g->f->name, g->tma_param[s],
-                   g->tma_sw[g->tma_param[s]]);
+    for (int s = 0; s < g->ntma; s++) {
+        int j = param_of(g->f, g->tma_map[s]);
+        if (j >= 0)
+            buf_printf(b, ",\n\t.param .align 64 .b8 %s_tma_%d_%d[128]", g->f->name, j, g->tma_sw[g->tma_map[s]]);
+    }
+    if (g->ntmap_dev) buf_printf(b, ",\n\t.param .u64 %s_scratch_%d", g->f->name, 128 * g->ntmap_dev);
+}
+
+/* The tensor-map element type of PTX's tensormap.replace .elemtype (8-bit floats as u8, as
+ * Triton); -1 for none. Past f32 the numbers are not CUtensorMapDataType's (driver/cuda.c's
+ * tmap_dtype, for host maps): PTX counts f32.ftz before f64. */
+static int elemtype_of(int dt) {
+    switch (dt) {
+    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
+    case DT_I16: case DT_U16: return 1;
+    case DT_U32: return 2;
+    case DT_I32: return 3;
+    case DT_U64: return 4;
+    case DT_I64: return 5;
+    case DT_FP16: return 6;
+    case DT_FP32: return 7;
+    case DT_FP64: return 9;
+    case DT_BF16: return 10;
+    default: return -1;
+    }
+}
+
+void tma_create(G *g, const Inst *in) {
+    int v = in->res[0], rank = in->nargs / 2;
+    const Inst *use = g->tmap_use[v];
+    int dt = use ? g->f->types[use->op == OP_LOAD ? use->res[0] : use->args[1]].dt : -1;
+    int *out = alloc_regs(g, 1);
+    out[0] = nr(g, CD);
+    if (!g->tmap_ok[v] || !use || elemtype_of(dt) < 0) {   /* ordinary accesses: no map */
+        g->tmap_ok[v] = false;
+        E(g, "mov.u64 %s, 0;", rn(g, out[0]));
+        set_val(g, v, 0, out);
+        return;
+    }
+    tma_init(g);
+    need(g, TF_TENSORMAP);
+    if (!g->scratch) {
+        g->scratch = nr(g, CD);
+        g->tmap_stage = nr(g, CR);
+    }
+    Type bt = g->f->types[use->op == OP_LOAD ? use->res[0] : use->args[1]];
+    int esz = dt_size(dt), sw = g->tma_sw[v];
+    int32_t box[TC_MAX_RANK];
+    for (int k = 0; k < rank; k++) box[k] = bt.shape[k];
+    if (sw && box[rank - 1] > (16 << sw) / esz) box[rank - 1] = (16 << sw) / esz;   /* one slab */
+    E(g, "add.u64 %s, %s, %d;", rn(g, out[0]), rn(g, g->scratch), 128 * g->ntmap_dev++);
+    int w0 = nr(g, CP), a = nr(g, CR);
+    char st[16], q[16];   /* kept: rn's names are overwritten after 24 more */
+    snprintf(st, sizeof st, "%s", rn(g, g->tmap_stage));
+    snprintf(q, sizeof q, "%s", rn(g, g->leader));
+    E(g, "setp.lt.u32 %s, %s, 32;", rn(g, w0), rn(g, g->tid));
+    E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, a), rn(g, g->tid), st);
+    E(g, "@%s st.shared.u32 [%s], 0;", rn(g, w0), rn(g, a));
+    E(g, "bar.warp.sync -1;");
+    const char *tr = "tensormap.replace.tile";
+    E(g, "@%s %s.global_address.shared::cta.b1024.b64 [%s], %s;", q, tr, st, rn(g, g->vr[in->args[0]][0]));
+    E(g, "@%s %s.rank.shared::cta.b1024.b32 [%s], %d;", q, tr, st, rank - 1);
+    for (int i = 0; i < rank; i++) {   /* TMA counts dimensions innermost first */
+        int k = rank - 1 - i, dim = nr(g, CR);
+        E(g, "@%s %s.box_dim.shared::cta.b1024.b32 [%s], %d, %d;", q, tr, st, i, box[k]);
+        E(g, "cvt.u32.u64 %s, %s;", rn(g, dim), rn(g, g->vr[in->args[1 + k]][0]));
+        E(g, "@%s %s.global_dim.shared::cta.b1024.b32 [%s], %d, %s;", q, tr, st, i, rn(g, dim));
+        E(g, "@%s %s.element_stride.shared::cta.b1024.b32 [%s], %d, 1;", q, tr, st, i);
+        if (i == 0) continue;
+        int b = nr(g, CD);
+        E(g, "mul.lo.s64 %s, %s, %d;", rn(g, b), rn(g, g->vr[in->args[1 + rank + k]][0]), esz);
+        E(g, "@%s %s.global_stride.shared::cta.b1024.b64 [%s], %d, %s;", q, tr, st, i - 1, rn(g, b));
+    }
+    E(g, "@%s %s.elemtype.shared::cta.b1024.b32 [%s], %d;", q, tr, st, elemtype_of(dt));
+    E(g, "@%s %s.interleave_layout.shared::cta.b1024.b32 [%s], 0;", q, tr, st);
+    E(g, "@%s %s.swizzle_mode.shared::cta.b1024.b32 [%s], %d;", q, tr, st, sw);
+    E(g, "@%s %s.fill_mode.shared::cta.b1024.b32 [%s], 0;", q, tr, st);
+    E(g, "bar.warp.sync -1;");
+    E(g, "@%s tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned "
+      "[%s], [%s], 128;", rn(g, w0), rn(g, out[0]), st);
+    E(g, "@%s fence.proxy.tensormap::generic.acquire.gpu [%s], 128;", rn(g, w0), rn(g, out[0]));
+    E(g, "@%s cp.async.bulk.commit_group;", rn(g, w0));   /* after the acquire: Triton's ptxas workaround */
+    E(g, "@%s cp.async.bulk.wait_group.read 0;", rn(g, w0));
+    E(g, "bar.sync 0;");
+    set_val(g, v, 0, out);
 }
 
 int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out) {
@@ -422,5 +596,14 @@ int gpu_tma_maps(const char *ptx, const char *kernel, GpuTmap *out) {
         out[n].swizzle = sw;
         n++;
     }
+    return n;
+}
+
+int gpu_scratch_bytes(const char *ptx, const char *kernel) {
+    char pat[160];
+    snprintf(pat, sizeof pat, ".param .u64 %s_scratch_", kernel);
+    const char *p = ptx ? strstr(ptx, pat) : NULL;
+    int n;
+    if (!p || sscanf(p + strlen(pat), "%d", &n) != 1 || n <= 0 || n % 128) return 0;
     return n;
 }

@@ -1143,6 +1143,9 @@ static void exec_inst(Ctx *c, const Inst *in) {
     case OP_BARRIER:
         if (c->chk) check_barrier(c->chk);
         break;
+    case OP_TMAP:   /* a hint for the GPU's TMA copies: no map here */
+        *(uint64_t *)V(c, in->res[0]) = 0;
+        break;
     case OP_PROGRAM_ID: {
         int a = in->attr.axis;
         *(int32_t *)V(c, in->res[0]) = (int32_t)(a >= 0 && a < 3 ? c->pid[a] : 0);

@@ -72,10 +72,16 @@ OP(LOAD,   "load",   3)  /* ptr, mask (or -1), other (or -1); result has the poi
                             the pointer's shape; masked-off lanes read `other` (0 if absent)
                             and never touch memory. attr.kind bit 0: volatile */
 OP(STORE,  "store",  3)  /* ptr, value (pointee dtype), mask (or -1); no result */
-/* LOAD and STORE of a host tensor descriptor's block that TMA can express carry more
- * operands after those 3: the descriptor's base pointer (a parameter) and one i32 scalar
- * offset per dimension (ir_desc_rank). The 3 operands keep the meaning; the rest is a hint a
- * backend may use instead (the GPU: cp.async.bulk.tensor on sm_90+). */
+/* LOAD and STORE of a tensor descriptor's block that TMA can express carry more operands
+ * after those 3: the descriptor's map (a host descriptor's base pointer, a parameter; or the
+ * TMAP of a descriptor the kernel made) and one i32 scalar offset per dimension
+ * (ir_desc_rank). The 3 operands keep the meaning; the rest is a hint a backend may use
+ * instead (the GPU: cp.async.bulk.tensor on sm_90+). */
+OP(TMAP,   "tmap",  -1)  /* base, shape[0..rank) (i64), strides[0..rank-1) (i64; the last is 1):
+                            where tl.make_tensor_descriptor made a descriptor, a hint for its
+                            blocks' TMA copies. The result is a scalar pointer like base: the
+                            GPU may fill a tensor map there (tensormap.replace, in a global
+                            scratch area); the interpreter gives a null pointer. rank = nargs/2 */
 OP(ATOMIC, "atomic", 3)  /* ptr, val, mask (or -1); attr.kind = AtomKind; result = old values */
 OP(ATOMIC_CAS,"atomic_cas",3) /* ptr, cmp, val; result = old values */
 

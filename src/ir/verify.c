@@ -208,6 +208,18 @@ static bool check_types(Vf *v, const Inst *in) {
     switch (op) {
     case OP_CONST: case OP_BARRIER: case OP_RETURN: case OP_PRINT:
         return true;
+    case OP_TMAP: {
+        int rank = in->nargs / 2;
+        if (in->nargs % 2 || rank < 1 || rank > TC_MAX_RANK)
+            return vfail(v, in, "%d operands: expected base, rank shapes, rank-1 strides", in->nargs);
+        Type b = T(v, a[0]);
+        if (b.dt != DT_PTR || b.rank || rt.dt != DT_PTR || rt.rank || rt.elem != b.elem)
+            return vfail(v, in, "base and result must be scalar pointers of one element type");
+        for (int k = 1; k < in->nargs; k++)
+            if (T(v, a[k]).dt != DT_I64 || T(v, a[k]).rank)
+                return vfail(v, in, "shape and stride operands must be i64 scalars");
+        return true;
+    }
     case OP_PROGRAM_ID: case OP_NUM_PROGRAMS:
         if (rt.dt != DT_I32 || rt.rank) return vfail(v, in, "result must be an i32 scalar");
         if (in->attr.axis < 0 || in->attr.axis > 2) return vfail(v, in, "axis %d", in->attr.axis);

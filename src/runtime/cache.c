@@ -345,6 +345,11 @@ bool cache_key_make(CacheKey *k, const CacheKeyIn *in) {
                       nomma3 && *nomma3 && strcmp(nomma3, "0") != 0, gpu_unverified(), gpu_fp_fusion());
     if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
     w += w2;
+    if (in->global_scratch && memmem(in->src, in->src_len, "make_tensor_descriptor", 22)) {
+        w2 = snprintf(k->text + w, sizeof k->text - (size_t)w, "global_scratch 1\n");
+        if (w2 < 0 || (size_t)(w + w2) >= sizeof k->text) { k->hex[0] = 0; return false; }
+        w += w2;
+    }
     uint8_t kh[32];
     sha256(k->text, (size_t)w, kh);
     sha256_hex(kh, k->hex);

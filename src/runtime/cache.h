@@ -101,6 +101,10 @@ typedef struct CacheKeyIn {
     bool debug;                        /* TRITON_DEBUG (trace_debug) */
     bool occupancy;                    /* the PTX has the occupancy step's .minnctapersm */
     const char *build;                 /* NULL: this build (cache_build_id) */
+    bool global_scratch;               /* gpu_compile's: a JIT launch passes a scratch area
+                                          (keyed only for sources that make descriptors, so
+                                          that other kernels' entries stay shared with
+                                          ahead-of-time compiles) */
 } CacheKeyIn;
 /* False when the key does not fit (then the cache is not used for it). */
 bool cache_key_make(CacheKey *k, const CacheKeyIn *in);

@@ -56,6 +56,7 @@ struct JitEntry {
     char dot[48];              /* how tl.dot ran (GPU) */
     GpuTmap tmap[GPU_MAX_TMAPS];  /* the tensor maps encoded at each launch (TMA) */
     int ntmap;
+    int scratch;               /* global scratch bytes per program, allocated at each launch */
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
@@ -276,16 +277,20 @@ static void spec_string(const tc_kernel *k, const KeyArg *ka, int n, char *buf, 
 static void tma_note(const tc_kernel *k, JitEntry *e, const KeyArg *ka, int n) {
     int ndesc = 0;
     for (int i = 0; i < n; i++) ndesc += ka[i].desc.rank > 0;
-    if (!ndesc) return;
+    if (!ndesc && !e->scratch) return;
     char s[2 * sizeof e->note];
     size_t o = 0;
-    if (e->ntmap) {
-        o += (size_t)snprintf(s, sizeof s, "tensor descriptors through TMA (cp.async.bulk.tensor):");
+    if (e->scratch)   /* descriptors made in the kernel (tma.c) */
+        o += (size_t)snprintf(s, sizeof s, "%d tensor map%s made in the kernel for TMA (%d bytes of "
+                              "global scratch per program)%s", e->scratch / 128,
+                              e->scratch > 128 ? "s" : "", e->scratch, ndesc ? "; " : "");
+    if (ndesc && e->ntmap) {
+        o += (size_t)snprintf(s + o, sizeof s - o, "tensor descriptors through TMA (cp.async.bulk.tensor):");
         for (int m = 0; m < e->ntmap && o < sizeof s; m++)
             o += (size_t)snprintf(s + o, sizeof s - o, "%s %s", m ? "," : "",
                                   k->fn->params[e->ir_param[e->tmap[m].param]].name);
-    } else {
-        o += (size_t)snprintf(s, sizeof s, "tensor descriptors as ordinary loads and stores (no TMA: "
+    } else if (ndesc) {
+        o += (size_t)snprintf(s + o, sizeof s - o, "tensor descriptors as ordinary loads and stores (no TMA: "
                               "the target lacks it, or the rank, strides, block or alignment "
                               "rule it out)");
     }
@@ -388,6 +393,7 @@ static tc_status compile_entry(tc_kernel *k, const KeyArg *ka, int n, uint64_t h
     memcpy(e->dot, code.dot, sizeof e->dot);
     memcpy(e->tmap, code.tmap, sizeof e->tmap);
     e->ntmap = code.ntmap;
+    e->scratch = code.scratch;
     if (b == TC_BACKEND_CUDA) {
         tma_note(k, e, ka, n);
         unverified_note(e);
@@ -605,6 +611,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
     last->disk_cache = compiled ? e->disk_cache : TC_CACHE_UNUSED;
     last->check = last->check_findings = last->check_notes = 0;
     last->check_seed = 0;
+    last->scratch_bytes = 0;
     last->threads = 1;
     memcpy(last->dot, e->dot, sizeof e->dot);
     last->shared_bytes = e->shared;
@@ -716,7 +723,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
         }
     } else {
         uint64_t slots[JIT_MAX_PARAMS];
-        void *params[JIT_MAX_PARAMS + GPU_MAX_TMAPS];
+        void *params[JIT_MAX_PARAMS + GPU_MAX_TMAPS + 1];
         for (int j = 0; j < f->nparams; j++) {
             const tc_value *v = &vals[e->ir_param[j]];
             int dt = f->params[j].type.dt;
@@ -764,11 +771,43 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                 return ctx_take(ctx, &ce);
             params[f->nparams + m] = tmaps[m];
         }
+        /* the global scratch area last (the maps of descriptors the kernel makes, tma.c):
+         * allocated for this launch and given back once it is queued (tc_set_allocator) */
+        uint64_t scratch = 0;
+        uint64_t nprog = (uint64_t)grid[0] * (grid[1] ? grid[1] : 1) * (grid[2] ? grid[2] : 1);
+        if (e->scratch && nprog > SIZE_MAX / 2 / (uint64_t)e->scratch)
+            return ctx_fail(ctx, TC_ERR_LIMIT, "%s: a grid of %llu programs needs more global "
+                            "scratch than can be allocated", k->signature, (unsigned long long)nprog);
+        size_t scratch_n = (size_t)(nprog * (uint64_t)e->scratch);
+        if (e->scratch && grid[0]) {
+            if (ctx->alloc) {
+                scratch = ctx->alloc(scratch_n, 128, opts->stream, ctx->alloc_user);
+                if (!scratch)
+                    return ctx_fail(ctx, TC_ERR_NOMEM, "%s: the allocator (tc_set_allocator) gave no "
+                                    "%zu bytes of global scratch", k->signature, scratch_n);
+                if (scratch % 128) {
+                    if (ctx->release) ctx->release(scratch, scratch_n, opts->stream, ctx->alloc_user);
+                    return ctx_fail(ctx, TC_ERR_ARG, "%s: the allocator (tc_set_allocator) gave "
+                                    "global scratch not 128-byte aligned", k->signature);
+                }
+            } else {
+                Err ae = {0};
+                if (cuda_alloc_async(scratch_n, opts->stream, &scratch, &ae)) return ctx_take(ctx, &ae);
+            }
+            params[f->nparams + e->ntmap] = &scratch;
+            last->scratch_bytes = (int64_t)scratch_n;
+        }
         /* Launches are asynchronous, as in Triton: a kernel's fault surfaces at the next
          * synchronizing call (tc_synchronize, tc_tensor_to_host). TRITONC_LAUNCH_BLOCKING=1
          * waits after every launch, so the failing launch reports its own error. */
         Err ce = {0};
-        if (cuda_launch(cu, grid, e->threads, e->shared, opts->stream, params, &ce) ||
+        bool failed = cuda_launch(cu, grid, e->threads, e->shared, opts->stream, params, &ce);
+        if (scratch && ctx->alloc) {
+            if (ctx->release) ctx->release(scratch, scratch_n, opts->stream, ctx->alloc_user);
+        } else if (scratch) {
+            cuda_free_async(scratch, opts->stream);
+        }
+        if (failed ||
             (launch_blocking() && !ctx_thread(ctx)->capture &&
              !(opts->stream && cuda_stream_capturing(opts->stream) == 1) && cuda_sync(&ce)) ||
             (opts->timeout_s > 0 && !ctx_thread(ctx)->capture &&
@@ -878,7 +917,7 @@ tc_status jit_compile_ptx(tc_kernel *k, const tc_target *target, const char *con
     GpuKernel gk;
     memset(&gk, 0, sizeof gk);
     Err ge = {0};
-    tc_status rc = gpu_compile(f, target, nw, 3, 0, &gk, &ge);
+    tc_status rc = gpu_compile(f, target, nw, 3, 0, false, &gk, &ge);
     arena_free(&arena);
     if (rc) {
         gpu_kernel_free(&gk);

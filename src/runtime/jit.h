@@ -117,6 +117,7 @@ typedef struct PipelineCode {
     char dot[48];            /* how tl.dot ran (gpu_dot_summary) */
     GpuTmap tmap[GPU_MAX_TMAPS];  /* the tensor maps it takes after its parameters (TMA) */
     int ntmap;
+    int scratch;             /* bytes of global scratch per program it takes last (0: none) */
 } PipelineCode;
 
 /* One specialization from the AST to code: traced into *ir (allocated in arena; static_print

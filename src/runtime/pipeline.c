@@ -193,7 +193,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     code->cache_event = TC_CACHE_UNUSED;
     bool occ_on = cuda_occupancy_on();
     CacheKeyIn in = {k->m->src->text, k->m->src->len, k->fn->name, spec, g->num_warps,
-                     g->num_stages, t, trace_debug() || k->fn->debug, false, NULL};
+                     g->num_stages, t, trace_debug() || k->fn->debug, false, NULL, true};
     CacheKey plain, occk;
     /* a truncated specialization string ("...") cannot be a key */
     size_t sl = strlen(spec);
@@ -223,6 +223,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
         code->shared_bytes = ent.meta.shared_bytes;
         gpu_dot_summary(f, ent.ptx, code->dot, sizeof code->dot);
         code->ntmap = gpu_tma_maps(ent.ptx, ent.meta.kernel, code->tmap);
+        code->scratch = gpu_scratch_bytes(ent.ptx, ent.meta.kernel);
         bool restore = false;
         if (hit == &plain && occ_on && !(ent.meta.flags & CACHE_META_OCC_CHECKED)) {
             /* made by `tritonc compile` or with TRITONC_OCCUPANCY=0: the step runs now */
@@ -249,7 +250,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     free(mem);
     GpuKernel gk;
     memset(&gk, 0, sizeof gk);
-    rc = gpu_compile(f, t, g->num_warps, g->num_stages, g->max_shared, &gk, e);
+    rc = gpu_compile(f, t, g->num_warps, g->num_stages, g->max_shared, true, &gk, e);
     if (rc) { gpu_kernel_free(&gk); return rc; }
     /* one more program per SM where the registers allow it */
     occ = occ_on ? cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes) : NULL;
@@ -259,6 +260,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     code->shared_bytes = c.shared_bytes;
     gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
     code->ntmap = gpu_tma_maps(gk.ptx, gk.name, code->tmap);
+    code->scratch = gpu_scratch_bytes(gk.ptx, gk.name);
     dump_kernel(f, use ? (occ ? occk.hex : plain.hex) : NULL, gk.name, c.ptx, note, noten);
     bool store = use && cache_may_store(cr);
     rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);

@@ -136,12 +136,14 @@ static void block_ptrs(Trace *t, Val d, Val offs, const char *what, Val *ptr, Va
 static void tma_operands(Trace *t, Val d, const Val *offv, int op, int res) {
     const TDesc *ds = d.desc;
     int esz = dt_size(d.type.elem);
-    if (ds->dyn || d.type.elem == DT_I1 || ds->strides[ds->rank - 1] != 1 ||
-        (ds->block[ds->rank - 1] * esz) % 16 != 0)
+    if ((ds->dyn && !ds->tmap) || d.type.elem == DT_I1 || (ds->block[ds->rank - 1] * esz) % 16 != 0 ||
+        (!ds->dyn && ds->strides[ds->rank - 1] != 1))
         return;
     for (int i = 0; i < ds->rank; i++) {
-        if (ds->block[i] > 256 || offv[i].kind != V_TENSOR || offv[i].type.dt != DT_I32 ||
-            ds->shape[i] < 1 || ds->shape[i] > ((int64_t)1 << 32))
+        if (ds->block[i] > 256 || offv[i].kind != V_TENSOR || offv[i].type.dt != DT_I32)
+            return;
+        if (ds->dyn) continue;   /* a kernel's map: its sizes are the backend's to check */
+        if (ds->shape[i] < 1 || ds->shape[i] > ((int64_t)1 << 32))
             return;
         if (i < ds->rank - 1 && ((ds->strides[i] * esz) % 16 != 0 || ds->strides[i] * esz >= ((int64_t)1 << 40)))
             return;
@@ -153,7 +155,7 @@ static void tma_operands(Trace *t, Val d, const Val *offv, int op, int res) {
     if (!in || in->nargs != 3) return;
     int *args = arena_alloc(t->arena, sizeof(int) * (size_t)(4 + ds->rank));
     memcpy(args, in->args, sizeof(int) * 3);
-    args[3] = d.id;
+    args[3] = ds->dyn ? ds->tmap - 1 : d.id;
     for (int i = 0; i < ds->rank; i++) args[4 + i] = offv[i].id;
     in->args = args;
     in->nargs = 4 + ds->rank;
@@ -245,6 +247,13 @@ Val sem_h_make_tensor_descriptor(Call *c, Val **a) {
         FAIL("make_tensor_descriptor: the last stride must be the constexpr 1 (Triton's rule: the "
              "innermost dimension is contiguous)");
     d->dyn = dyn;
+    /* the map a backend with TMA fills for this descriptor (ops.h TMAP): here, where the
+     * kernel makes it, so that a loop's loads share one */
+    int margs[2 * TC_MAX_RANK];
+    margs[0] = base.id;
+    for (int i = 0; i < 2 * rank - 1; i++)
+        margs[1 + i] = sem_cast_impl(t, sem_to_tensor(t, dyn[i], loc), type_scalar(DT_I64), 0, loc).id;
+    d->tmap = sem_emit_v(t, OP_TMAP, margs, 2 * rank, base.type, (Attr){0}, loc).id + 1;
     base.desc = d;
     return base;
 }

@@ -20,6 +20,7 @@ typedef struct TDesc {
     int32_t block[TC_MAX_RANK];
     int64_t shape[TC_MAX_RANK], strides[TC_MAX_RANK];
     const struct Val *dyn;
+    int tmap;          /* made in the kernel: the id + 1 of its TMAP (ops.h); 0: none */
 } TDesc;
 
 /* One kernel parameter, as the launch specializes it. */
