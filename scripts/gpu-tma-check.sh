@@ -106,12 +106,12 @@ echo "== tile_scale fp32 5x6, 4x4 blocks (no TMA: rows of 24 bytes)"
 run small tile_scale --tensor 'x=fp32:randn(5,6)' --tensor 'y=fp32:zeros(5,6)' \
     'x_desc=desc(x,[4,4])' 'y_desc=desc(y,[4,4])' BM=4 BN=4 --grid 2,2 --seed 4
 echo "== made_tile fp32 37x48 and fp16 64x32 (descriptors made in the kernel: tensormap.replace)"
-run made32 made_tile --tensor 'x=fp32:randn(37,48)' --tensor 'y=fp32:zeros(37,48)' M=37 N=48 BM=16 BN=32 \
+run made32 made_tile 'x=fp32:randn(37,48)' 'y=fp32:zeros(37,48)' M=37 N=48 BM=16 BN=32 \
     --grid 3 --seed 6
-run made16 made_tile --tensor 'x=fp16:randn(64,32)' --tensor 'y=fp16:zeros(64,32)' M=64 N=32 BM=16 BN=32 \
+run made16 made_tile 'x=fp16:randn(64,32)' 'y=fp16:zeros(64,32)' M=64 N=32 BM=16 BN=32 \
     --grid 4 --seed 7
 echo "== made_tile fp32 37x40 (N = 40: the ordinary path)"
-run made40 made_tile --tensor 'x=fp32:randn(37,40)' --tensor 'y=fp32:zeros(37,40)' M=37 N=40 BM=16 BN=32 \
+run made40 made_tile 'x=fp32:randn(37,40)' 'y=fp32:zeros(37,40)' M=37 N=40 BM=16 BN=32 \
     --grid 3 --seed 8
 # desc_matmul NAME BK WARPS STAGES [env]: fp16 256x128 @ 128x192 -> fp32, 64x64xBK blocks
 mm() {
@@ -153,8 +153,8 @@ if [ -n "$TUT" ] && [ -f "$TUT/06-fused-attention.py" ]; then
             X=; [ $mode = interp ] && X="--interpret --target cuda:90"
             echo "== tutorial 06 _attn_fwd ($mode, descriptors made in the kernel, STAGE=$st)"
             "$TC" run "$TUT/06-fused-attention.py" _attn_fwd $X --config 0 --seed 1 \
-                --tensor "desc_q=fp16:randn($S,64)" --tensor "desc_k=fp16:randn($S,64)" \
-                --tensor "desc_v=fp16:randn($S,64)" --tensor "desc_o=fp16:zeros($S,64)" sm_scale=0.125 \
+                "desc_q=fp16:randn($S,64)" "desc_k=fp16:randn($S,64)" \
+                "desc_v=fp16:randn($S,64)" "desc_o=fp16:zeros($S,64)" sm_scale=0.125 \
                 "M=fp32:zeros($S)" Z=1 H=1 N_CTX=$S HEAD_DIM=64 FP8_OUTPUT=false STAGE=$st \
                 warp_specialize=false IS_HOPPER=true --grid "(cdiv($S, BLOCK_M), 1)" \
                 --save "desc_o=$D/attmade${st}_$mode.npy" --verbose 2>&1 | grep -E '^note|^launch|rror' || true

@@ -232,6 +232,18 @@ TEST(tma_for_descriptors_made_in_the_kernel) {
         CHECK_CONTAINS(ptx, ".param .u64 made_tile_scratch_256\n)");
         CHECK_INT(256, gpu_scratch_bytes(ptx, "made_tile"));
         CHECK_INT(0, count(ptx, ".align 64 .b8"));   /* no map parameter */
+        /* the two maps filled by warps 0 and 1 at once: no barrier between them */
+        const char *f0 = strstr(ptx, "tensormap.cp_fenceproxy"), *c0 = strstr(ptx, "cp.async.bulk.tensor");
+        const char *f1 = f0 ? strstr(f0 + 1, "tensormap.cp_fenceproxy") : NULL;
+        CHECK(f0 && f1 && c0 && f1 < c0);
+        if (f0 && f1 && c0 && f1 < c0) {
+            char *between = strndup(f0, (size_t)(c0 - f0));
+            CHECK_INT(2, count(between, "bar.sync 0;"));   /* the maps' barrier, the load's own */
+            free(between);
+            char *fills = strndup(f0, (size_t)(f1 - f0));
+            CHECK_INT(0, count(fills, "bar.sync 0;"));
+            free(fills);
+        }
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
     }

@@ -16,8 +16,8 @@ flops=$((4 * Z * H * N * N * D)); [ "$C" = 1 ] && flops=$((flops / 2))
 # one tritonc row per TRITONC_GPU_UNVERIFIED setting in SETS (default: the checked path
 # only; e.g. SETS="0 tma1d" to measure an area before it becomes the default)
 if [ "${MADE:-0}" = 1 ]; then
-    set -- --tensor "desc_q=fp16:randn($Y,$D)" --tensor "desc_k=fp16:randn($Y,$D)" \
-        --tensor "desc_v=fp16:randn($Y,$D)" --tensor "desc_o=fp16:zeros($Y,$D)"
+    set -- "desc_q=fp16:randn($Y,$D)" "desc_k=fp16:randn($Y,$D)" "desc_v=fp16:randn($Y,$D)" \
+        "desc_o=fp16:zeros($Y,$D)"
 else
     set -- --tensor "q=fp16:randn($Y,$D)" --tensor "k=fp16:randn($Y,$D)" --tensor "v=fp16:randn($Y,$D)" \
         --tensor "o=fp16:zeros($Y,$D)" 'desc_q=desc(q,[1,1])' 'desc_k=desc(k,[1,1])' \

@@ -95,7 +95,7 @@ typedef struct G {
     const Inst **tmap_use;  /* map value -> its first descriptor access (the box, the dtype) */
     bool scratch_ok;  /* gpu_compile's global_scratch: the launch passes a scratch area */
     int scratch, ntmap_dev;  /* register: this program's part of it; the maps made there */
-    int tmap_stage;   /* register: 128 bytes of shared memory a map is composed in */
+    int tmap_stage;   /* register: 128 bytes of shared memory per warp to compose maps in */
     bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
     int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
     bool *tma_ring;   /* value -> a load the pipeliner copies into its ring by TMA (tmaring) */

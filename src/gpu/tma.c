@@ -453,10 +453,10 @@ void tma_ring_wait(G *g, int slot) {
  * after it. Returns the new shared size. */
 int tma_finish(G *g, int shared) {
     if (!g->mbar) return shared;
-    if (g->ntmap_dev) {   /* the maps' 128 bytes in shared memory; this program's scratch */
+    if (g->ntmap_dev) {   /* 128 bytes per warp that fills a map; this program's scratch */
         shared = (shared + 127) & ~127;
         EP(g, "add.u32 %s, %s, %d;", rn(g, g->tmap_stage), rn(g, g->smem), shared);
-        shared += 128;
+        shared += 128 * (g->ntmap_dev < g->nw ? g->ntmap_dev : g->nw);
         int x = nr(g, CR), y = nr(g, CR), z = nr(g, CR), nx = nr(g, CR), ny = nr(g, CR);
         int p = nr(g, CD), w = nr(g, CD), t = nr(g, CD);
         EP(g, "mov.u32 %s, %%ctaid.x;", rn(g, x));
@@ -547,13 +547,20 @@ void tma_create(G *g, const Inst *in) {
     int32_t box[TC_MAX_RANK];
     for (int k = 0; k < rank; k++) box[k] = bt.shape[k];
     if (sw && box[rank - 1] > (16 << sw) / esz) box[rank - 1] = (16 << sw) / esz;   /* one slab */
-    E(g, "add.u64 %s, %s, %d;", rn(g, out[0]), rn(g, g->scratch), 128 * g->ntmap_dev++);
-    int w0 = nr(g, CP), a = nr(g, CR);
+    /* map k is warp (k mod num_warps)'s, in its own 128 bytes of the stage: the maps a
+     * kernel makes one after another are filled at once */
+    int k = g->ntmap_dev++, w = k % g->nw;
+    E(g, "add.u64 %s, %s, %d;", rn(g, out[0]), rn(g, g->scratch), 128 * k);
+    int w0 = nr(g, CP), lead = nr(g, CP), a = nr(g, CR), st_w = nr(g, CR);
     char st[16], q[16];   /* kept: rn's names are overwritten after 24 more */
-    snprintf(st, sizeof st, "%s", rn(g, g->tmap_stage));
-    snprintf(q, sizeof q, "%s", rn(g, g->leader));
-    E(g, "setp.lt.u32 %s, %s, 32;", rn(g, w0), rn(g, g->tid));
-    E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, a), rn(g, g->tid), st);
+    E(g, "add.u32 %s, %s, %d;", rn(g, st_w), rn(g, g->tmap_stage), 128 * w);
+    snprintf(st, sizeof st, "%s", rn(g, st_w));
+    snprintf(q, sizeof q, "%s", rn(g, lead));
+    E(g, "shr.u32 %s, %s, 5;", rn(g, a), rn(g, g->tid));
+    E(g, "setp.eq.u32 %s, %s, %d;", rn(g, w0), rn(g, a), w);
+    E(g, "setp.eq.u32 %s, %s, %d;", rn(g, lead), rn(g, g->tid), 32 * w);
+    E(g, "and.b32 %s, %s, 31;", rn(g, a), rn(g, g->tid));
+    E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, a), rn(g, a), st);
     E(g, "@%s st.shared.u32 [%s], 0;", rn(g, w0), rn(g, a));
     E(g, "bar.warp.sync -1;");
     const char *tr = "tensormap.replace.tile";
@@ -580,7 +587,20 @@ void tma_create(G *g, const Inst *in) {
     E(g, "@%s fence.proxy.tensormap::generic.acquire.gpu [%s], 128;", rn(g, w0), rn(g, out[0]));
     E(g, "@%s cp.async.bulk.commit_group;", rn(g, w0));   /* after the acquire: Triton's ptxas workaround */
     E(g, "@%s cp.async.bulk.wait_group.read 0;", rn(g, w0));
-    E(g, "bar.sync 0;");
+    /* the others meet the warp that fenced the map (as Triton: one warp fences, a barrier
+     * for the rest), once after a run of maps: until the next TMAP only scalar work */
+    const Region *r = g->f->body;
+    int i = 0;
+    while (i < r->ninsts && r->insts[i] != in) i++;
+    bool more = false;
+    for (i++; i < r->ninsts && !more; i++) {
+        const Inst *n = r->insts[i];
+        if (n->op == OP_TMAP) { more = g->tmap_ok[n->res[0]]; continue; }
+        if (n->nres != 1 || n->nargs > 3 || n->regions[0] || g->f->types[n->res[0]].rank ||
+            n->op == OP_LOAD || n->op == OP_ATOMIC || n->op == OP_ATOMIC_CAS || n->op == OP_DOT)
+            break;
+    }
+    if (!more) E(g, "bar.sync 0;");
     set_val(g, v, 0, out);
 }
 
