@@ -303,3 +303,46 @@ TEST(kern_dot_two_loops_invariant) {
     }
     free_all(ctx);
 }
+
+/* A persistent matmul through descriptors the kernel makes (dot_tc.py's
+ * made_desc_matmul_kernel, tutorial 09's pattern): ragged M, exact small integers. On sm_90a
+ * the GPU fills their maps itself (tensormap.replace; test_tma.c has the PTX) where the row
+ * strides K and N are multiples of 16; N = 72 leaves c's on the ordinary path. */
+TEST(kern_dot_made_descriptors) {
+    enum { M = 100, K = 48, BM = 64, BN = 32, BK = 16, NPROG = 3 };
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "dot_tc.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "made_desc_matmul_kernel");
+    static uint16_t a[M * K], b[80 * K];
+    static float got[M * 80];
+    kt_seed(2015);
+    for (int i = 0; i < M * K; i++) a[i] = kt_f16(kt_irand(-3, 3));
+    for (int i = 0; i < 80 * K; i++) b[i] = kt_f16(kt_irand(-3, 3));
+    for (int run = 0; k && run < 3; run++) {
+        int N = run == 2 ? 72 : 80, st = run == 1 ? 1 : 3;
+        tc_tensor *ta = kt_t2(ctx, TC_FP16, M, K, a), *tb = kt_t2(ctx, TC_FP16, N, K, b),
+                  *tc = kt_t2(ctx, TC_FP32, M, N, NULL);
+        tc_launch_opts op = tc_launch_defaults();
+        op.grid[0] = NPROG;
+        op.num_stages = st;
+        char what[64];
+        snprintf(what, sizeof what, "made descriptors, N=%d, stages=%d", N, st);
+        tc_status r = kt_launch_opts(ctx, k, &op,
+                                     KT_ARGS({"a_ptr", tc_tens(ta)}, {"b_ptr", tc_tens(tb)}, {"c_ptr", tc_tens(tc)},
+                                             {"M", tc_int(M)}, {"N", tc_int(N)}, {"K", tc_int(K)},
+                                             {"BM", tc_int(BM)}, {"BN", tc_int(BN)}, {"BK", tc_int(BK)},
+                                             {"NPROG", tc_int(NPROG)}, {"STAGES", tc_int(st)}));
+        if (!kt_ok_(ctx, r, what, __FILE__, __LINE__)) continue;
+        kt_get(tc, got);
+        long bad = -1;
+        for (int i = 0; i < M && bad < 0; i++)
+            for (int j = 0; j < N && bad < 0; j++) {
+                double e = 0;
+                for (int q = 0; q < K; q++) e += kt_h2d(a[i * K + q]) * kt_h2d(b[j * K + q]);
+                if (got[i * N + j] != e) bad = (long)i * N + j;
+            }
+        if (bad >= 0) test_fail(__FILE__, __LINE__, "%s: element %ld is %g", what, bad, got[bad]);
+        else test_passed++;
+    }
+    free_all(ctx);
+}

@@ -89,10 +89,11 @@ static bool self_added_address(const char *ptx) {
 static const char *lower_unverified;   /* TRITONC_GPU_UNVERIFIED for lower(), NULL: unset */
 static int lower_stages = 3;           /* num_stages for lower() */
 static bool lower_scratch = true;      /* gpu_compile's global_scratch for lower() */
+static const char *lower_file = "tests/kernels/tma.py";   /* the kernels lower() reads */
 
 static char *lower(const char *name, const SpecArg *args, int arch, int num_warps) {
     Err e = {0};
-    Source *s = source_read_file(TFILE, &e);
+    Source *s = source_read_file(lower_file, &e);
     if (!s) { printf("%s\n", e.msg); return NULL; }
     Module *m = parse_module(s, &e);
     char *ptx = NULL;
@@ -262,6 +263,30 @@ TEST(tma_for_descriptors_made_in_the_kernel) {
         CHECK_INT(0, ptxas(ptx, c == 1 ? "sm_80" : "sm_90a"));
         free(ptx);
     }
+}
+
+/* The persistent matmul of tests/kernels/dot_tc.py (made_desc_matmul_kernel): its three
+ * maps filled by three warps, then the K loop's loads copied by TMA into the pipeline's ring
+ * (b's through the transpose) and the store out by TMA. */
+TEST(tma_made_descriptors_pipelined) {
+    SpecArg ptr = dptr(DT_FP16, NULL, true), out = dptr(DT_FP32, NULL, true), n16 = rint32();
+    n16.div16 = true;
+    SpecArg args[11] = {ptr, ptr, out, rint32(), n16, n16, cint(64), cint(64), cint(32), cint(132), cint(3)};
+    lower_file = "tests/kernels/dot_tc.py";
+    char *ptx = lower("made_desc_matmul_kernel", args, 90, 4);
+    lower_file = TFILE;
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(3, count(ptx, "tensormap.cp_fenceproxy"));
+    CHECK_CONTAINS(ptx, ".param .u64 made_desc_matmul_kernel_scratch_384\n)");
+    CHECK_CONTAINS(ptx, "wgmma.mma_async");
+    CHECK_INT(0, count(ptx, "ld.global"));
+    CHECK_INT(0, count(ptx, "cp.async.ca"));
+    CHECK_INT(0, count(ptx, "cp.async.cg"));
+    CHECK(count(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") >= 4);   /* 2 per ring fill */
+    CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
 }
 
 TEST(tma_1d_and_3d_assemble) {

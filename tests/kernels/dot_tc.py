@@ -62,3 +62,21 @@ def dot_two_loops_kernel(a_ptr, b_ptr, c_ptr, K, FIRST, BM: tl.constexpr, BN: tl
     for k in tl.range(0, K, BK, num_stages=2):
         acc += tl.dot(a, tl.load(b_ptrs + k * BN))
     tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], acc)
+
+
+@triton.jit
+def made_desc_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
+                            BK: tl.constexpr, NPROG: tl.constexpr, STAGES: tl.constexpr):
+    # c = a @ b.T (a M x K, b N x K, c M x N fp32) through descriptors the kernel makes, once
+    # per program, each program taking every NPROG-th output tile (a persistent matmul)
+    a_desc = tl.make_tensor_descriptor(a_ptr, shape=[M, K], strides=[K, 1], block_shape=[BM, BK])
+    b_desc = tl.make_tensor_descriptor(b_ptr, shape=[N, K], strides=[K, 1], block_shape=[BN, BK])
+    c_desc = tl.make_tensor_descriptor(c_ptr, shape=[M, N], strides=[N, 1], block_shape=[BM, BN])
+    tiles_n = tl.cdiv(N, BN)
+    for tile in tl.range(tl.program_id(0), tl.cdiv(M, BM) * tiles_n, NPROG):
+        om = tile // tiles_n * BM
+        on = tile % tiles_n * BN
+        acc = tl.zeros((BM, BN), dtype=tl.float32)
+        for kb in tl.range(0, tl.cdiv(K, BK), num_stages=STAGES):
+            acc = tl.dot(a_desc.load([om, kb * BK]), b_desc.load([on, kb * BK]).T, acc)
+        c_desc.store([om, on], acc)
