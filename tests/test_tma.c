@@ -285,6 +285,8 @@ TEST(tma_made_descriptors_pipelined) {
     CHECK_INT(0, count(ptx, "cp.async.cg"));
     CHECK(count(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") >= 4);   /* 2 per ring fill */
     CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));
+    /* what the launch report reads (gpu_dot_summary: "wgmma, 3 stages"): no cp.async.wait_group here */
+    CHECK_CONTAINS(ptx, "// loads pipelined in 3 stages\n");
     CHECK_INT(0, ptxas(ptx, "sm_90a"));
     free(ptx);
 }
@@ -806,6 +808,38 @@ TEST(tmachild3_scratch) {
     CHECK_INT(2, c[8]);
     tc_tensor_free(x);
     tc_tensor_free(y);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
+/* Ahead-of-time code takes only the kernel's own parameters: descriptors made in the kernel
+ * stay ordinary accesses there (tc_compile), even on sm_90a. */
+TEST(tma_made_descriptors_ahead_of_time) {
+    tc_context *ctx = NULL;
+    CHECK_INT(TC_OK, tc_context_new(&ctx));
+    tc_module *m = NULL;
+    tc_kernel *k = NULL;
+    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
+    CHECK_INT(TC_OK, tc_module_kernel(m, "made_tile", &k));
+    tc_args *a = NULL;
+    if (k) tc_args_new(k, &a);
+    if (a) {
+        tc_args_set(a, "BM", tc_int(16));
+        tc_args_set(a, "BN", tc_int(16));
+        tc_target t;
+        tc_target_parse("cuda:90a", &t);
+        const char *sig[4] = {"*fp32:16", "*fp32:16", "i32", "i32:16"};
+        tc_compiled *c = NULL;
+        CHECK_INT(TC_OK, tc_compile(k, &t, sig, 4, a, 4, 3, &c));
+        if (c) {
+            CHECK(strstr(c->ptx, "tensormap") == NULL);
+            CHECK(strstr(c->ptx, "_scratch_") == NULL);
+            CHECK(strstr(c->ptx, "ld.global") != NULL);
+            CHECK_INT(4, c->nparams);
+            tc_compiled_free(c);
+        }
+        tc_args_free(a);
+    }
     tc_module_free(m);
     tc_context_free(ctx);
 }

@@ -79,6 +79,7 @@ typedef struct G {
     int wgid;         /* register: the warpgroup's index, known warp-uniform (0: not yet) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     int ring, ring_bytes;  /* register: the pipeline ring; its size */
+    int piped_stages;      /* the most stages a pipelined loop has (0: none), for the header */
     int ring_live;         /* pipelined loops between prologue and drain (their ring in use) */
     bool scratch_in_ring;  /* the scratch area was used while a ring was in use: the ring then
                             * sits after it, else both start at the shared base, as Triton

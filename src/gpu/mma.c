@@ -985,8 +985,8 @@ void gpu_dot_summary(const IrFunc *f, const char *ptx, char *out, size_t n) {
     out[0] = 0;
     if (!f || !ptx || !has_dot(f->body)) return;
     const char *path = strstr(ptx, "wgmma.mma_async") ? "wgmma" : strstr(ptx, "mma.sync") ? "mma.sync" : "fma";
-    const char *w = strstr(ptx, "cp.async.wait_group ");
-    int stages = w ? atoi(w + 20) + 2 : 0;
+    const char *w = strstr(ptx, "cp.async.wait_group "), *h = strstr(ptx, "// loads pipelined in ");
+    int stages = w ? atoi(w + 20) + 2 : h ? atoi(h + 22) : 0;
     /* tl.range(warp_specialize=True) runs as an ordinary (pipelined) loop: said here */
     const char *ws = has_warp_spec(f->body) ? ", warp_specialize ignored" : "";
     if (stages) snprintf(out, n, "%s, %d stages%s", path, stages, ws);

@@ -398,6 +398,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         for (int i = 0; i < b->ninsts; i++)
             if (b->insts[i]->nres) g->inplace[b->insts[i]->res[0]] = -1;
     p->nslots = p->D + (p->defer ? 1 : 0);
+    if (p->D + 1 > g->piped_stages) g->piped_stages = p->D + 1;
     int64_t ring = (int64_t)p->nslots * off + inv_bytes;
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
     if (!g->ring) g->ring = nr(g, CR);

@@ -30,10 +30,11 @@
  * no load of the kernel goes direct.
  *
  * A descriptor the kernel makes (tl.make_tensor_descriptor, the IR's TMAP) has its map
- * filled by the kernel, as Triton does: where the kernel makes it, warp 0 zeroes 128 bytes
- * of shared memory, thread 0 sets the fields with tensormap.replace, and the warp copies the
- * map to this program's part of a global scratch area with the release fence of the tensor-map
- * proxy, then acquires it. The scratch area is the launch's (`.param .u64
+ * filled by the kernel, as Triton does: where the kernel makes it, a warp (map k: warp k mod
+ * num_warps, so that consecutive maps fill at once) zeroes 128 bytes of shared memory, its
+ * lane 0 sets the fields with tensormap.replace, and the warp copies the map to this
+ * program's part of a global scratch area with the release fence of the tensor-map proxy,
+ * then acquires it; one barrier after a run of maps. The scratch area is the launch's (`.param .u64
  * <kernel>_scratch_<bytes per program>`, last; the runtime allocates it, gpu_scratch_bytes).
  * Only maps made once per program (in the kernel's outermost block) over a 16-byte aligned
  * parameter with strides known to be multiples of 16 bytes; others stay ordinary accesses. */
@@ -148,6 +149,25 @@ static bool stride_ok(G *g, int v, int esz, int depth) {
     return false;
 }
 
+/* The tensor-map element type of PTX's tensormap.replace .elemtype (8-bit floats as u8, as
+ * Triton); -1 for none. Past f32 the numbers are not CUtensorMapDataType's (driver/cuda.c's
+ * tmap_dtype, for host maps): PTX counts f32.ftz before f64. */
+static int elemtype_of(int dt) {
+    switch (dt) {
+    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
+    case DT_I16: case DT_U16: return 1;
+    case DT_U32: return 2;
+    case DT_I32: return 3;
+    case DT_U64: return 4;
+    case DT_I64: return 5;
+    case DT_FP16: return 6;
+    case DT_FP32: return 7;
+    case DT_FP64: return 9;
+    case DT_BF16: return 10;
+    default: return -1;
+    }
+}
+
 /* The TMAPs the kernel can fill: once per program (the outermost block), a target with
  * tensormap.replace, a launch with a scratch area, a 16-byte aligned parameter as base,
  * strides multiples of 16 bytes (cuTensorMapEncodeTiled's rules; the rest is the kernel's, as
@@ -163,7 +183,7 @@ static void plan_tmaps(G *g) {
         if (in->op != OP_TMAP) continue;
         int rank = in->nargs / 2, elem = g->f->types[in->args[0]].elem, esz = dt_size(elem);
         int j = param_of(g->f, in->args[0]);
-        bool ok = j >= 0 && g->f->params[j].div16 && elem != DT_I1 && rank >= 1 && rank <= 5;
+        bool ok = j >= 0 && g->f->params[j].div16 && elemtype_of(elem) >= 0 && rank >= 1 && rank <= 5;
         for (int k = 0; ok && k < rank - 1; k++) ok = stride_ok(g, in->args[1 + rank + k], esz, 0);
         if (ok) { g->tmap_ok[in->res[0]] = true; n++; }
     }
@@ -505,32 +525,13 @@ void tma_params(G *g, Buf *b) {
     if (g->ntmap_dev) buf_printf(b, ",\n\t.param .u64 %s_scratch_%d", g->f->name, 128 * g->ntmap_dev);
 }
 
-/* The tensor-map element type of PTX's tensormap.replace .elemtype (8-bit floats as u8, as
- * Triton); -1 for none. Past f32 the numbers are not CUtensorMapDataType's (driver/cuda.c's
- * tmap_dtype, for host maps): PTX counts f32.ftz before f64. */
-static int elemtype_of(int dt) {
-    switch (dt) {
-    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
-    case DT_I16: case DT_U16: return 1;
-    case DT_U32: return 2;
-    case DT_I32: return 3;
-    case DT_U64: return 4;
-    case DT_I64: return 5;
-    case DT_FP16: return 6;
-    case DT_FP32: return 7;
-    case DT_FP64: return 9;
-    case DT_BF16: return 10;
-    default: return -1;
-    }
-}
-
 void tma_create(G *g, const Inst *in) {
     int v = in->res[0], rank = in->nargs / 2;
     const Inst *use = g->tmap_use[v];
     int dt = use ? g->f->types[use->op == OP_LOAD ? use->res[0] : use->args[1]].dt : -1;
     int *out = alloc_regs(g, 1);
     out[0] = nr(g, CD);
-    if (!g->tmap_ok[v] || !use || elemtype_of(dt) < 0) {   /* ordinary accesses: no map */
+    if (!g->tmap_ok[v] || !use) {   /* ordinary accesses: no map */
         g->tmap_ok[v] = false;
         E(g, "mov.u64 %s, 0;", rn(g, out[0]));
         set_val(g, v, 0, out);
