@@ -812,6 +812,22 @@ TEST(tmachild3_scratch) {
     tc_context_free(ctx);
 }
 
+/* Two descriptors that differ only in their block shape share one TMAP (the IR merges equal
+ * ones); one map has one box, so their loads stay ordinary, and y's map is still made. */
+TEST(tma_made_descriptors_one_box) {
+    SpecArg ptr = dptr(DT_FP32, NULL, true), n16 = rint32();
+    n16.div16 = true;
+    SpecArg args[5] = {ptr, ptr, rint32(), n16, cint(16)};
+    char *ptx = lower("made_two_blocks", args, 90, 4);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));   /* y's store */
+    CHECK_INT(0, count(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global"));
+    CHECK(count(ptx, "ld.global") > 0);
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
+}
+
 /* Ahead-of-time code takes only the kernel's own parameters: descriptors made in the kernel
  * stay ordinary accesses there (tc_compile), even on sm_90a. */
 TEST(tma_made_descriptors_ahead_of_time) {

@@ -168,6 +168,26 @@ static int elemtype_of(int dt) {
     }
 }
 
+/* A map has one box: a TMAP whose accesses have blocks of different shapes (two descriptors
+ * that differ only in block_shape share one TMAP) stays unmade; tmap_use holds each map's
+ * first access meanwhile. */
+static void one_block(G *g, const Region *r) {
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) one_block(g, in->regions[k]);
+        int m = ir_desc_rank(in) ? in->args[3] : -1;
+        if (m < 0 || !g->tmap_ok[m]) continue;
+        Type t = g->f->types[in->op == OP_LOAD ? in->res[0] : in->args[1]];
+        const Inst *u = g->tmap_use[m];
+        if (!u) { g->tmap_use[m] = in; continue; }
+        Type t0 = g->f->types[u->op == OP_LOAD ? u->res[0] : u->args[1]];
+        bool same = t.rank == t0.rank;
+        for (int d = 0; same && d < t.rank; d++) same = t.shape[d] == t0.shape[d];
+        if (!same) g->tmap_ok[m] = false;
+    }
+}
+
 /* The TMAPs the kernel can fill: once per program (the outermost block), a target with
  * tensormap.replace, a launch with a scratch area, a 16-byte aligned parameter as base,
  * strides multiples of 16 bytes (cuTensorMapEncodeTiled's rules; the rest is the kernel's, as
@@ -187,6 +207,7 @@ static void plan_tmaps(G *g) {
         for (int k = 0; ok && k < rank - 1; k++) ok = stride_ok(g, in->args[1 + rank + k], esz, 0);
         if (ok) { g->tmap_ok[in->res[0]] = true; n++; }
     }
+    one_block(g, g->f->body);
 }
 
 void tma_plan(G *g) {

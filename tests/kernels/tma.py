@@ -78,3 +78,14 @@ def desc_attn_fwd(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, BM: tl.conste
         m_i = m_ij
         off += BN
     o_desc.store([m0, 0], (acc / l_i[:, None]).to(tl.float16))
+
+
+@triton.jit
+def made_two_blocks(x, y, M, N, BM: tl.constexpr):
+    # two descriptors over x that differ only in their block shape (one tensor map cannot
+    # serve both)
+    a = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, 16])
+    b = tl.make_tensor_descriptor(x, [M, N], [N, 1], [BM, 32])
+    yd = tl.make_tensor_descriptor(y, [M, N], [N, 1], [BM, 16])
+    m = tl.program_id(0) * BM
+    yd.store([m, 0], a.load([m, 0]) + tl.sum(b.load([m, 0]), axis=1)[:, None])
