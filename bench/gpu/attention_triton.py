@@ -2,12 +2,17 @@
 # (its own autotuned `attention`, warp_specialize False and True) and torch SDPA, for one row:
 # Z H N_CTX HEAD_DIM causal(0|1). Prints "triton-ws<0|1>,<row>,ms,tflops" and "sdpa,...".
 # The tutorial's `from attention_tma import ...` (a file beside it in Triton's repo) is
-# stubbed: only its TMA backward uses it.
-import sys, types, importlib.util
+# stubbed: only its TMA backward uses it. On Hopper the file itself passes plain tensors when
+# warp_specialize is on (the kernel makes its descriptors, its allocator set); MADE=1 in the
+# environment makes it do so for ws0 too (rows "triton-made-ws<0|1>").
+import os, sys, types, importlib.util
 import torch, triton
 sys.modules.setdefault("attention_tma", types.SimpleNamespace(_attention_bwd_tma=None))
 spec = importlib.util.spec_from_file_location("tut06", sys.argv[1])
 tut = importlib.util.module_from_spec(spec); spec.loader.exec_module(tut)
+made = os.environ.get("MADE") == "1"
+if made:
+    tut.supports_host_descriptor = lambda: False
 Z, H, N, D, causal = (int(x) for x in sys.argv[2:7])
 torch.manual_seed(0)
 q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
@@ -21,9 +26,9 @@ for ws in (0, 1):
         err = (fn().float() - ref.float()).abs().max().item()
         ms = triton.testing.do_bench(fn)
         best = tut._attn_fwd.best_config
-        print(f"triton-ws{ws},{row},{ms:.4f},{flops / ms * 1e-9:.1f},maxerr={err:.3g},{best}")
+        print(f"triton-{'made-' if made else ''}ws{ws},{row},{ms:.4f},{flops / ms * 1e-9:.1f},maxerr={err:.3g},{best}")
     except Exception as e:  # warp_specialize may not compile on this GPU
-        print(f"triton-ws{ws},{row},failed: {type(e).__name__}: {str(e)[:120]}")
+        print(f"triton-{'made-' if made else ''}ws{ws},{row},failed: {type(e).__name__}: {str(e)[:120]}")
 ms = triton.testing.do_bench(lambda: torch.nn.functional.scaled_dot_product_attention(
     q, k, v, is_causal=bool(causal), scale=sm_scale))
 print(f"sdpa,{row},{ms:.4f},{flops / ms * 1e-9:.1f}")
