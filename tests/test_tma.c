@@ -457,10 +457,22 @@ static int fake_maps(FakeTmap *out, int n) {
     return f ? f(out, n) : -1;
 }
 
-static void fake_counters(long c[8]) {
-    memset(c, 0, 8 * sizeof *c);
+static void fake_counters(long c[12]) {   /* fake_libcuda.c's header says what each counts */
+    memset(c, 0, 12 * sizeof *c);
     void (*f)(long *, int) = (void (*)(long *, int))fake_sym("fake_cuda_counters");
-    if (f) f(c, 8);
+    if (f) f(c, 12);
+}
+
+/* A child's CUDA context (the fake driver) and kernel `name` of tests/kernels/tma.py; NULL
+ * (checks failed) when it cannot load. */
+static tc_kernel *cuda_kernel(const char *name, tc_context **ctx, tc_module **m) {
+    tc_kernel *k = NULL;
+    *m = NULL;
+    CHECK_INT(TC_OK, tc_context_new(ctx));
+    CHECK_INT(TC_OK, tc_context_set_backend(*ctx, TC_BACKEND_CUDA));
+    CHECK_INT(TC_OK, tc_module_load_file(*ctx, TFILE, m));
+    CHECK_INT(TC_OK, tc_module_kernel(*m, name, &k));
+    return k;
 }
 
 TEST(tma_launch_encodes_maps) {
@@ -494,12 +506,8 @@ TEST(tma_unverified_said_in_the_report) {
 TEST(tmachild2_report) {
     if (!getenv("TC_TMA_CHILD2")) return;
     tc_context *ctx = NULL;
-    CHECK_INT(TC_OK, tc_context_new(&ctx));
-    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
     tc_module *m = NULL;
-    tc_kernel *k = NULL;
-    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
-    CHECK_INT(TC_OK, tc_module_kernel(m, "tile_scale", &k));
+    tc_kernel *k = cuda_kernel("tile_scale", &ctx, &m);
     if (!k) return;
     int64_t xs[2] = {64, 64}, blk[2] = {32, 64};
     tc_tensor *x = NULL, *y = NULL, *xd = NULL, *yd = NULL;
@@ -524,12 +532,8 @@ TEST(tmachild2_report) {
 TEST(tmachild_launch) {
     if (!getenv("TC_TMA_CHILD")) return;
     tc_context *ctx = NULL;
-    CHECK_INT(TC_OK, tc_context_new(&ctx));
-    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
     tc_module *m = NULL;
-    tc_kernel *k = NULL;
-    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
-    CHECK_INT(TC_OK, tc_module_kernel(m, "tile_scale", &k));
+    tc_kernel *k = cuda_kernel("tile_scale", &ctx, &m);
     if (!k) return;
     /* x: fp16 100x72 whole; y: fp16 100x80 of which the descriptor covers 100x72 (row
      * stride 80 elements = 160 bytes); 32x64 blocks */
@@ -555,7 +559,7 @@ TEST(tmachild_launch) {
     CHECK(t[1].dtype == 6 && t[1].rank == 2 && t[1].addr == ya);
     CHECK(t[1].dims[0] == 72 && t[1].dims[1] == 100 && t[1].strides[0] == 160);
     CHECK(t[1].box[0] == 64 && t[1].box[1] == 32);
-    long c[8];
+    long c[12];
     fake_counters(c);
     CHECK_INT(1, c[1]);   /* one launch */
     CHECK_INT(2, c[5]);   /* with two 64-aligned maps after the pointers */
@@ -754,12 +758,8 @@ static tc_status launch_made(tc_kernel *k, tc_tensor *x, tc_tensor *y, unsigned 
 TEST(tmachild3_scratch) {
     if (!getenv("TC_TMA_CHILD3")) return;
     tc_context *ctx = NULL;
-    CHECK_INT(TC_OK, tc_context_new(&ctx));
-    CHECK_INT(TC_OK, tc_context_set_backend(ctx, TC_BACKEND_CUDA));
     tc_module *m = NULL;
-    tc_kernel *k = NULL;
-    CHECK_INT(TC_OK, tc_module_load_file(ctx, TFILE, &m));
-    CHECK_INT(TC_OK, tc_module_kernel(m, "made_tile", &k));
+    tc_kernel *k = cuda_kernel("made_tile", &ctx, &m);
     if (!k) return;
     int64_t xs[2] = {64, 32};
     tc_tensor *x = NULL, *y = NULL;
@@ -769,9 +769,7 @@ TEST(tmachild3_scratch) {
     CHECK_INT(TC_OK, launch_made(k, x, y, 4));
     if (tc_errmsg(ctx)[0]) printf("%s\n", tc_errmsg(ctx));
     long c[12];
-    memset(c, 0, sizeof c);
-    void (*f)(long *, int) = (void (*)(long *, int))fake_sym("fake_cuda_counters");
-    if (f) f(c, 12);
+    fake_counters(c);
     CHECK_INT(1, c[7]);     /* cuMemAllocAsync */
     CHECK_INT(1, c[8]);     /* cuMemFreeAsync */
     CHECK_INT(1024, c[9]);  /* 4 programs x 256 bytes */
@@ -790,7 +788,7 @@ TEST(tmachild3_scratch) {
     CHECK_INT(128, (int)u.align);
     CHECK_INT(1, u.releases);
     CHECK(u.released == u.addr);
-    if (f) f(c, 12);
+    fake_counters(c);
     CHECK_INT(1, c[7]);     /* no cuMemAllocAsync */
     CHECK_INT(1, c[11]);    /* the fake saw the caller's address */
     /* a grid of 0 allocates nothing; an allocator that fails fails the launch, clearly */
@@ -803,7 +801,7 @@ TEST(tmachild3_scratch) {
     /* back to the default */
     tc_set_allocator(ctx, NULL, NULL, NULL);
     CHECK_INT(TC_OK, launch_made(k, x, y, 1));
-    if (f) f(c, 12);
+    fake_counters(c);
     CHECK_INT(2, c[7]);
     CHECK_INT(2, c[8]);
     tc_tensor_free(x);

@@ -163,3 +163,19 @@ int target_driver_ptx(int cuda_version) {
     for (int i = 0; i < COUNT_OF(drivers) && drivers[i].cuda <= cuda_version; i++) v = drivers[i].ptx;
     return v;
 }
+
+int target_tmap_dtype(int dt) {
+    switch (dt) {
+    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
+    case DT_I16: case DT_U16: return 1;
+    case DT_U32: return 2;
+    case DT_I32: return 3;
+    case DT_U64: return 4;
+    case DT_I64: return 5;
+    case DT_FP16: return 6;
+    case DT_FP32: return 7;
+    case DT_FP64: return 8;
+    case DT_BF16: return 9;
+    default: return -1;
+    }
+}

@@ -80,4 +80,9 @@ const char *target_feature_name(unsigned f);
  * driver older than CUDA 11.0 or an unknown version. */
 int target_driver_ptx(int cuda_version);
 
+/* The tensor-map (TMA) element type of a dtype, as the driver's CUtensorMapDataType counts
+ * them (8-bit floats as UINT8, as Triton); -1 for none (i1). The PTX of tensormap.replace
+ * counts f32.ftz before f64: one more from f64 on (gpu/tma.c). */
+int target_tmap_dtype(int dt);
+
 #endif

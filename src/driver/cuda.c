@@ -855,26 +855,9 @@ char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) 
 
 /* ---- tensor maps (TMA) ---------------------------------------------------------------------- */
 
-/* CUtensorMapDataType of a dtype (8-bit floats as UINT8, as Triton); -1 for i1. */
-static int tmap_dtype(int dt) {
-    switch (dt) {
-    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
-    case DT_I16: case DT_U16: return 1;
-    case DT_U32: return 2;
-    case DT_I32: return 3;
-    case DT_U64: return 4;
-    case DT_I64: return 5;
-    case DT_FP16: return 6;
-    case DT_FP32: return 7;
-    case DT_FP64: return 8;
-    case DT_BF16: return 9;
-    default: return -1;
-    }
-}
-
 tc_status cuda_tensor_map(void *map, int dtype, int rank, CuDevPtr addr, const int64_t *shape,
                           const int64_t *strides, const int32_t *block, int swizzle, Err *e) {
-    int ty = tmap_dtype(dtype);
+    int ty = target_tmap_dtype(dtype);
     if (ty < 0 || rank < 1 || rank > 5) {
         err_set(e, TC_ERR_INTERNAL, (SrcLoc){0}, "cuTensorMapEncodeTiled: no tensor map for a "
                 "rank-%d %s tensor", rank, dt_name(dtype));

@@ -113,8 +113,8 @@ static void plan_dots(G *g, const Region *r, bool piped) {
     }
 }
 
-/* The swizzle each descriptor access asks of its map (demand: -1 none yet), and each map's
- * first access; false on a conflict. */
+/* The swizzle each descriptor access asks of its map (demand: -1 none yet); false on a
+ * conflict. */
 static bool plan_maps(G *g, const Region *r, int *demand) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
@@ -123,7 +123,6 @@ static bool plan_maps(G *g, const Region *r, int *demand) {
         if (!ir_desc_rank(in)) continue;
         int m = in->args[3];
         if (!map_ok(g, m)) continue;
-        if (!g->tmap_use[m]) g->tmap_use[m] = in;
         int sw = 0;
         if (in->op == OP_LOAD && (g->tma_direct[in->res[0]] || g->tma_ring[in->res[0]])) {
             Type t = g->f->types[in->res[0]];
@@ -149,28 +148,21 @@ static bool stride_ok(G *g, int v, int esz, int depth) {
     return false;
 }
 
-/* The tensor-map element type of PTX's tensormap.replace .elemtype (8-bit floats as u8, as
- * Triton); -1 for none. Past f32 the numbers are not CUtensorMapDataType's (driver/cuda.c's
- * tmap_dtype, for host maps): PTX counts f32.ftz before f64. */
+/* The element type tensormap.replace takes: the driver's numbering, one more from f64 on
+ * (PTX counts f32.ftz before it); -1 for none. */
 static int elemtype_of(int dt) {
-    switch (dt) {
-    case DT_I8: case DT_U8: case DT_FP8E5: case DT_FP8E4NV: case DT_FP8E4B15: return 0;
-    case DT_I16: case DT_U16: return 1;
-    case DT_U32: return 2;
-    case DT_I32: return 3;
-    case DT_U64: return 4;
-    case DT_I64: return 5;
-    case DT_FP16: return 6;
-    case DT_FP32: return 7;
-    case DT_FP64: return 9;
-    case DT_BF16: return 10;
-    default: return -1;
-    }
+    int t = target_tmap_dtype(dt);
+    return t < 8 ? t : t + 1;
+}
+
+/* The block a descriptor access moves: a LOAD's result, a STORE's value. */
+static Type block_of(G *g, const Inst *in) {
+    return g->f->types[in->op == OP_LOAD ? in->res[0] : in->args[1]];
 }
 
 /* A map has one box: a TMAP whose accesses have blocks of different shapes (two descriptors
- * that differ only in block_shape share one TMAP) stays unmade; tmap_use holds each map's
- * first access meanwhile. */
+ * that differ only in block_shape share one TMAP) stays unmade. tmap_use: each map's first
+ * access (tma_create takes the box and the dtype from it). */
 static void one_block(G *g, const Region *r) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
@@ -178,10 +170,10 @@ static void one_block(G *g, const Region *r) {
             if (in->regions[k]) one_block(g, in->regions[k]);
         int m = ir_desc_rank(in) ? in->args[3] : -1;
         if (m < 0 || !g->tmap_ok[m]) continue;
-        Type t = g->f->types[in->op == OP_LOAD ? in->res[0] : in->args[1]];
+        Type t = block_of(g, in);
         const Inst *u = g->tmap_use[m];
         if (!u) { g->tmap_use[m] = in; continue; }
-        Type t0 = g->f->types[u->op == OP_LOAD ? u->res[0] : u->args[1]];
+        Type t0 = block_of(g, u);
         bool same = t.rank == t0.rank;
         for (int d = 0; same && d < t.rank; d++) same = t.shape[d] == t0.shape[d];
         if (!same) g->tmap_ok[m] = false;
@@ -228,18 +220,16 @@ void tma_plan(G *g) {
     plan_dots(g, f->body, false);
     int *demand = arena_alloc(g->a, sizeof(int) * nv);
     for (size_t m = 0; m < nv; m++) demand[m] = -1;
-    if (!plan_maps(g, f->body, demand)) {
+    if (!plan_maps(g, f->body, demand)) {   /* no swizzled map then (tma_sw stays 0) */
         memset(g->tma_direct, 0, nv);
         memset(g->tma_ring, 0, nv);
-        for (size_t m = 0; m < nv; m++) demand[m] = -1;
-        memset(g->tmap_use, 0, sizeof(Inst *) * nv);
-        plan_maps(g, f->body, demand);   /* the first accesses again, all unswizzled */
+        return;
     }
     for (size_t m = 0; m < nv; m++) g->tma_sw[m] = demand[m] > 0 ? demand[m] : 0;
 }
 
-/* The tensor-map slot of map value m, created on first use; -1 when it is no map (map_ok), or
- * a TMAP the kernel did not fill. */
+/* The tensor-map slot of map value m, created on first use; -1 when it is no map (map_ok: a
+ * TMAP the kernel did not fill is none). */
 static int tma_slot(G *g, int m) {
     const IrFunc *f = g->f;
     if (!map_ok(g, m)) return -1;
@@ -247,7 +237,6 @@ static int tma_slot(G *g, int m) {
         if (g->tma_map[s] == m) return s;
     if (g->ntma == GPU_MAX_TMAPS) return -1;
     int j = param_of(f, m);
-    if (j < 0 && (!g->vr[m] || RCLS(g->vr[m][0]) != CD)) return -1;   /* a TMAP, not filled */
     int s = g->ntma++;
     g->tma_map[s] = m;
     if (j < 0) {
@@ -549,7 +538,6 @@ void tma_params(G *g, Buf *b) {
 void tma_create(G *g, const Inst *in) {
     int v = in->res[0], rank = in->nargs / 2;
     const Inst *use = g->tmap_use[v];
-    int dt = use ? g->f->types[use->op == OP_LOAD ? use->res[0] : use->args[1]].dt : -1;
     int *out = alloc_regs(g, 1);
     out[0] = nr(g, CD);
     if (!g->tmap_ok[v] || !use) {   /* ordinary accesses: no map */
@@ -564,8 +552,8 @@ void tma_create(G *g, const Inst *in) {
         g->scratch = nr(g, CD);
         g->tmap_stage = nr(g, CR);
     }
-    Type bt = g->f->types[use->op == OP_LOAD ? use->res[0] : use->args[1]];
-    int esz = dt_size(dt), sw = g->tma_sw[v];
+    Type bt = block_of(g, use);
+    int dt = bt.dt, esz = dt_size(dt), sw = g->tma_sw[v];
     int32_t box[TC_MAX_RANK];
     for (int k = 0; k < rank; k++) box[k] = bt.shape[k];
     if (sw && box[rank - 1] > (16 << sw) / esz) box[rank - 1] = (16 << sw) / esz;   /* one slab */

@@ -60,6 +60,31 @@ struct JitEntry {
     char spec[512];            /* "*fp32:16, *fp32:16, i32, BLOCK=4" */
 };
 
+/* A launch's global scratch (tc_set_allocator; default cuMemAllocAsync on its stream), and
+ * its return once the launch is queued. */
+static void scratch_give(tc_context *ctx, uint64_t addr, size_t n, void *stream) {
+    if (!ctx->alloc) cuda_free_async(addr, stream);
+    else if (ctx->release) ctx->release(addr, n, stream, ctx->alloc_user);
+}
+
+static tc_status scratch_take(tc_context *ctx, const tc_kernel *k, size_t n, void *stream, uint64_t *addr) {
+    if (!ctx->alloc) {
+        Err ae = {0};
+        return cuda_alloc_async(n, stream, addr, &ae) ? ctx_take(ctx, &ae) : TC_OK;
+    }
+    *addr = ctx->alloc(n, 128, stream, ctx->alloc_user);
+    if (!*addr)
+        return ctx_fail(ctx, TC_ERR_NOMEM, "%s: the allocator (tc_set_allocator) gave no %zu bytes of "
+                        "global scratch", k->signature, n);
+    if (*addr % 128) {
+        scratch_give(ctx, *addr, n, stream);
+        *addr = 0;
+        return ctx_fail(ctx, TC_ERR_ARG, "%s: the allocator (tc_set_allocator) gave global scratch "
+                        "not 128-byte aligned", k->signature);
+    }
+    return TC_OK;
+}
+
 /* TRITONC_LAUNCH_BLOCKING=1 (read once per process, race-free): synchronize after every GPU
  * launch. */
 static bool blocking;
@@ -780,20 +805,8 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
                             "scratch than can be allocated", k->signature, (unsigned long long)nprog);
         size_t scratch_n = (size_t)(nprog * (uint64_t)e->scratch);
         if (e->scratch && grid[0]) {
-            if (ctx->alloc) {
-                scratch = ctx->alloc(scratch_n, 128, opts->stream, ctx->alloc_user);
-                if (!scratch)
-                    return ctx_fail(ctx, TC_ERR_NOMEM, "%s: the allocator (tc_set_allocator) gave no "
-                                    "%zu bytes of global scratch", k->signature, scratch_n);
-                if (scratch % 128) {
-                    if (ctx->release) ctx->release(scratch, scratch_n, opts->stream, ctx->alloc_user);
-                    return ctx_fail(ctx, TC_ERR_ARG, "%s: the allocator (tc_set_allocator) gave "
-                                    "global scratch not 128-byte aligned", k->signature);
-                }
-            } else {
-                Err ae = {0};
-                if (cuda_alloc_async(scratch_n, opts->stream, &scratch, &ae)) return ctx_take(ctx, &ae);
-            }
+            tc_status rs = scratch_take(ctx, k, scratch_n, opts->stream, &scratch);
+            if (rs) return rs;
             params[f->nparams + e->ntmap] = &scratch;
             last->scratch_bytes = (int64_t)scratch_n;
         }
@@ -802,11 +815,7 @@ tc_status jit_launch(tc_kernel *k, tc_args *a, const tc_launch_opts *opts) {
          * waits after every launch, so the failing launch reports its own error. */
         Err ce = {0};
         bool failed = cuda_launch(cu, grid, e->threads, e->shared, opts->stream, params, &ce);
-        if (scratch && ctx->alloc) {
-            if (ctx->release) ctx->release(scratch, scratch_n, opts->stream, ctx->alloc_user);
-        } else if (scratch) {
-            cuda_free_async(scratch, opts->stream);
-        }
+        if (scratch) scratch_give(ctx, scratch, scratch_n, opts->stream);
         if (failed ||
             (launch_blocking() && !ctx_thread(ctx)->capture &&
              !(opts->stream && cuda_stream_capturing(opts->stream) == 1) && cuda_sync(&ce)) ||
