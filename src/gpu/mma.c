@@ -896,9 +896,19 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int ip = g->inplace[in->args[2]];
     if (defer && ip >= 0 && (g->vlay[ip] != L || memcmp(C, g->vr[ip], sizeof(int) * (size_t)n) != 0))
         defer = false;
+    /* the last reader of a loop's carried fp32 accumulator (a region parameter: registers of
+     * its own) writes into them too: no copy in, none back at the yield. ptxas did not always
+     * merge those copies, and spilled for them where the accumulators fill the registers
+     * (tutorial 06's backward at head_dim 128: bench/results/gpu-2026-12-02.md §17) */
+    int c = in->args[2];
+    bool own = defer || (rdt == DT_FP32 && !g->def[c] && g->uses[c] == 1 && g->vlay[c] == L);
+    /* a zero accumulator is never set: the first k step's scale-d is 0 (D = A * B), as
+     * Triton's is, which spares the moves and the registers' early start */
+    bool zero = !own && is_zero_const(g, c);
     for (int r = 0; r < n; r++) {
-        if (defer) { acc[r] = C[r]; continue; }
+        if (own) { acc[r] = C[r]; continue; }
         acc[r] = nr(g, CR);
+        if (zero) continue;
         if (rdt == DT_FP16) E(g, "cvt.f32.f16 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
         else E(g, "mov.b32 %s, %s;", rn(g, acc[r]), rn(g, C[r]));
     }
@@ -923,6 +933,8 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     E(g, "wgmma.fence.sync.aligned;");
     char list[4096];
     for (int k0 = 0; k0 < K; k0 += ks) {
+        char sd[16];   /* rn's names are reused after a few calls */
+        snprintf(sd, sizeof sd, "%s", zero && k0 == 0 ? "0" : rn(g, pt));
         for (int mi = 0; mi < mreps; mi++) {
             int64_t offa = ta.off + (int64_t)(k0 / se_a) * ta.rows * ta.slab + (int64_t)(k0 % se_a) * esz +
                            (int64_t)mi * 64 * nwg * ta.slab;
@@ -940,15 +952,15 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
                 if (areg) {
                     const int *q = &areg[((k0 / 16) * mreps + mi) * 4];
                     E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, {%s, %s, %s, %s}, %s, %s, 1, 1, %d;",
-                      instN, ty, list, rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), rn(g, db), rn(g, pt), !bk);
+                      instN, ty, list, rn(g, q[0]), rn(g, q[1]), rn(g, q[2]), rn(g, q[3]), rn(g, db), sd, !bk);
                     continue;
                 }
                 if (kind == MMA_F8)
                     E(g, "wgmma.mma_async.sync.aligned.m64n%dk32.f32.%s {%s}, %s, %s, %s, 1, 1;", instN, ty,
-                      list, rn(g, da), rn(g, db), rn(g, pt));
+                      list, rn(g, da), rn(g, db), sd);
                 else
                     E(g, "wgmma.mma_async.sync.aligned.m64n%dk16.f32.%s {%s}, %s, %s, %s, 1, 1, 0, %d;", instN,
-                      ty, list, rn(g, da), rn(g, db), rn(g, pt), !bk);
+                      ty, list, rn(g, da), rn(g, db), sd, !bk);
             }
         }
     }
