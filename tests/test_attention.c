@@ -290,10 +290,9 @@ TEST(attn_ptx_sm90a_wgmma) {
     attn_ptx_for("cuda:90a", "sm_90a", "wgmma.mma_async.sync.aligned.m64n", "mma.sync");
 }
 
-/* How many `ld.global` the loops of ptx hold: the text between each label `$Ln:` and the
+/* Calls each(body, end, user) for each loop of ptx: the text between a label `$Ln:` and the
  * `bra.uni $Ln;` that jumps back to it */
-static int loop_global_loads(const char *ptx) {
-    int n = 0;
+static void each_loop(const char *ptx, void (*each)(const char *, const char *, void *), void *user) {
     for (const char *l = strstr(ptx, "\n$L"); l; l = strstr(l + 1, "\n$L")) {
         char label[32], back[48];
         size_t k = strcspn(l + 1, ":\n");
@@ -302,8 +301,24 @@ static int loop_global_loads(const char *ptx) {
         label[k] = 0;
         snprintf(back, sizeof back, "bra.uni %s;", label);
         const char *end = strstr(l, back);
-        for (const char *q = strstr(l, "ld.global"); end && q && q < end; q = strstr(q + 1, "ld.global")) n++;
+        if (end) each(l + 2 + k, end, user);
     }
+}
+
+static int count_in(const char *p, const char *end, const char *what) {
+    int n = 0;
+    for (const char *q = strstr(p, what); q && q < end; q = strstr(q + 1, what)) n++;
+    return n;
+}
+
+static void add_global_loads(const char *p, const char *end, void *n) {
+    *(int *)n += count_in(p, end, "ld.global");
+}
+
+/* How many `ld.global` the loops of ptx hold */
+static int loop_global_loads(const char *ptx) {
+    int n = 0;
+    each_loop(ptx, add_global_loads, &n);
     return n;
 }
 
@@ -347,6 +362,55 @@ TEST(attn_ptx_bwd_pipelined) {
             CHECK_INT(0, test_run(cmd, out, sizeof out));
         }
     }
+}
+
+struct LoopMoves { int loops, most_copies, fewest_fresh; };
+
+/* a loop's register-to-register copies ("mov.b32 %rA, %rB;") and its wgmmas that start from
+ * zero (scale-d 0: "..., 0, 1, 1") */
+static void loop_moves(const char *p, const char *end, void *user) {
+    struct LoopMoves *m = user;
+    int copies = 0, fresh = 0;
+    for (const char *q = strstr(p, "mov.b32 %r"); q && q < end; q = strstr(q + 1, "mov.b32 %r")) {
+        const char *src = strchr(q, ',');
+        copies += src && src < end && strncmp(src, ", %r", 4) == 0 && src[4 + strspn(src + 4, "0123456789")] == ';';
+    }
+    for (const char *q = strstr(p, "wgmma.mma_async"); q && q < end; q = strstr(q + 1, "wgmma.mma_async")) {
+        const char *semi = strchr(q, ';'), *sd = strstr(q, ", 0, 1, 1");   /* scale-d, -a, -b */
+        fresh += semi && sd && sd < semi;
+    }
+    m->loops++;
+    if (copies > m->most_copies) m->most_copies = copies;
+    if (m->loops == 1 || fresh < m->fewest_fresh) m->fewest_fresh = fresh;
+}
+
+/* The dK/dV loops at head_dim 128 (tutorial 06's causal backward: two loops, dk and dv 128
+ * fp32 registers each per thread at 4 warps): `dk += tl.dot(...)` and `dv += ...`
+ * accumulate in the loop's own registers, copied neither into the wgmma's nor back at the
+ * loop's end (546 and 578 copies per loop before; ptxas spilled for them: 92.8 TFLOP/s
+ * against Triton's 116.5, then 122.8, bench/results/gpu-2026-12-02.md §17), and the two dots
+ * from zero (QK^T, dP) set no accumulator: their first k step has scale-d 0. */
+TEST(attn_ptx_bwd_accumulates_in_place) {
+    static char out[1 << 16];
+    char cmd[2048], path[256];
+    const char *B = test_build_dir();
+    snprintf(path, sizeof path, "%s/attn-inplace-dkdv.ptx", B);
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_CACHE_DIR=%s/attn-cache ./%s/tritonc compile tests/kernels/attention_bwd.py attn_bwd_dkdv "
+             "--target cuda:90a --num-warps 4 --num-stages 5 -o %s Q='*fp16:16' K='*fp16:16' V='*fp16:16' "
+             "DO='*fp16:16' DK='*fp16:16' DV='*fp16:16' M='*fp32:16' Delta='*fp32:16' sm_scale=fp32 "
+             "stride_bh=i32:16 stride_tok=i32:16 N_CTX=i32:16 BLOCK_M=32 BLOCK_N=128 SLICE=2 HEAD_DIM=128 "
+             "CAUSAL=true", B, B, path);
+    CHECK_INT(0, test_run(cmd, out, sizeof out));
+    char *ptx = kt_read(path);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    struct LoopMoves m = {0};
+    each_loop(ptx, loop_moves, &m);
+    CHECK_INT(2, m.loops);
+    CHECK(m.most_copies < 16);
+    CHECK_INT(4, m.fewest_fresh);   /* 2 dots from zero x 2 m64 halves */
+    free(ptx);
 }
 
 /* Under TRITONC_GPU_UNVERIFIED=invshare the causal dK/dV kernel's k and v, read by the dots

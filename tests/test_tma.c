@@ -133,6 +133,38 @@ static int count(const char *hay, const char *needle) {
 #define BULK_LOAD "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 #define BULK_STORE "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"
 
+/* The predicate of the line at p ("@%pN ..."), in name; false when the line has none */
+static bool line_pred(const char *ptx, const char *p, char *name, size_t n) {
+    while (p > ptx && p[-1] != '\n') p--;
+    while (*p == '\t' || *p == ' ') p++;
+    if (*p != '@') return false;
+    size_t k = strcspn(p + 1, " \t");
+    if (k + 1 > n) return false;
+    memcpy(name, p + 1, k);
+    name[k] = 0;
+    return true;
+}
+
+/* Every TMA load copy and barrier arm is issued under a predicate from elect.sync in warp 0
+ * (issuer in src/gpu/tma.c), not under thread 0's (mbarrier.init's), with which ptxas looped
+ * over the lanes around each copy */
+static bool copies_elected(const char *ptx) {
+    char leader[32], q[32], def[64];
+    const char *init = strstr(ptx, "mbarrier.init.shared::cta.b64");
+    if (!init || !line_pred(ptx, init, leader, sizeof leader)) return false;
+    if (!strstr(ptx, "elect.sync _|") || !strstr(ptx, "shfl.sync.idx.b32")) return false;
+    int n = 0;
+    const char *what[2] = {BULK_LOAD, "mbarrier.arrive.expect_tx"};
+    for (int w = 0; w < 2; w++)
+        for (const char *p = strstr(ptx, what[w]); p; p = strstr(p + 1, what[w]), n++) {
+            if (!line_pred(ptx, p, q, sizeof q) || !strcmp(q, leader)) return false;
+            snprintf(def, sizeof def, "and.pred %s, ", q);
+            const char *d = strstr(ptx, def);
+            if (!d || d > p) return false;
+        }
+    return n > 0;
+}
+
 TEST(tma_tile_sm90a_uses_tma) {
     /* fp16 100x72 (row stride 72: 144 bytes) through 32x64 blocks: TMA-expressible */
     TDesc d = desc2(32, 64, 100, 72, 72);
@@ -143,6 +175,7 @@ TEST(tma_tile_sm90a_uses_tma) {
     if (getenv("TMA_DUMP")) puts(ptx);   /* TMA_DUMP=1: show the PTX */
     CHECK_INT(1, count(ptx, BULK_LOAD));
     CHECK_INT(1, count(ptx, BULK_STORE));
+    CHECK(copies_elected(ptx));
     CHECK_INT(1, count(ptx, "mbarrier.init.shared::cta.b64"));
     CHECK_INT(1, count(ptx, "mbarrier.arrive.expect_tx.shared::cta.b64"));
     /* the tile's bytes: 32 * 64 * 2 */
@@ -284,6 +317,7 @@ TEST(tma_made_descriptors_pipelined) {
     CHECK_INT(0, count(ptx, "cp.async.ca"));
     CHECK_INT(0, count(ptx, "cp.async.cg"));
     CHECK(count(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") >= 4);   /* 2 per ring fill */
+    CHECK(copies_elected(ptx));
     CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));
     /* what the launch report reads (gpu_dot_summary: "wgmma, 3 stages"): no cp.async.wait_group here */
     CHECK_CONTAINS(ptx, "// loads pipelined in 3 stages\n");

@@ -87,10 +87,10 @@ typedef struct G {
     const Source *loc_src; int loc_line, loc_col;  /* the last .loc emitted (line information) */
     /* TMA (tma.c): the map of each tensor-map slot (a descriptor parameter's value, or a
      * TMAP's result) and the register with its generic address; the kernel's mbarrier (a
-     * register with its shared address), the phase to wait for next, and the predicate of
-     * thread 0 */
+     * register with its shared address), the phase to wait for next, the predicate of
+     * thread 0, and that of warp 0 (issuer) */
     int tma_map[GPU_MAX_TMAPS], tma_addr[GPU_MAX_TMAPS], ntma;
-    int mbar, mbar_phase, leader;
+    int mbar, mbar_phase, leader, warp0;
     int *tma_sw;      /* map value -> the swizzle of its map (0: none) */
     bool *tmap_ok;    /* TMAP result -> the kernel fills that map (tensormap.replace) */
     const Inst **tmap_use;  /* map value -> its first descriptor access (the box, the dtype) */

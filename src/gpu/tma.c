@@ -259,8 +259,25 @@ static void tma_init(G *g) {
         g->leader = nr(g, CP);
         EP(g, "mov.u32 %s, 0;", rn(g, g->mbar_phase));
         EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, g->leader), rn(g, g->tid));
+        int w = nr(g, CR);   /* the warp's index through shfl: ptxas knows it uniform */
+        g->warp0 = nr(g, CP);
+        EP(g, "shr.u32 %s, %s, 5;", rn(g, w), rn(g, g->tid));
+        EP(g, "shfl.sync.idx.b32 %s, %s, 0, 31, -1;", rn(g, w), rn(g, w));
+        EP(g, "setp.eq.u32 %s, %s, 0;", rn(g, g->warp0), rn(g, w));
     }
     if (g->smem_align < 128) g->smem_align = 128;   /* the copies' shared addresses */
+}
+
+/* The predicate of the thread that issues a copy here: the lane elect.sync picks in warp 0.
+ * ptxas then issues the copy once with uniform operands, as Triton's; under thread 0's
+ * plain predicate it looped over the warp's lanes around each copy (ELECT ... BRA.U.ANY:
+ * bench/results/gpu-2026-12-02.md §17). The store's commit and wait stay with thread 0. */
+static int issuer(G *g, int pred) {
+    int e = nr(g, CP), q = nr(g, CP);
+    E(g, "elect.sync _|%s, -1;", rn(g, e));
+    E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, e), rn(g, g->warp0));
+    if (pred) E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, q), rn(g, pred));
+    return q;
 }
 
 /* Whether `in` goes through TMA here: descriptor operands, a target with TMA, i32 offsets
@@ -390,7 +407,7 @@ static bool direct_load(G *g, const Inst *in, int slot, int64_t bytes) {
     g->smem_align = 1024;
     E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
-    slab_copies(g, in, slot, g->tma_area, off, g->mbar, g->leader, bytes);
+    slab_copies(g, in, slot, g->tma_area, off, g->mbar, issuer(g, 0), bytes);
     wait_phase(g);
     g->smop_base[v] = g->tma_area;
     g->smop_off[v] = off;
@@ -411,11 +428,11 @@ bool tma_load(G *g, const Inst *in) {
     coords(g, in, c, sizeof c);
     E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
-    int st = nr(g, CD);
-    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, g->leader), rn(g, st),
+    int st = nr(g, CD), q = issuer(g, 0);
+    E(g, "@%s mbarrier.arrive.expect_tx.shared::cta.b64 %s, [%s], %lld;", rn(g, q), rn(g, st),
       rn(g, g->mbar), (long long)bytes);
     E(g, "@%s cp.async.bulk.tensor.%dd.shared::cluster.global.mbarrier::complete_tx::bytes "
-      "[%s], [%s, %s], [%s];", rn(g, g->leader), rank, rn(g, g->smem), rn(g, g->tma_addr[slot]), c,
+      "[%s], [%s, %s], [%s];", rn(g, q), rank, rn(g, g->smem), rn(g, g->tma_addr[slot]), c,
       rn(g, g->mbar));
     wait_phase(g);
     int L = res_lay(g, v), n = nlay(g, L);
@@ -456,12 +473,7 @@ bool tma_store(G *g, const Inst *in) {
 void tma_ring_copy(G *g, const Inst *ld, int base, int off, int mb, int pred, int arm) {
     int slot;
     if (!tma_ok(g, ld, &slot)) unsupported(g, "a pipelined descriptor load TMA cannot copy");
-    int q = g->leader;   /* set by tma_ok */
-    if (pred) {
-        q = nr(g, CP);
-        E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, g->leader), rn(g, pred));
-    }
-    slab_copies(g, ld, slot, base, off, mb, q, arm);
+    slab_copies(g, ld, slot, base, off, mb, issuer(g, pred), arm);
 }
 
 /* Every thread waits for slot `slot`'s copies: the parity its barrier is at is bit `slot`
