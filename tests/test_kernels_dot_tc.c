@@ -304,6 +304,80 @@ TEST(kern_dot_two_loops_invariant) {
     free_all(ctx);
 }
 
+/* The outer loop's carried accumulator read by a dot in the inner loop, its only reader
+ * (dot_tc.py's dot_outer_acc_kernel): every inner iteration reads it as the outer one left
+ * it. Exact on the interpreter against a C reference; and on sm_90a the inner loop's wgmma
+ * accumulates into registers of its own, copied from acc in each iteration, not into acc's
+ * (which only the accumulator of the loop the dot is in may be: lower_dot_wgmma). */
+TEST(kern_dot_outer_loop_acc) {
+    enum { BM = 64, BN = 32, BK = 16, NOUT = 3, NIN = 2 };
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "dot_tc.py");
+    tc_kernel *k = KT_KERNEL(ctx, m, "dot_outer_acc_kernel");
+    static uint16_t a[BM * BK], b[BK * BN];
+    static float got[BM * BN];
+    static double p[BM * BN], acc[BM * BN], out[BM * BN];
+    kt_seed(2027);
+    for (int i = 0; i < BM * BK; i++) a[i] = kt_f16(kt_irand(-2, 2));
+    for (int i = 0; i < BK * BN; i++) b[i] = kt_f16(kt_irand(-2, 2));
+    for (int i = 0; i < BM; i++)
+        for (int j = 0; j < BN; j++) {
+            double e = 0;
+            for (int q = 0; q < BK; q++) e += kt_h2d(a[i * BK + q]) * kt_h2d(b[q * BN + j]);
+            p[i * BN + j] = e, acc[i * BN + j] = 1, out[i * BN + j] = 0;
+        }
+    for (int o = 0; o < NOUT; o++) {
+        for (int n = 0; n < NIN; n++)
+            for (int i = 0; i < BM * BN; i++) out[i] += p[i] + acc[i];
+        memcpy(acc, out, sizeof acc);
+    }
+    tc_tensor *ta = kt_t2(ctx, TC_FP16, BM, BK, a), *tb = kt_t2(ctx, TC_FP16, BK, BN, b),
+              *tc = kt_t2(ctx, TC_FP32, BM, BN, NULL);
+    tc_status r = kt_launch(ctx, k, 1, 1, 1,
+                            KT_ARGS({"a_ptr", tc_tens(ta)}, {"b_ptr", tc_tens(tb)}, {"c_ptr", tc_tens(tc)},
+                                    {"N_OUT", tc_int(NOUT)}, {"N_IN", tc_int(NIN)}, {"BM", tc_int(BM)},
+                                    {"BN", tc_int(BN)}, {"BK", tc_int(BK)}));
+    if (kt_ok_(ctx, r, "outer loop's accumulator in the inner loop", __FILE__, __LINE__)) {
+        kt_get(tc, got);
+        long bad = -1;
+        for (long i = 0; i < BM * BN && bad < 0; i++)
+            if (got[i] != out[i]) bad = i;
+        if (bad >= 0) test_fail(__FILE__, __LINE__, "element %ld is %g, not %g", bad, got[bad], out[bad]);
+        else test_passed++;
+    }
+    free_all(ctx);
+    /* the PTX: the inner loop (the one whose body holds no other label) copies acc's 16
+     * registers per thread into the wgmma's own */
+    static char log[1 << 14];
+    char cmd[1024], path[256];
+    const char *B = test_build_dir();
+    snprintf(path, sizeof path, "%s/dot-outer-acc.ptx", B);
+    snprintf(cmd, sizeof cmd,
+             "TRITONC_CACHE_DIR=%s/dot-tc-cache ./%s/tritonc compile tests/kernels/dot_tc.py dot_outer_acc_kernel "
+             "--target cuda:90a --num-warps 4 -o %s a_ptr='*fp16:16' b_ptr='*fp16:16' c_ptr='*fp32:16' N_OUT=i32 "
+             "N_IN=i32 BM=64 BN=32 BK=16", B, B, path);
+    CHECK_INT(0, test_run(cmd, log, sizeof log));
+    char *ptx = kt_read(path);
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    const char *inner = NULL, *end = NULL;
+    for (const char *l = strstr(ptx, "\n$L"); l; l = strstr(l + 1, "\n$L")) {
+        char back[48];
+        int n = (int)strcspn(l + 1, ":\n");
+        snprintf(back, sizeof back, "bra.uni %.*s;", n, l + 1);
+        const char *e = strstr(l, back), *next = strstr(l + 1, "\n$L");
+        if (e && (!next || next > e)) inner = l, end = e;
+    }
+    CHECK(inner != NULL);
+    const char *w = inner ? strstr(inner, "wgmma.mma_async") : NULL;
+    CHECK(w != NULL && w < end);
+    int copies = 0;
+    for (const char *q = inner ? strstr(inner, "mov.b32 %r") : NULL; q && q < w; q = strstr(q + 1, "mov.b32 %r"))
+        copies += strncmp(strchr(q, ',') ? strchr(q, ',') : q, ", %r", 4) == 0;
+    CHECK(copies >= 16);
+    free(ptx);
+}
+
 /* A persistent matmul through descriptors the kernel makes (dot_tc.py's
  * made_desc_matmul_kernel, tutorial 09's pattern): ragged M, exact small integers. On sm_90a
  * the GPU fills their maps itself (tensormap.replace; test_tma.c has the PTX) where the row

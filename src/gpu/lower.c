@@ -818,7 +818,10 @@ void lower_inst(G *g, const Inst *in) {
 }
 
 static void lower_region(G *g, const Region *r) {
+    const Region *outer = g->region;
+    g->region = r;
     for (int i = 0; i < r->ninsts; i++) lower_inst(g, r->insts[i]);
+    g->region = outer;
 }
 
 /* ---- the module ------------------------------------------------------------------------- */

@@ -39,6 +39,7 @@ typedef struct G {
     int labels;
     char nm[24][24]; int nmi;  /* rn() names: 24 per emitted line */
     const Inst *cur;  /* for error locations */
+    const Region *region;   /* the innermost region being lowered */
     Buf text;         /* the module */
     Buf glob;         /* module-scope declarations (format strings) */
     int nstr, prbuf;  /* format strings; bytes of the local printf argument buffer */

@@ -875,6 +875,12 @@ static int *wg_a_regs(G *g, const Inst *in) {
     return a;
 }
 
+static bool region_param(const Region *r, int v) {
+    for (int i = 0; r && i < r->nparams; i++)
+        if (r->params[i] == v) return true;
+    return false;
+}
+
 static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     const IrFunc *f = g->f;
     need(g, TF_WGMMA);
@@ -896,12 +902,13 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     int ip = g->inplace[in->args[2]];
     if (defer && ip >= 0 && (g->vlay[ip] != L || memcmp(C, g->vr[ip], sizeof(int) * (size_t)n) != 0))
         defer = false;
-    /* the last reader of a loop's carried fp32 accumulator (a region parameter: registers of
-     * its own) writes into them too: no copy in, none back at the yield. ptxas did not always
-     * merge those copies, and spilled for them where the accumulators fill the registers
-     * (tutorial 06's backward at head_dim 128: bench/results/gpu-2026-12-02.md §17) */
+    /* the last reader of a loop's carried fp32 accumulator writes into its registers too: no
+     * copy in, none back at the yield. ptxas did not always merge those copies, and spilled
+     * for them where the accumulators fill the registers (tutorial 06's backward at head_dim
+     * 128: bench/results/gpu-2026-12-02.md §17). Only a parameter of the region the dot is
+     * in: one of an outer loop is read again by each iteration of the inner one */
     int c = in->args[2];
-    bool own = defer || (rdt == DT_FP32 && !g->def[c] && g->uses[c] == 1 && g->vlay[c] == L);
+    bool own = defer || (rdt == DT_FP32 && g->uses[c] == 1 && g->vlay[c] == L && region_param(g->region, c));
     /* a zero accumulator is never set: the first k step's scale-d is 0 (D = A * B), as
      * Triton's is, which spares the moves and the registers' early start */
     bool zero = !own && is_zero_const(g, c);

@@ -65,6 +65,25 @@ def dot_two_loops_kernel(a_ptr, b_ptr, c_ptr, K, FIRST, BM: tl.constexpr, BN: tl
 
 
 @triton.jit
+def dot_outer_acc_kernel(a_ptr, b_ptr, c_ptr, N_OUT, N_IN, BM: tl.constexpr, BN: tl.constexpr,
+                         BK: tl.constexpr):
+    # the outer loop's carried acc is the accumulator of a dot in the inner loop, and its only
+    # reader: every inner iteration reads acc as the outer iteration left it
+    offs_m = tl.arange(0, BM)
+    offs_n = tl.arange(0, BN)
+    offs_k = tl.arange(0, BK)
+    a = tl.load(a_ptr + offs_m[:, None] * BK + offs_k[None, :])
+    b = tl.load(b_ptr + offs_k[:, None] * BN + offs_n[None, :])
+    acc = tl.zeros((BM, BN), dtype=tl.float32) + 1.0
+    out = tl.zeros((BM, BN), dtype=tl.float32)
+    for i in range(N_OUT):
+        for j in range(N_IN):
+            out += tl.dot(a, b, acc)
+        acc = out
+    tl.store(c_ptr + offs_m[:, None] * BN + offs_n[None, :], out)
+
+
+@triton.jit
 def made_desc_matmul_kernel(a_ptr, b_ptr, c_ptr, M, N, K, BM: tl.constexpr, BN: tl.constexpr,
                             BK: tl.constexpr, NPROG: tl.constexpr, STAGES: tl.constexpr):
     # c = a @ b.T (a M x K, b N x K, c M x N fp32) through descriptors the kernel makes, once
