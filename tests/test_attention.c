@@ -290,35 +290,14 @@ TEST(attn_ptx_sm90a_wgmma) {
     attn_ptx_for("cuda:90a", "sm_90a", "wgmma.mma_async.sync.aligned.m64n", "mma.sync");
 }
 
-/* Calls each(body, end, user) for each loop of ptx: the text between a label `$Ln:` and the
- * `bra.uni $Ln;` that jumps back to it */
-static void each_loop(const char *ptx, void (*each)(const char *, const char *, void *), void *user) {
-    for (const char *l = strstr(ptx, "\n$L"); l; l = strstr(l + 1, "\n$L")) {
-        char label[32], back[48];
-        size_t k = strcspn(l + 1, ":\n");
-        if (k >= sizeof label || l[1 + k] != ':') continue;
-        memcpy(label, l + 1, k);
-        label[k] = 0;
-        snprintf(back, sizeof back, "bra.uni %s;", label);
-        const char *end = strstr(l, back);
-        if (end) each(l + 2 + k, end, user);
-    }
-}
-
-static int count_in(const char *p, const char *end, const char *what) {
-    int n = 0;
-    for (const char *q = strstr(p, what); q && q < end; q = strstr(q + 1, what)) n++;
-    return n;
-}
-
 static void add_global_loads(const char *p, const char *end, void *n) {
-    *(int *)n += count_in(p, end, "ld.global");
+    for (const char *q = strstr(p, "ld.global"); q && q < end; q = strstr(q + 1, "ld.global")) (*(int *)n)++;
 }
 
 /* How many `ld.global` the loops of ptx hold */
 static int loop_global_loads(const char *ptx) {
     int n = 0;
-    each_loop(ptx, add_global_loads, &n);
+    kt_each_loop(ptx, add_global_loads, &n);
     return n;
 }
 
@@ -406,7 +385,7 @@ TEST(attn_ptx_bwd_accumulates_in_place) {
     CHECK(ptx != NULL);
     if (!ptx) return;
     struct LoopMoves m = {0};
-    each_loop(ptx, loop_moves, &m);
+    kt_each_loop(ptx, loop_moves, &m);
     CHECK_INT(2, m.loops);
     CHECK(m.most_copies < 16);
     CHECK_INT(4, m.fewest_fresh);   /* 2 dots from zero x 2 m64 halves */

@@ -304,6 +304,14 @@ TEST(kern_dot_two_loops_invariant) {
     free_all(ctx);
 }
 
+struct InnerLoop { const char *body, *end; };
+
+/* the last loop whose body holds no other label: the innermost */
+static void innermost(const char *body, const char *end, void *user) {
+    const char *l = strstr(body, "\n$L");
+    if (!l || l > end) *(struct InnerLoop *)user = (struct InnerLoop){body, end};
+}
+
 /* The outer loop's carried accumulator read by a dot in the inner loop, its only reader
  * (dot_tc.py's dot_outer_acc_kernel): every inner iteration reads it as the outer one left
  * it. Exact on the interpreter against a C reference; and on sm_90a the inner loop's wgmma
@@ -320,12 +328,8 @@ TEST(kern_dot_outer_loop_acc) {
     kt_seed(2027);
     for (int i = 0; i < BM * BK; i++) a[i] = kt_f16(kt_irand(-2, 2));
     for (int i = 0; i < BK * BN; i++) b[i] = kt_f16(kt_irand(-2, 2));
-    for (int i = 0; i < BM; i++)
-        for (int j = 0; j < BN; j++) {
-            double e = 0;
-            for (int q = 0; q < BK; q++) e += kt_h2d(a[i * BK + q]) * kt_h2d(b[q * BN + j]);
-            p[i * BN + j] = e, acc[i * BN + j] = 1, out[i * BN + j] = 0;
-        }
+    kt_matmul_f16(a, b, p, BM, BN, BK);
+    for (int i = 0; i < BM * BN; i++) acc[i] = 1, out[i] = 0;
     for (int o = 0; o < NOUT; o++) {
         for (int n = 0; n < NIN; n++)
             for (int i = 0; i < BM * BN; i++) out[i] += p[i] + acc[i];
@@ -360,14 +364,9 @@ TEST(kern_dot_outer_loop_acc) {
     char *ptx = kt_read(path);
     CHECK(ptx != NULL);
     if (!ptx) return;
-    const char *inner = NULL, *end = NULL;
-    for (const char *l = strstr(ptx, "\n$L"); l; l = strstr(l + 1, "\n$L")) {
-        char back[48];
-        int n = (int)strcspn(l + 1, ":\n");
-        snprintf(back, sizeof back, "bra.uni %.*s;", n, l + 1);
-        const char *e = strstr(l, back), *next = strstr(l + 1, "\n$L");
-        if (e && (!next || next > e)) inner = l, end = e;
-    }
+    struct InnerLoop in = {0};
+    kt_each_loop(ptx, innermost, &in);
+    const char *inner = in.body, *end = in.end;
     CHECK(inner != NULL);
     const char *w = inner ? strstr(inner, "wgmma.mma_async") : NULL;
     CHECK(w != NULL && w < end);

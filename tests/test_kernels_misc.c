@@ -489,12 +489,7 @@ TEST(kern_dot_int8_and_fp16_out) {
     double ef[M * N], gf[M * N];
     for (int i = 0; i < M * K; i++) ha[i] = kt_f16(kt_frand(-1, 1));
     for (int i = 0; i < K * N; i++) hb[i] = kt_f16(kt_frand(-1, 1));
-    for (int i = 0; i < M; i++)
-        for (int j = 0; j < N; j++) {
-            double s = 0;
-            for (int kk = 0; kk < K; kk++) s += kt_h2d(ha[i * K + kk]) * kt_h2d(hb[kk * N + j]);
-            ef[i * N + j] = s;
-        }
+    kt_matmul_f16(ha, hb, ef, M, N, K);
     tc_tensor *tha = kt_t2(ctx, TC_FP16, M, K, ha), *thb = kt_t2(ctx, TC_FP16, K, N, hb),
               *thc = kt_t2(ctx, TC_FP16, M, N, NULL);
     if (k2 && KT_RUN(ctx, k2, 1, 1, 1, {"a_ptr", tc_tens(tha)}, {"b_ptr", tc_tens(thb)},

@@ -122,6 +122,31 @@ static inline char *kt_read(const char *path) {
     return s;
 }
 
+/* c = a @ b in doubles, a (M x K) and b (K x N) fp16 bits, row-major: the exact product
+ * of small fp16 values */
+static inline void kt_matmul_f16(const uint16_t *a, const uint16_t *b, double *c, int M, int N, int K) {
+    for (int i = 0; i < M; i++)
+        for (int j = 0; j < N; j++) {
+            double s = 0;
+            for (int q = 0; q < K; q++) s += kt_h2d(a[i * K + q]) * kt_h2d(b[q * N + j]);
+            c[i * N + j] = s;
+        }
+}
+
+/* Calls each(body, end, user) for each loop of a PTX text: from a label `$Ln:` to the
+ * `bra.uni $Ln;` that jumps back to it */
+static inline void kt_each_loop(const char *ptx, void (*each)(const char *, const char *, void *),
+                                void *user) {
+    for (const char *l = strstr(ptx, "\n$L"); l; l = strstr(l + 1, "\n$L")) {
+        char back[48];
+        int k = (int)strcspn(l + 1, ":\n");
+        if (k >= 32 || l[1 + k] != ':') continue;
+        snprintf(back, sizeof back, "bra.uni %.*s;", k, l + 1);
+        const char *end = strstr(l, back);
+        if (end) each(l + 2 + k, end, user);
+    }
+}
+
 /* Loads tests/kernels/<file> through tc_module_load_string (name = the path). */
 static inline tc_module *kt_module_(tc_context *ctx, const char *file, const char *cf, int cl) {
     char path[256];
