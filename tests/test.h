@@ -51,5 +51,8 @@ void test_fail(const char *file, int line, const char *fmt, ...);
 const char *test_build_dir(void);      /* "build" or "build-san" */
 /* Runs a shell command, captures stdout+stderr (up to n bytes) and returns the exit status. */
 int test_run(const char *cmd, char *out, size_t n);
+/* The fake driver's counters (tests/fake_libcuda.c's header says what each counts) when
+ * this process loaded it (TRITONC_LIBCUDA_PATH), else zeros; at most 16. */
+void test_fake_counters(long *c, int n);
 
 #endif

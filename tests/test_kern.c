@@ -613,6 +613,20 @@ TEST(i15_gpu_math_check_builds) {
     CHECK_INT(0, test_run(cmd, out, sizeof out));
 }
 
+/* The GPU benchmarks' C programs (bench/gpu/, built on the GPU machine only) build against
+ * the library's headers: bench.c calls internal functions, whose signatures move. */
+TEST(gpu_bench_programs_build) {
+    const char *progs[] = {"bench/gpu/bench.c", "bench/gpu/graph_chain.c", "bench/gpu/launch_streams.c"};
+    for (int i = 0; i < 3; i++) {
+        char cmd[1024], out[8192];
+        snprintf(cmd, sizeof cmd, "${CC:-cc} -std=c11 -D_GNU_SOURCE -Wall -Werror -Iinclude -Isrc "
+                 "-fsyntax-only %s 2>&1", progs[i]);
+        int rc = test_run(cmd, out, sizeof out);
+        if (rc) fprintf(stderr, "%s:\n%s\n", progs[i], out);
+        CHECK_INT(0, rc);
+    }
+}
+
 /* ---- issue 15 item 5, GPU results: fixes of what scripts/gpu-math-check.sh found ------- */
 
 /* 16-bit integers loaded or stored two to a word (BLOCK 256 on 4 warps: 2 contiguous per

@@ -491,11 +491,7 @@ static int fake_maps(FakeTmap *out, int n) {
     return f ? f(out, n) : -1;
 }
 
-static void fake_counters(long c[12]) {   /* fake_libcuda.c's header says what each counts */
-    memset(c, 0, 12 * sizeof *c);
-    void (*f)(long *, int) = (void (*)(long *, int))fake_sym("fake_cuda_counters");
-    if (f) f(c, 12);
-}
+static void fake_counters(long c[12]) { test_fake_counters(c, 12); }
 
 /* A child's CUDA context (the fake driver) and kernel `name` of tests/kernels/tma.py; NULL
  * (checks failed) when it cannot load. */

@@ -4,6 +4,8 @@
  *                              line per configuration: tool,kernel,shape,num_warps,ms,GB/s,check)
  *   bench launch KERNELS.py    host cost of a cached launch, µs per call over 20000 calls
  *   bench cold KERNELS.py      a new kernel in this fresh process, to the first result
+ *   bench cold_matmul KERNELS.py MATMUL.py, bench cold_attn KERNELS.py TUT06.py D CAUSAL
+ *                              a tensor-core kernel's compile after vector add has run
  *
  * Kernel times use the same method as triton.testing.do_bench: each run is preceded by
  * writing a 256 MB buffer (L2 flush) and timed alone with CUDA events; the mean is
@@ -63,17 +65,17 @@ static void compile(const char *kname, const Arg *args, int nargs, int nw, Compi
     c->f = trace_kernel(g_mod, k, sa, &c->arena, &E, NULL);
     if (!c->f) { fprintf(stderr, "trace: %s\n", E.msg); exit(1); }
     GpuKernel gk;
-    CK(gpu_compile(c->f, &g_tgt, nw, 3, g_props.max_shared_memory_per_block_optin, &gk, &E));
-    /* as the JIT does (src/aot.c aot_jit_module); TRITONC_OCCUPANCY=0 turns it off */
-    char *occ = cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes);
-    if (occ) { free(gk.ptx); gk.ptx = occ; }
+    CK(gpu_compile(c->f, &g_tgt, nw, 3, g_props.max_shared_memory_per_block_optin, false, &gk, &E));
+    /* as the JIT does (src/runtime/pipeline.c); TRITONC_OCCUPANCY=0 turns the step off */
+    char *occ = NULL;
+    CK(cuda_module_build(gk.ptx, gk.name, gk.shared_bytes, true, &occ, &c->mod, &E));
     if (getenv("BENCH_DUMP_PTX")) {
         char path[256];
         snprintf(path, sizeof path, "%s/%s-nw%d.ptx", getenv("BENCH_DUMP_PTX"), kname, nw);
         FILE *fp = fopen(path, "w");
-        if (fp) { fputs(gk.ptx, fp); fclose(fp); }
+        if (fp) { fputs(occ ? occ : gk.ptx, fp); fclose(fp); }
     }
-    CK(cuda_module_load(gk.ptx, gk.name, gk.shared_bytes, &c->mod, &E));
+    free(occ);
     c->threads = gk.threads;
     c->shared = gk.shared_bytes;
     gpu_kernel_free(&gk);
@@ -371,22 +373,23 @@ static void bench_cold(const char *path) {
 /* A tensor-core matmul specialization (bench/gpu/matmul.py, 128x256x64, 8 warps, 3 stages,
  * fp16 1024^3) compiled in a process that has already launched another kernel (vector
  * add), from the launch call to the first result (issue 11's protocol). */
-static void bench_cold_matmul(const char *add_path, const char *mm_path) {
+#define TC_CK(ctx, x) do { if ((x) != TC_OK) { fprintf(stderr, "%s:%d: %s\n", __FILE__, __LINE__, tc_errmsg(ctx)); exit(1); } } while (0)
+
+/* A CUDA context that has launched vector add (add_path's add_kernel): the driver and its
+ * compiler are up, as issue 11's protocol for a cold compile asks. */
+static tc_context *warm_context(const char *add_path) {
     tc_context *ctx;
     tc_context_new(&ctx);
     tc_context_set_backend(ctx, TC_BACKEND_CUDA);
     int64_t n = 1 << 20;
     float *h = rand_host((size_t)n, 7);
     tc_tensor *x, *o;
-    if (tc_tensor_from_host(ctx, TC_FP32, 1, &n, h, &x)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
-    tc_tensor_new(ctx, TC_FP32, 1, &n, &o);
-    tc_module *ma, *mm;
-    tc_kernel *ka, *km;
-    if (tc_module_load_file(ctx, add_path, &ma) || tc_module_kernel(ma, "add_kernel", &ka) ||
-        tc_module_load_file(ctx, mm_path, &mm) || tc_module_kernel(mm, "matmul_kernel", &km)) {
-        fprintf(stderr, "%s\n", tc_errmsg(ctx));
-        exit(1);
-    }
+    tc_module *ma;
+    tc_kernel *ka;
+    TC_CK(ctx, tc_tensor_from_host(ctx, TC_FP32, 1, &n, h, &x));
+    TC_CK(ctx, tc_tensor_new(ctx, TC_FP32, 1, &n, &o));
+    TC_CK(ctx, tc_module_load_file(ctx, add_path, &ma));
+    TC_CK(ctx, tc_module_kernel(ma, "add_kernel", &ka));
     tc_args *a;
     tc_args_new(ka, &a);
     tc_args_set(a, "x_ptr", tc_tens(x));
@@ -396,7 +399,18 @@ static void bench_cold_matmul(const char *add_path, const char *mm_path) {
     tc_args_set(a, "BLOCK_SIZE", tc_int(1024));
     tc_launch_opts op = tc_launch_defaults();
     op.grid[0] = (uint32_t)(n / 1024);
-    if (tc_launch(ka, a, &op) || tc_synchronize(ctx)) { fprintf(stderr, "%s\n", tc_errmsg(ctx)); exit(1); }
+    TC_CK(ctx, tc_launch(ka, a, &op));
+    TC_CK(ctx, tc_synchronize(ctx));
+    free(h);
+    return ctx;
+}
+
+static void bench_cold_matmul(const char *add_path, const char *mm_path) {
+    tc_context *ctx = warm_context(add_path);
+    tc_module *mm;
+    tc_kernel *km;
+    TC_CK(ctx, tc_module_load_file(ctx, mm_path, &mm));
+    TC_CK(ctx, tc_module_kernel(mm, "matmul_kernel", &km));
     int64_t M = 1024, sh[2] = {M, M};
     uint16_t *hh = malloc((size_t)(M * M) * 2);
     for (int64_t i = 0; i < M * M; i++) hh[i] = 0x3c00; /* 1.0 */
@@ -433,9 +447,117 @@ static void bench_cold_matmul(const char *add_path, const char *mm_path) {
            (t2 - t1) * 1e3, r.dot, hh[5] == 0x6400 ? "ok" : "FAIL"); /* 1024.0 */
 }
 
+/* Times one launch from the call to its end; prints compile_ms from the launch report. */
+static void timed_launch(tc_context *ctx, tc_kernel *k, tc_args *a, const tc_launch_opts *o,
+                         const char *what, const char *row) {
+    double t0 = now_s();
+    TC_CK(ctx, tc_launch(k, a, o));
+    TC_CK(ctx, tc_synchronize(ctx));
+    double t1 = now_s();
+    tc_launch_report r;
+    tc_last_launch(ctx, &r, sizeof r);
+    printf("tritonc,%s,%s,%.1f,launch to result; compile %.1f ms (%s)\n", what, row,
+           (t1 - t0) * 1e3, r.compile_ms, r.dot);
+}
+
+/* Tutorial 06's kernels (the file at tut) compiled in a process that has launched vector
+ * add: _attn_fwd at one config (BLOCK_M 128, BLOCK_N min(128, d), 4 warps, 3 stages; no
+ * autotuning), then _attn_bwd_preprocess and _attn_bwd as the file launches them; Z 1, H 2,
+ * N_CTX 1024, fp16. attention_cold.py is Triton's side. */
+static void bench_cold_attn(const char *add_path, const char *tut, int d, int causal) {
+    tc_context *ctx = warm_context(add_path);
+    tc_module *m;
+    tc_kernel *fwd, *pre, *bwd;
+    TC_CK(ctx, tc_module_load_file(ctx, tut, &m));
+    TC_CK(ctx, tc_module_kernel(m, "_attn_fwd", &fwd));
+    TC_CK(ctx, tc_module_kernel(m, "_attn_bwd_preprocess", &pre));
+    TC_CK(ctx, tc_module_kernel(m, "_attn_bwd", &bwd));
+    int64_t Z = 1, H = 2, N = 1024, rows = Z * H * N;
+    int64_t s4[4] = {Z, H, N, d}, s2[2] = {rows, d}, blk[2] = {1, 1};
+    size_t elems = (size_t)(rows * d);
+    uint16_t *hh = malloc(elems * 2);
+    for (size_t i = 0; i < elems; i++) hh[i] = (uint16_t)(0x3000 + (i * 7919 % 1024));  /* 0.125..0.25 */
+    tc_tensor *t[8], *M, *Dl, *dq[4];
+    for (int i = 0; i < 8; i++) TC_CK(ctx, tc_tensor_from_host(ctx, TC_FP16, 4, s4, hh, &t[i]));
+    TC_CK(ctx, tc_tensor_new(ctx, TC_FP32, 1, &rows, &M));
+    TC_CK(ctx, tc_tensor_new(ctx, TC_FP32, 1, &rows, &Dl));
+    for (int i = 0; i < 4; i++)  /* q, k, v, o as (rows, d) descriptors */
+        TC_CK(ctx, tc_tensor_descriptor(ctx, t[i], 2, s2, NULL, blk, &dq[i]));
+    char row[64], spec[96];
+    snprintf(row, sizeof row, "D%d causal%d", d, causal);
+    snprintf(spec, sizeof spec, "BLOCK_M=128,BLOCK_N=%d,num_warps=4,num_stages=3", d < 128 ? d : 128);
+    int idx;
+    TC_CK(ctx, tc_kernel_find_config(fwd, spec, &idx));
+    TC_CK(ctx, tc_kernel_set_config(fwd, idx));
+    tc_args *a;
+    tc_args_new(fwd, &a);
+    const char *dn[4] = {"desc_q", "desc_k", "desc_v", "desc_o"};
+    tc_args_set(a, "sm_scale", tc_float(0.5));
+    tc_args_set(a, "M", tc_tens(M));
+    tc_args_set(a, "Z", tc_int(Z));
+    tc_args_set(a, "H", tc_int(H));
+    for (int i = 0; i < 4; i++) tc_args_set(a, dn[i], tc_tens(dq[i]));
+    tc_args_set(a, "N_CTX", tc_int(N));
+    tc_args_set(a, "HEAD_DIM", tc_int(d));
+    tc_args_set(a, "FP8_OUTPUT", tc_bool(0));
+    tc_args_set(a, "STAGE", tc_int(causal ? 3 : 1));
+    tc_args_set(a, "warp_specialize", tc_bool(0));
+    tc_args_set(a, "IS_HOPPER", tc_bool(1));
+    tc_launch_opts o = tc_launch_defaults();
+    o.grid[0] = (uint32_t)(N / 128);
+    o.grid[1] = (uint32_t)(Z * H);
+    timed_launch(ctx, fwd, a, &o, "cold_attn_fwd", row);
+    tc_args *p;
+    tc_args_new(pre, &p);
+    tc_args_set(p, "O", tc_tens(t[3]));
+    tc_args_set(p, "DO", tc_tens(t[4]));
+    tc_args_set(p, "Delta", tc_tens(Dl));
+    tc_args_set(p, "Z", tc_int(Z));
+    tc_args_set(p, "H", tc_int(H));
+    tc_args_set(p, "N_CTX", tc_int(N));
+    tc_args_set(p, "BLOCK_M", tc_int(128));
+    tc_args_set(p, "HEAD_DIM", tc_int(d));
+    o = tc_launch_defaults();
+    o.grid[0] = (uint32_t)(N / 128);
+    o.grid[1] = (uint32_t)(Z * H);
+    timed_launch(ctx, pre, p, &o, "cold_attn_bwd_preprocess", row);
+    tc_args *b;
+    tc_args_new(bwd, &b);
+    const char *bn[7] = {"Q", "K", "V", "DO", "DQ", "DK", "DV"};
+    int bt[7] = {0, 1, 2, 4, 5, 6, 7};
+    for (int i = 0; i < 7; i++) tc_args_set(b, bn[i], tc_tens(t[bt[i]]));
+    tc_args_set(b, "sm_scale", tc_float(0.5));
+    tc_args_set(b, "M", tc_tens(M));
+    tc_args_set(b, "D", tc_tens(Dl));
+    tc_args_set(b, "stride_z", tc_int(H * N * d));
+    tc_args_set(b, "stride_h", tc_int(N * d));
+    tc_args_set(b, "stride_tok", tc_int(d));
+    tc_args_set(b, "stride_d", tc_int(1));
+    tc_args_set(b, "H", tc_int(H));
+    tc_args_set(b, "N_CTX", tc_int(N));
+    tc_args_set(b, "BLOCK_M1", tc_int(32));
+    tc_args_set(b, "BLOCK_N1", tc_int(128));
+    tc_args_set(b, "BLOCK_M2", tc_int(128));
+    tc_args_set(b, "BLOCK_N2", tc_int(32));
+    tc_args_set(b, "BLK_SLICE_FACTOR", tc_int(2));
+    tc_args_set(b, "HEAD_DIM", tc_int(d));
+    tc_args_set(b, "CAUSAL", tc_bool(causal));
+    o = tc_launch_defaults();
+    o.grid[0] = (uint32_t)(N / 128);
+    o.grid[2] = (uint32_t)(Z * H);
+    o.num_warps = 4;
+    o.num_stages = 5;
+    timed_launch(ctx, bwd, b, &o, "cold_attn_bwd", row);
+    free(hh);
+}
+
 int main(int argc, char **argv) {
     if (argc == 4 && strcmp(argv[1], "cold_matmul") == 0) {
         bench_cold_matmul(argv[2], argv[3]);
+        return 0;
+    }
+    if (argc == 6 && strcmp(argv[1], "cold_attn") == 0) {
+        bench_cold_attn(argv[2], argv[3], atoi(argv[4]), atoi(argv[5]));
         return 0;
     }
     if (argc < 3) { fprintf(stderr, "usage: bench kernels|launch|cold KERNELS.py\n"); return 2; }

@@ -815,42 +815,80 @@ bool cuda_occupancy_on(void) {
     return !(env && strcmp(env, "0") == 0);
 }
 
-char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes) {
-    if (!cuda_occupancy_on() || !ptx || !kernel || strstr(ptx, ".minnctapersm")) return NULL;
+/* One JIT of ptx, loaded: through the driver's linker, so that the module keeps the cubin
+ * (cuda_module_cubin) for the disk cache, else straight from the PTX. The PTX path is also
+ * the one that gives a failure its log and line. */
+static tc_status jit_load(const char *ptx, const char *kernel, int shared_bytes, CuModule **out,
+                          Err *e) {
+    void *cub = NULL;
+    size_t n = 0;
+    if (cuda_ptx_to_cubin(ptx, &cub, &n) == 0) {
+        Err le = {0};
+        tc_status rc = module_load(cub, n, false, kernel, shared_bytes, out, &le);
+        free(cub);
+        if (rc == TC_OK) return TC_OK;
+    }
+    return module_load(ptx, 0, true, kernel, shared_bytes, out, e);
+}
+
+/* ptx with `.minnctapersm` asking for one more program per SM than m0 (its code) gets,
+ * when registers are what stops it and the cap (*cap) is near enough (cuda_ctas_per_sm);
+ * NULL otherwise. */
+static char *occupancy_ptx(const char *ptx, const CuModule *m0, int shared_bytes, int *cap) {
+    if (strstr(ptx, ".minnctapersm")) return NULL;
     const char *mx = strstr(ptx, "\n.maxntid ");
     if (!mx) return NULL;
     int threads = atoi(mx + 10);
     Err e = {0};
-    if (ensure_context(&e) || threads <= 0) return NULL;
     tc_device_props p;
-    if (cuda_device_props(tl_device >= 0 ? tl_device : 0, &p, &e)) return NULL;
+    if (threads <= 0 || cuda_device_props(tl_device >= 0 ? tl_device : 0, &p, &e)) return NULL;
     /* the device's own arch (not TRITON_OVERRIDE_ARCH's): its SM runs the programs */
     const TargetInfo *ti = target_info(p.major * 10 + p.minor);
     if (!ti) return NULL;
     CuSmLimits l = {ti->regs_sm, ti->threads_sm, ti->blocks_sm, ti->smem_sm, ti->smem_reserved,
                     ti->regs_thread};
-    CuModule *m0 = NULL, *m1 = NULL;
-    if (module_load(ptx, 0, true, kernel, shared_bytes, &m0, &e)) return NULL;
-    int regs0 = cuda_module_num_regs(m0);
-    int local0 = func_attr(m0, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    cuda_module_unload(m0);
-    int cap;
-    int n = cuda_ctas_per_sm(regs0, threads, shared_bytes, &l, &cap);
-    if (!cap || local0 < 0) return NULL;
+    int n = cuda_ctas_per_sm(m0->num_regs, threads, shared_bytes, &l, cap);
     const char *eol = strchr(mx + 1, '\n');
-    if (!eol) return NULL;
+    if (!*cap || !eol) return NULL;
     size_t head = (size_t)(eol - ptx), len = strlen(ptx);
     char *out = malloc(len + 32);
     if (!out) return NULL;
     memcpy(out, ptx, head);
     int k = snprintf(out + head, 32, "\n.minnctapersm %d", n + 1);
     memcpy(out + head + k, eol, len - head + 1);
-    if (module_load(out, 0, true, kernel, shared_bytes, &m1, &e)) { free(out); return NULL; }
-    int regs1 = cuda_module_num_regs(m1);
-    int local1 = func_attr(m1, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
-    cuda_module_unload(m1);
-    if (regs1 <= 0 || regs1 > cap || local1 < 0 || local1 > local0) { free(out); return NULL; }
     return out;
+}
+
+tc_status cuda_module_build(const char *ptx, const char *kernel, int shared_bytes, bool occupancy,
+                            char **occ_ptx, CuModule **out, Err *e) {
+    *occ_ptx = NULL;
+    CuModule *m0 = NULL, *m1 = NULL;
+    if (jit_load(ptx, kernel, shared_bytes, &m0, e)) return e->code;
+    *out = m0;
+    int cap = 0;
+    char *p1 = occupancy && cuda_occupancy_on() ? occupancy_ptx(ptx, m0, shared_bytes, &cap) : NULL;
+    if (!p1) return TC_OK;
+    /* kept only when the driver's compiler meets the cap without spilling more */
+    Err e1 = {0};
+    int local0 = func_attr(m0, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), regs1 = 0, local1 = -1;
+    if (local0 >= 0 && jit_load(p1, kernel, shared_bytes, &m1, &e1) == TC_OK) {
+        regs1 = m1->num_regs;
+        local1 = func_attr(m1, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
+    }
+    if (m1 && regs1 > 0 && regs1 <= cap && local1 >= 0 && local1 <= local0) {
+        cuda_module_unload(m0);
+        *out = m1;
+        *occ_ptx = p1;
+        return TC_OK;
+    }
+    cuda_module_unload(m1);
+    free(p1);
+    return TC_OK;
+}
+
+const void *cuda_module_cubin(const CuModule *m, size_t *n) {
+    *n = m && !m->is_ptx ? m->image_size : 0;
+    return *n ? m->image : NULL;
 }
 
 /* ---- tensor maps (TMA) ---------------------------------------------------------------------- */

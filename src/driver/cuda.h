@@ -84,10 +84,17 @@ typedef struct CuSmLimits { int regs, threads, blocks, shared, reserved, regs_th
  * *cap: the register count at which one more would fit, when that is at least 80% of
  * `regs` (else 0). */
 int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int *cap);
-/* A copy of `ptx` with `.minnctapersm` asking for one more program per SM, when the driver's
- * compiler then fits the cap above without spilling; NULL otherwise, on any failure, and
- * when TRITONC_OCCUPANCY=0. Compiles the PTX once or twice (the caller compiles again). */
-char *cuda_ptx_occupancy(const char *ptx, const char *kernel, int shared_bytes);
+/* Compiles ptx once and loads it (cuda_module_load's errors): through the driver's linker
+ * where it has one, so that the module keeps the cubin for the disk cache. With occupancy
+ * (and TRITONC_OCCUPANCY not 0), when registers alone keep one more program per SM off
+ * and the cap is near (cuda_ctas_per_sm), a copy of ptx with `.minnctapersm` asking for it
+ * is compiled too and kept when the driver's compiler meets the cap without spilling more:
+ * then *occ_ptx gets that copy (malloc'd; else NULL) and *out its module. */
+tc_status cuda_module_build(const char *ptx, const char *kernel, int shared_bytes, bool occupancy,
+                            char **occ_ptx, CuModule **out, Err *e);
+/* The cubin a module was loaded from (cuda_module_build through the linker, or
+ * cuda_module_load_cubin), or NULL with *n 0 when it was loaded from PTX. */
+const void *cuda_module_cubin(const CuModule *m, size_t *n);
 /* False when TRITONC_OCCUPANCY=0. */
 bool cuda_occupancy_on(void);
 

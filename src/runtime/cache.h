@@ -15,13 +15,13 @@
  * text; the entry keeps the text and a lookup compares it, so a collision can never hand
  * back the wrong kernel.
  *
- * The occupancy step (cuda_ptx_occupancy) runs only under the JIT. Its PTX is stored under
+ * The occupancy step (cuda_module_build) runs only under the JIT. Its PTX is stored under
  * the key with occupancy set; when the step leaves the PTX as it was, the entry goes under
  * the plain key (the one `tritonc compile` uses) with CACHE_META_OCC_CHECKED, so that one
  * entry serves both.
  *
- * Under the JIT the cubin is the one the driver makes of the PTX (its linker, aot.c), so a
- * warm start loads it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only.
+ * Under the JIT the cubin is the one the driver made of the PTX when it compiled it (its
+ * linker), so a warm start loads it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only.
  *
  * File format 1 (little-endian):
  *   0   8  magic "TRCCACHE"

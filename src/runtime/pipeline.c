@@ -22,12 +22,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* The driver's cubin of our PTX, for the disk cache to keep so that a warm start loads it
- * with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only. -1: none (load the PTX). */
-static int driver_cubin(const char *ptx, void **cubin, size_t *n) {
+/* Whether the disk cache keeps the driver's cubin with the PTX, so that a warm start loads
+ * it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only. */
+static bool keep_cubin(void) {
     const char *off = getenv("TRITONC_CACHE_CUBIN");
-    if (off && strcmp(off, "0") == 0) return -1;
-    return cuda_ptx_to_cubin(ptx, cubin, n);
+    return !(off && strcmp(off, "0") == 0);
 }
 
 static bool params_match(const CacheMeta *m, const IrFunc *f) {
@@ -54,37 +53,6 @@ static CacheResult lookup(const CacheKey *key, const IrFunc *f, CacheEntry *ent,
         cr = CACHE_CORRUPT;
     }
     return cr;
-}
-
-/* Loads an entry's code: its cubin, else the driver's cubin of its PTX (then kept in the
- * entry, so that later processes skip the PTX JIT), else the PTX. With restore the entry is
- * stored again (its flags changed). */
-static tc_status load_entry(const CacheKey *key, CacheEntry *ent, bool restore, CuModule **out,
-                            Err *e) {
-    tc_status rc = TC_ERR_DRIVER;
-    char why[256];
-    if (ent->cubin_len) {
-        rc = cuda_module_load_cubin(ent->cubin, ent->cubin_len, ent->meta.kernel,
-                                    ent->meta.shared_bytes, out, e);
-        if (rc == TC_OK && restore)
-            cache_store(key, &ent->meta, ent->ptx, ent->cubin, ent->cubin_len, why, sizeof why);
-    } else {
-        void *cub = NULL;
-        size_t cubn = 0;
-        if (driver_cubin(ent->ptx, &cub, &cubn) == 0) {
-            Err le = {0};
-            rc = cuda_module_load_cubin(cub, cubn, ent->meta.kernel, ent->meta.shared_bytes, out, &le);
-            ent->meta.flags |= CACHE_META_DRIVER_CUBIN;
-            if (rc == TC_OK) cache_store(key, &ent->meta, ent->ptx, cub, cubn, why, sizeof why);
-            free(cub);
-        }
-    }
-    if (rc) {
-        rc = cuda_module_load(ent->ptx, ent->meta.kernel, ent->meta.shared_bytes, out, e);
-        if (rc == TC_OK && restore)
-            cache_store(key, &ent->meta, ent->ptx, NULL, 0, why, sizeof why);
-    }
-    return rc;
 }
 
 /* TRITON_KERNEL_DUMP=1, as Triton names it: the PTX a launch loads (and the tile IR it was
@@ -133,22 +101,31 @@ static void dump_kernel(const IrFunc *f, const char *hex, const char *name, cons
     if (!ok) snprintf(note, noten, "TRITON_KERNEL_DUMP: %.200s", why);
 }
 
-/* PTX to load (and to store under key when key is set). */
+/* PTX to compile and load, and the entry's flags (CACHE_META_*). */
 typedef struct GpuCode { const char *ptx, *name; int threads, shared_bytes, flags; } GpuCode;
 
-static tc_status load_and_store(const CacheKey *key, const GpuCode *c, const IrFunc *f,
-                                const PipelineGpu *g, CuModule **out, char *note, size_t noten,
-                                Err *e) {
-    void *cub = NULL;
+/* Whether build_and_store stores: not, always, or only when it has a cubin to add. */
+typedef enum { STORE_NO, STORE_YES, STORE_IF_CUBIN } StoreWhen;
+
+/* Compiles and loads c's PTX, with the occupancy step when occupancy (cuda_module_build: one
+ * JIT, two when the step tries a cap), and stores what was kept with the driver's cubin:
+ * under occk when the step changed the PTX, else under plain (keys NULL: the cache is not
+ * used); *stepped: whether the step changed it. The PTX that was loaded goes to
+ * TRITON_KERNEL_DUMP under its key. */
+static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, StoreWhen store,
+                                 const GpuCode *c, bool occupancy, const IrFunc *f,
+                                 const PipelineGpu *g, CuModule **out, bool *stepped,
+                                 char *note, size_t noten, Err *e) {
+    char *occ = NULL;
+    tc_status rc = cuda_module_build(c->ptx, c->name, c->shared_bytes, occupancy, &occ, out, e);
+    *stepped = occ != NULL;
+    const CacheKey *key = occ ? occk : plain;
+    const char *ptx = occ ? occ : c->ptx;
+    dump_kernel(f, key ? key->hex : NULL, c->name, ptx, note, noten);
     size_t cubn = 0;
-    tc_status rc = TC_ERR_NOT_FOUND;
-    if (key && driver_cubin(c->ptx, &cub, &cubn) == 0) {
-        Err le = {0};
-        rc = cuda_module_load_cubin(cub, cubn, c->name, c->shared_bytes, out, &le);
-        if (rc) { free(cub); cub = NULL; cubn = 0; }
-    }
-    if (rc) rc = cuda_module_load(c->ptx, c->name, c->shared_bytes, out, e);
-    if (rc == TC_OK && key && f->nparams <= CACHE_MAX_PARAMS) {
+    const void *cub = rc == TC_OK && keep_cubin() ? cuda_module_cubin(*out, &cubn) : NULL;
+    if (rc == TC_OK && key && (store == STORE_YES || (store == STORE_IF_CUBIN && cub)) &&
+        f->nparams <= CACHE_MAX_PARAMS) {
         CacheMeta m;
         memset(&m, 0, sizeof m);
         snprintf(m.kernel, sizeof m.kernel, "%s", c->name);
@@ -159,7 +136,8 @@ static tc_status load_and_store(const CacheKey *key, const GpuCode *c, const IrF
         if (m.num_regs < 0 || m.num_regs > 255) m.num_regs = 0;
         m.num_warps = g->num_warps;
         m.num_stages = g->num_stages;
-        m.flags = c->flags | (cub ? CACHE_META_DRIVER_CUBIN : 0);
+        m.flags = c->flags | (occupancy && !occ ? CACHE_META_OCC_CHECKED : 0) |
+                  (cub ? CACHE_META_DRIVER_CUBIN : 0);
         m.nparams = f->nparams;
         for (int j = 0; j < m.nparams; j++) {
             const IrParam *p = &f->params[j];
@@ -169,10 +147,10 @@ static tc_status load_and_store(const CacheKey *key, const GpuCode *c, const IrF
             m.params[j].flags = (uint8_t)((ptr ? CACHE_PARAM_PTR : 0) | (p->div16 ? CACHE_PARAM_DIV16 : 0));
         }
         char why[256];
-        if (cache_store(key, &m, c->ptx, cub, cubn, why, sizeof why) != 0 && !note[0])
+        if (cache_store(key, &m, ptx, cub, cubn, why, sizeof why) != 0 && !note[0])
             snprintf(note, noten, "not stored in the disk cache: %.200s", why);
     }
-    free(cub);
+    free(occ);
     return rc;
 }
 
@@ -215,36 +193,30 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
         if (c2 == CACHE_HIT) hit = &plain;
         if (cr == CACHE_OFF || cr == CACHE_MISS) cr = c2;
     }
-    GpuCode c = {0};
-    char *occ = NULL;
     tc_status rc;
+    bool stepped = false;
     if (hit) {
         code->threads = ent.meta.threads;
         code->shared_bytes = ent.meta.shared_bytes;
         gpu_dot_summary(f, ent.ptx, code->dot, sizeof code->dot);
         code->ntmap = gpu_tma_maps(ent.ptx, ent.meta.kernel, code->tmap);
         code->scratch = gpu_scratch_bytes(ent.ptx, ent.meta.kernel);
-        bool restore = false;
-        if (hit == &plain && occ_on && !(ent.meta.flags & CACHE_META_OCC_CHECKED)) {
-            /* made by `tritonc compile` or with TRITONC_OCCUPANCY=0: the step runs now */
-            occ = cuda_ptx_occupancy(ent.ptx, ent.meta.kernel, ent.meta.shared_bytes);
-            ent.meta.flags |= CACHE_META_OCC_CHECKED;
-            restore = true;
+        /* made by `tritonc compile` or with TRITONC_OCCUPANCY=0: the step runs now */
+        bool step = hit == &plain && occ_on && !(ent.meta.flags & CACHE_META_OCC_CHECKED);
+        if (ent.cubin_len && !step) {
+            dump_kernel(f, hit->hex, ent.meta.kernel, ent.ptx, note, noten);
+            rc = cuda_module_load_cubin(ent.cubin, ent.cubin_len, ent.meta.kernel,
+                                        ent.meta.shared_bytes, &code->cu, e);
+        } else {
+            /* compiled once more: kept with the driver's cubin from now on */
+            GpuCode c = {ent.ptx, ent.meta.kernel, ent.meta.threads, ent.meta.shared_bytes,
+                         ent.meta.flags & ~CACHE_META_DRIVER_CUBIN};
+            rc = build_and_store(hit, &occk, step ? STORE_YES : STORE_IF_CUBIN, &c, step, f, g,
+                                 &code->cu, &stepped, note, noten, e);
         }
-        dump_kernel(f, hit->hex, ent.meta.kernel, occ ? occ : ent.ptx, note, noten);
-        if (!occ) {
-            rc = load_entry(hit, &ent, restore, &code->cu, e);
-            free(mem);
-            if (rc == TC_OK) code->cache_event = TC_CACHE_HIT;
-            return rc;
-        }
-        char name[sizeof ent.meta.kernel];
-        snprintf(name, sizeof name, "%s", ent.meta.kernel);
-        c = (GpuCode){occ, name, ent.meta.threads, ent.meta.shared_bytes, 0};
         free(mem);
-        rc = load_and_store(&occk, &c, f, g, &code->cu, note, noten, e);
-        free(occ);
-        if (rc == TC_OK) code->cache_event = TC_CACHE_MISS;
+        /* the step's new PTX is a new entry */
+        if (rc == TC_OK) code->cache_event = stepped ? TC_CACHE_MISS : TC_CACHE_HIT;
         return rc;
     }
     free(mem);
@@ -252,20 +224,18 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     memset(&gk, 0, sizeof gk);
     rc = gpu_compile(f, t, g->num_warps, g->num_stages, g->max_shared, true, &gk, e);
     if (rc) { gpu_kernel_free(&gk); return rc; }
-    /* one more program per SM where the registers allow it */
-    occ = occ_on ? cuda_ptx_occupancy(gk.ptx, gk.name, gk.shared_bytes) : NULL;
-    c = (GpuCode){occ ? occ : gk.ptx, gk.name, gk.threads > 0 ? gk.threads : g->num_warps * 32,
-                  gk.shared_bytes, occ_on && !occ ? CACHE_META_OCC_CHECKED : 0};
+    GpuCode c = {gk.ptx, gk.name, gk.threads > 0 ? gk.threads : g->num_warps * 32,
+                 gk.shared_bytes, 0};
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
     gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
     code->ntmap = gpu_tma_maps(gk.ptx, gk.name, code->tmap);
     code->scratch = gpu_scratch_bytes(gk.ptx, gk.name);
-    dump_kernel(f, use ? (occ ? occk.hex : plain.hex) : NULL, gk.name, c.ptx, note, noten);
-    bool store = use && cache_may_store(cr);
-    rc = load_and_store(store ? (occ ? &occk : &plain) : NULL, &c, f, g, &code->cu, note, noten, e);
+    /* one more program per SM where the registers allow it */
+    rc = build_and_store(use ? &plain : NULL, use ? &occk : NULL,
+                         use && cache_may_store(cr) ? STORE_YES : STORE_NO, &c, occ_on, f, g,
+                         &code->cu, &stepped, note, noten, e);
     if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);
-    free(occ);
     gpu_kernel_free(&gk);
     return rc;
 }
