@@ -47,6 +47,12 @@ int test_run(const char *cmd, char *out, size_t n) {
     return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + (WIFSIGNALED(st) ? WTERMSIG(st) : 0);
 }
 
+int test_count(const char *hay, const char *needle) {
+    int n = 0;
+    for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle)) n++;
+    return n;
+}
+
 void test_fake_counters(long *c, int n) {
     memset(c, 0, (size_t)n * sizeof *c);
     const char *path = getenv("TRITONC_LIBCUDA_PATH");

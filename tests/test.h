@@ -51,8 +51,10 @@ void test_fail(const char *file, int line, const char *fmt, ...);
 const char *test_build_dir(void);      /* "build" or "build-san" */
 /* Runs a shell command, captures stdout+stderr (up to n bytes) and returns the exit status. */
 int test_run(const char *cmd, char *out, size_t n);
+/* Occurrences of needle in hay (NULL: 0), overlapping ones included. */
+int test_count(const char *hay, const char *needle);
 /* The fake driver's counters (tests/fake_libcuda.c's header says what each counts) when
- * this process loaded it (TRITONC_LIBCUDA_PATH), else zeros; at most 16. */
+ * this process loaded it (TRITONC_LIBCUDA_PATH), else zeros; at most 12. */
 void test_fake_counters(long *c, int n);
 
 #endif

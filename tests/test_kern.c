@@ -627,6 +627,31 @@ TEST(gpu_bench_programs_build) {
     }
 }
 
+/* `cols < N` with N a multiple of 16 is constant over aligned runs of 16 columns
+ * (analysis.c's constancy): the lowering compares once per run a thread holds, as Triton's
+ * does, not once per column (tutorial 05's layer norm: 48 registers, 5 programs per SM,
+ * before; the comparisons' indices held the rest). The where() in its variance loop reuses
+ * the loads' mask. */
+TEST(kern_cmp_shares_constant_runs) {
+    tc_context *ctx = kt_ctx();
+    tc_module *m = KT_MODULE(ctx, "layernorm.py");
+    /* 4 warps, BLOCK 4096: each thread holds 4 runs of 8 contiguous fp16 columns */
+    const char *sig16[] = {"*fp16:16", "*fp16:16", "*fp16:16", "*fp16:16", "*fp32:16", "*fp32:16",
+                           "i32:16", "i32:16", "fp32"};
+    const char *sig[] = {"*fp16:16", "*fp16:16", "*fp16:16", "*fp16:16", "*fp32:16", "*fp32:16",
+                         "i32:16", "i32", "fp32"};
+    char *p16 = KERN_PTX(ctx, m, "_layer_norm_fwd_fused", sig16, KT_ARGS({"BLOCK_SIZE", tc_int(4096)}));
+    char *p = KERN_PTX(ctx, m, "_layer_norm_fwd_fused", sig, KT_ARGS({"BLOCK_SIZE", tc_int(4096)}));
+    /* three loops of 4 runs each */
+    CHECK_INT(12, test_count(p16, "setp.lt.s32 "));
+    /* N of unknown divisibility: every column compared (vectors of one) */
+    CHECK(p && test_count(p, "setp.lt.s32 ") >= 3 * 32);
+    free(p16);
+    free(p);
+    tc_module_free(m);
+    tc_context_free(ctx);
+}
+
 /* ---- issue 15 item 5, GPU results: fixes of what scripts/gpu-math-check.sh found ------- */
 
 /* 16-bit integers loaded or stored two to a word (BLOCK 256 on 4 warps: 2 contiguous per

@@ -27,11 +27,7 @@ static int compile_block(const char *target, const char *dt, int M, int N, int K
     return test_run(cmd, out, n);
 }
 
-static int count(const char *s, const char *what) {
-    int c = 0;
-    for (const char *p = s; (p = strstr(p, what)) != NULL; p++) c++;
-    return c;
-}
+static int count(const char *s, const char *what) { return test_count(s, what); }
 
 /* one 16x16x16 block on one warp: two n tiles, so per k8 step 2 tf32 mma and per k16 step 2
  * bf16 mma for each product; tf32x3: 3 products, bf16x3: 3, bf16x6: 6 */

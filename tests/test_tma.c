@@ -124,11 +124,7 @@ static char *lower(const char *name, const SpecArg *args, int arch, int num_warp
 }
 
 
-static int count(const char *hay, const char *needle) {
-    int n = 0;
-    for (const char *p = hay ? strstr(hay, needle) : NULL; p; p = strstr(p + 1, needle)) n++;
-    return n;
-}
+static int count(const char *hay, const char *needle) { return test_count(hay, needle); }
 
 #define BULK_LOAD "cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes"
 #define BULK_STORE "cp.async.bulk.tensor.2d.global.shared::cta.bulk_group"

@@ -427,6 +427,25 @@ int offset_scalar(G *g, int o) {
     return o;
 }
 
+/* The register bits of layout lay along which v's elements come in aligned runs of equal
+ * values (its constancy, analysis.c): a register with any of them set holds what the one
+ * with them clear holds. `offs < n` over a thread's 8 contiguous offsets, n a multiple of
+ * 8, is one comparison, as Triton makes it. */
+static int equal_reg_bits(G *g, int v, int lay) {
+    const Type *t = &g->f->types[v];
+    const Layout *L = &g->lays[lay].L;
+    int lo[TC_MAX_RANK], bits = 0;
+    if (t->rank == 0) return 0;
+    lay_lo(t->rank, t->shape, lo);
+    for (int d = 0; d < t->rank; d++) {
+        int32_t cn = g->ax[v].cnst[d];
+        int c = cn & (cn - 1) ? 0 : lg2i(cn);   /* aligned runs of a power of two only */
+        for (int i = 0; i < L->nreg && c > 0; i++)
+            if (L->reg[i] >= lo[d] && L->reg[i] < lo[d] + c) bits |= 1 << i;
+    }
+    return bits;
+}
+
 void lower_elementwise(G *g, const Inst *in) {
     const IrFunc *f = g->f;
     int v = in->res[0];
@@ -438,7 +457,9 @@ void lower_elementwise(G *g, const Inst *in) {
     int rdt = f->types[v].dt;
     int adt = in->nargs ? f->types[in->args[0]].dt : rdt;
     int *out = alloc_regs(g, n);
+    int eq = in->op == OP_CMP ? equal_reg_bits(g, v, L) : 0;
     for (int r = 0; r < n; r++) {
+        if (r & eq) { out[r] = out[r & ~eq]; continue; }
         /* a register equal to an earlier one's operands gives the same result */
         int same = -1;
         for (int q = r - 1; q >= 0 && q >= r - 64; q--) {
