@@ -25,11 +25,7 @@
  * `.param .align 64 .b8 x[128]` of its entry points at such a map, 64-byte aligned.
  * cuMemAllocAsync/cuMemFreeAsync allocate from the heap (counters 7 and 8 count them, 9 is
  * the last size); a launch whose entry takes `.param .u64 <k>_scratch_<n>` last counts in
- * 10 when that points at a live cuMemAllocAsync block of n bytes per program, else in 11.
- * The linker (cuLinkCreate_v2 ... cuLinkComplete) makes a "cubin" of one PTX image: a line
- * FAKE_CUBIN_LINE, then the PTX, which cuModuleLoadDataEx reads as it reads PTX (with
- * FAKE_CUDA_NOLINK=1 cuLinkCreate_v2 fails). Counter 12 counts the PTX compilations:
- * cuLinkComplete, and cuModuleLoadDataEx of an image that is not such a cubin. */
+ * 10 when that points at a live cuMemAllocAsync block of n bytes per program, else in 11. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -196,7 +192,7 @@ EXPORT CUresult cuMemFree_v2(CUdeviceptr p) { free((void *)(uintptr_t)p); return
 
 /* the live stream-ordered blocks (at most 64 tracked) */
 static struct { uint64_t addr; size_t n; } async_blocks[64];
-static long counters[16];
+static long counters[12];
 static void count(int i, long v);
 EXPORT CUresult cuMemAllocAsync(CUdeviceptr *p, size_t n, void *stream) {
     (void)stream;
@@ -238,7 +234,7 @@ EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) {
 /* What tests read: [0] module loads, [1] kernels launched (plain, successful), [2] graph
  * launches, [3] kernels run by graph launches, [4] launches captured into graphs. */
 EXPORT void fake_cuda_counters(long *out, int n) {
-    for (int i = 0; i < n && i < 16; i++) out[i] = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
+    for (int i = 0; i < n && i < 12; i++) out[i] = __atomic_load_n(&counters[i], __ATOMIC_RELAXED);
 }
 static void count(int i, long v) { __atomic_fetch_add(&counters[i], v, __ATOMIC_RELAXED); }
 
@@ -299,55 +295,10 @@ typedef struct FakeModule FakeModule;
 typedef struct { FakeModule *m; const char *entry; } FakeFunc;
 struct FakeModule { char *text; void *ctx; FakeFunc fn[8]; int nfn; };
 
-#define FAKE_CUBIN_LINE "// fake cubin\n"
-
-typedef struct { char *ptx; char *cubin; } FakeLink;
-
-EXPORT CUresult cuLinkCreate_v2(unsigned nopt, int *opts, void **vals, void **state) {
-    (void)nopt; (void)opts; (void)vals;
-    const char *off = getenv("FAKE_CUDA_NOLINK");
-    if (!current || (off && !strcmp(off, "1"))) return 201;
-    *state = calloc(1, sizeof(FakeLink));
-    return *state ? OK : 2;
-}
-
-EXPORT CUresult cuLinkAddData_v2(void *state, int type, void *data, size_t size, const char *name,
-                                 unsigned nopt, int *opts, void **vals) {
-    (void)name; (void)nopt; (void)opts; (void)vals;
-    FakeLink *l = state;
-    if (type != 1 /* CU_JIT_INPUT_PTX */ || l->ptx || !size) return INVALID_VALUE;
-    l->ptx = malloc(size + 1);
-    if (!l->ptx) return 2;
-    memcpy(l->ptx, data, size);
-    l->ptx[size] = 0;
-    return OK;
-}
-
-EXPORT CUresult cuLinkComplete(void *state, void **cubin, size_t *size) {
-    FakeLink *l = state;
-    if (!l->ptx) return INVALID_VALUE;
-    count(12, 1);
-    if (strstr(l->ptx, "bogus") || !strstr(l->ptx, ".entry")) return INVALID_PTX;
-    size_t n = strlen(FAKE_CUBIN_LINE) + strlen(l->ptx) + 1;
-    l->cubin = malloc(n);
-    if (!l->cubin) return 2;
-    snprintf(l->cubin, n, "%s%s", FAKE_CUBIN_LINE, l->ptx);
-    *cubin = l->cubin;
-    *size = n;
-    return OK;
-}
-
-EXPORT CUresult cuLinkDestroy(void *state) {
-    FakeLink *l = state;
-    if (l) { free(l->ptx); free(l->cubin); free(l); }
-    return OK;
-}
-
 EXPORT CUresult cuModuleLoadDataEx(void **mod, const void *image, unsigned nopt, int *opts,
                                    void **vals) {
     if (!current) return 201;
     const char *text = image;
-    if (strncmp(text, FAKE_CUBIN_LINE, strlen(FAKE_CUBIN_LINE)) != 0) count(12, 1);
     char *errlog = NULL;
     size_t errcap = 0;
     for (unsigned i = 0; i < nopt; i++) {

@@ -84,17 +84,13 @@ typedef struct CuSmLimits { int regs, threads, blocks, shared, reserved, regs_th
  * *cap: the register count at which one more would fit, when that is at least 80% of
  * `regs` (else 0). */
 int cuda_ctas_per_sm(int regs, int threads, int shared, const CuSmLimits *l, int *cap);
-/* Compiles ptx once and loads it (cuda_module_load's errors): through the driver's linker
- * where it has one, so that the module keeps the cubin for the disk cache. With occupancy
+/* Compiles ptx once and loads it (cuda_module_load, its errors). With occupancy
  * (and TRITONC_OCCUPANCY not 0), when registers alone keep one more program per SM off
  * and the cap is near (cuda_ctas_per_sm), a copy of ptx with `.minnctapersm` asking for it
  * is compiled too and kept when the driver's compiler meets the cap without spilling more:
  * then *occ_ptx gets that copy (malloc'd; else NULL) and *out its module. */
 tc_status cuda_module_build(const char *ptx, const char *kernel, int shared_bytes, bool occupancy,
                             char **occ_ptx, CuModule **out, Err *e);
-/* The cubin a module was loaded from (cuda_module_build through the linker, or
- * cuda_module_load_cubin), or NULL with *n 0 when it was loaded from PTX. */
-const void *cuda_module_cubin(const CuModule *m, size_t *n);
 /* False when TRITONC_OCCUPANCY=0. */
 bool cuda_occupancy_on(void);
 
@@ -124,10 +120,6 @@ tc_status cuda_capture_end(void *stream, void **exec, int *nodes, Err *e);
 tc_status cuda_graph_launch(void *exec, void *stream, Err *e);
 void cuda_graph_free(void *exec);
 
-/* The cubin the driver makes of PTX through its linker (cuLinkCreate/AddData/Complete), at
- * most CUDA_MAX_CUBIN bytes, malloc'd into *cubin. -1 on any failure (then load the PTX). */
-#define CUDA_MAX_CUBIN (512u << 20)
-int cuda_ptx_to_cubin(const char *ptx, void **cubin, size_t *n);
 /* Events for timing (do_bench). */
 typedef struct CuEvent CuEvent;
 tc_status cuda_event_new(CuEvent **out, Err *e);

@@ -20,8 +20,8 @@
  * the plain key (the one `tritonc compile` uses) with CACHE_META_OCC_CHECKED, so that one
  * entry serves both.
  *
- * Under the JIT the cubin is the one the driver made of the PTX when it compiled it (its
- * linker), so a warm start loads it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only.
+ * The JIT stores PTX only (the driver's JIT cache, ~/.nv/ComputeCache, serves a later
+ * process); an entry made by `tritonc compile` keeps ptxas's cubin, which the JIT loads.
  *
  * File format 1 (little-endian):
  *   0   8  magic "TRCCACHE"
@@ -48,8 +48,8 @@
 
 enum { CACHE_PARAM_PTR = 1, CACHE_PARAM_DIV16 = 2 };
 /* OCC_CHECKED: the JIT ran the occupancy step on this PTX and it changed nothing;
- * DRIVER_CUBIN: the cubin is the driver's (the JIT's), not ptxas's (`tritonc compile`
- * ignores it, so that its output never depends on what the JIT did before). */
+ * DRIVER_CUBIN, set by older builds only: the cubin is the driver's, not ptxas's (`tritonc
+ * compile` ignores it, so that its output never depends on what the JIT did before). */
 enum { CACHE_META_OCC_CHECKED = 1, CACHE_META_DRIVER_CUBIN = 2 };
 
 typedef struct CacheParam {

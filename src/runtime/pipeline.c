@@ -22,13 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-/* Whether the disk cache keeps the driver's cubin with the PTX, so that a warm start loads
- * it with no PTX JIT; TRITONC_CACHE_CUBIN=0 keeps PTX only. */
-static bool keep_cubin(void) {
-    const char *off = getenv("TRITONC_CACHE_CUBIN");
-    return !(off && strcmp(off, "0") == 0);
-}
-
 static bool params_match(const CacheMeta *m, const IrFunc *f) {
     if (m->nparams != f->nparams) return false;
     for (int j = 0; j < f->nparams; j++) {
@@ -101,18 +94,22 @@ static void dump_kernel(const IrFunc *f, const char *hex, const char *name, cons
     if (!ok) snprintf(note, noten, "TRITON_KERNEL_DUMP: %.200s", why);
 }
 
-/* PTX to compile and load, and the entry's flags (CACHE_META_*). */
-typedef struct GpuCode { const char *ptx, *name; int threads, shared_bytes, flags; } GpuCode;
-
-/* Whether build_and_store stores: not, always, or only when it has a cubin to add. */
-typedef enum { STORE_NO, STORE_YES, STORE_IF_CUBIN } StoreWhen;
+/* PTX to compile and load, the entry's flags (CACHE_META_*), and the cubin an entry made by
+ * `tritonc compile` holds (ptxas's, of this PTX: kept when the entry is stored again). */
+typedef struct GpuCode {
+    const char *ptx, *name;
+    int threads, shared_bytes, flags;
+    const void *cubin;
+    size_t cubin_len;
+} GpuCode;
 
 /* Compiles and loads c's PTX, with the occupancy step when occupancy (cuda_module_build: one
- * JIT, two when the step tries a cap), and stores what was kept with the driver's cubin:
- * under occk when the step changed the PTX, else under plain (keys NULL: the cache is not
- * used); *stepped: whether the step changed it. The PTX that was loaded goes to
- * TRITON_KERNEL_DUMP under its key. */
-static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, StoreWhen store,
+ * JIT, two when the step tries a cap), and, when store, stores the PTX that was kept: under
+ * occk when the step changed it, else under plain (keys NULL: the cache is not used);
+ * *stepped: whether the step changed it. The PTX that was loaded goes to TRITON_KERNEL_DUMP
+ * under its key. The entry keeps no cubin: the driver's own JIT cache serves a warm start
+ * (cuda.c jit_load says why there is no cubin of the driver's to keep). */
+static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, bool store,
                                  const GpuCode *c, bool occupancy, const IrFunc *f,
                                  const PipelineGpu *g, CuModule **out, bool *stepped,
                                  char *note, size_t noten, Err *e) {
@@ -122,10 +119,7 @@ static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, St
     const CacheKey *key = occ ? occk : plain;
     const char *ptx = occ ? occ : c->ptx;
     dump_kernel(f, key ? key->hex : NULL, c->name, ptx, note, noten);
-    size_t cubn = 0;
-    const void *cub = rc == TC_OK && keep_cubin() ? cuda_module_cubin(*out, &cubn) : NULL;
-    if (rc == TC_OK && key && (store == STORE_YES || (store == STORE_IF_CUBIN && cub)) &&
-        f->nparams <= CACHE_MAX_PARAMS) {
+    if (rc == TC_OK && key && store && f->nparams <= CACHE_MAX_PARAMS) {
         CacheMeta m;
         memset(&m, 0, sizeof m);
         snprintf(m.kernel, sizeof m.kernel, "%s", c->name);
@@ -136,8 +130,7 @@ static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, St
         if (m.num_regs < 0 || m.num_regs > 255) m.num_regs = 0;
         m.num_warps = g->num_warps;
         m.num_stages = g->num_stages;
-        m.flags = c->flags | (occupancy && !occ ? CACHE_META_OCC_CHECKED : 0) |
-                  (cub ? CACHE_META_DRIVER_CUBIN : 0);
+        m.flags = c->flags | (occupancy && !occ ? CACHE_META_OCC_CHECKED : 0);
         m.nparams = f->nparams;
         for (int j = 0; j < m.nparams; j++) {
             const IrParam *p = &f->params[j];
@@ -147,7 +140,8 @@ static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, St
             m.params[j].flags = (uint8_t)((ptr ? CACHE_PARAM_PTR : 0) | (p->div16 ? CACHE_PARAM_DIV16 : 0));
         }
         char why[256];
-        if (cache_store(key, &m, ptx, cub, cubn, why, sizeof why) != 0 && !note[0])
+        if (cache_store(key, &m, ptx, occ ? NULL : c->cubin, occ ? 0 : c->cubin_len, why,
+                        sizeof why) != 0 && !note[0])
             snprintf(note, noten, "not stored in the disk cache: %.200s", why);
     }
     free(occ);
@@ -208,11 +202,12 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
             rc = cuda_module_load_cubin(ent.cubin, ent.cubin_len, ent.meta.kernel,
                                         ent.meta.shared_bytes, &code->cu, e);
         } else {
-            /* compiled once more: kept with the driver's cubin from now on */
+            /* the entry's PTX (its JIT hits the driver's cache after the first process);
+             * stored again only when the occupancy step ran */
             GpuCode c = {ent.ptx, ent.meta.kernel, ent.meta.threads, ent.meta.shared_bytes,
-                         ent.meta.flags & ~CACHE_META_DRIVER_CUBIN};
-            rc = build_and_store(hit, &occk, step ? STORE_YES : STORE_IF_CUBIN, &c, step, f, g,
-                                 &code->cu, &stepped, note, noten, e);
+                         ent.meta.flags, ent.cubin, ent.cubin_len};
+            rc = build_and_store(hit, &occk, step, &c, step, f, g, &code->cu, &stepped, note,
+                                 noten, e);
         }
         free(mem);
         /* the step's new PTX is a new entry */
@@ -225,7 +220,7 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     rc = gpu_compile(f, t, g->num_warps, g->num_stages, g->max_shared, true, &gk, e);
     if (rc) { gpu_kernel_free(&gk); return rc; }
     GpuCode c = {gk.ptx, gk.name, gk.threads > 0 ? gk.threads : g->num_warps * 32,
-                 gk.shared_bytes, 0};
+                 gk.shared_bytes, 0, NULL, 0};
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
     gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
@@ -233,8 +228,8 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     code->scratch = gpu_scratch_bytes(gk.ptx, gk.name);
     /* one more program per SM where the registers allow it */
     rc = build_and_store(use ? &plain : NULL, use ? &occk : NULL,
-                         use && cache_may_store(cr) ? STORE_YES : STORE_NO, &c, occ_on, f, g,
-                         &code->cu, &stepped, note, noten, e);
+                         use && cache_may_store(cr), &c, occ_on, f, g, &code->cu, &stepped,
+                         note, noten, e);
     if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);
     gpu_kernel_free(&gk);
     return rc;
