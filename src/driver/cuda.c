@@ -815,15 +815,6 @@ bool cuda_occupancy_on(void) {
     return !(env && strcmp(env, "0") == 0);
 }
 
-/* One JIT of ptx, loaded. Not through the driver's linker (cuLinkCreate): it compiles PTX as
- * relocatable code, which on the H200 took more registers than the same PTX loaded
- * directly (tutorial 05's layer norm at 4 warps: 56 against 32; vector add at 1 warp: 96
- * against 72), so the module could not keep a cubin of the same code. */
-static tc_status jit_load(const char *ptx, const char *kernel, int shared_bytes, CuModule **out,
-                          Err *e) {
-    return module_load(ptx, 0, true, kernel, shared_bytes, out, e);
-}
-
 /* ptx with `.minnctapersm` asking for one more program per SM than m0 (its code) gets,
  * when registers are what stops it and the cap (*cap) is near enough (cuda_ctas_per_sm);
  * NULL otherwise. */
@@ -852,11 +843,15 @@ static char *occupancy_ptx(const char *ptx, const CuModule *m0, int shared_bytes
     return out;
 }
 
+/* The PTX is loaded as it is, never through the driver's linker (cuLinkCreate): that compiles
+ * PTX as relocatable code, which on the H200 took more registers than the same PTX loaded
+ * directly (tutorial 05's layer norm at 4 warps: 56 against 32; vector add at 1 warp: 96
+ * against 72), so there is no cubin of the same code to keep. */
 tc_status cuda_module_build(const char *ptx, const char *kernel, int shared_bytes, bool occupancy,
                             char **occ_ptx, CuModule **out, Err *e) {
     *occ_ptx = NULL;
     CuModule *m0 = NULL, *m1 = NULL;
-    if (jit_load(ptx, kernel, shared_bytes, &m0, e)) return e->code;
+    if (cuda_module_load(ptx, kernel, shared_bytes, &m0, e)) return e->code;
     *out = m0;
     int cap = 0;
     char *p1 = occupancy && cuda_occupancy_on() ? occupancy_ptx(ptx, m0, shared_bytes, &cap) : NULL;
@@ -864,7 +859,7 @@ tc_status cuda_module_build(const char *ptx, const char *kernel, int shared_byte
     /* kept only when the driver's compiler meets the cap without spilling more */
     Err e1 = {0};
     int local0 = func_attr(m0, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES), regs1 = 0, local1 = -1;
-    if (local0 >= 0 && jit_load(p1, kernel, shared_bytes, &m1, &e1) == TC_OK) {
+    if (local0 >= 0 && cuda_module_load(p1, kernel, shared_bytes, &m1, &e1) == TC_OK) {
         regs1 = m1->num_regs;
         local1 = func_attr(m1, CU_FUNC_ATTRIBUTE_LOCAL_SIZE_BYTES);
     }

@@ -108,7 +108,7 @@ typedef struct GpuCode {
  * occk when the step changed it, else under plain (keys NULL: the cache is not used);
  * *stepped: whether the step changed it. The PTX that was loaded goes to TRITON_KERNEL_DUMP
  * under its key. The entry keeps no cubin: the driver's own JIT cache serves a warm start
- * (cuda.c jit_load says why there is no cubin of the driver's to keep). */
+ * (cuda.c cuda_module_build says why there is no cubin of the driver's to keep). */
 static tc_status build_and_store(const CacheKey *plain, const CacheKey *occk, bool store,
                                  const GpuCode *c, bool occupancy, const IrFunc *f,
                                  const PipelineGpu *g, CuModule **out, bool *stepped,
