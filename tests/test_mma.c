@@ -250,6 +250,23 @@ TEST(mma_attention_dot_in_flight) {
     CHECK_INT(8, movs);   /* m_i and l_i: 4 rows each per thread */
     CHECK(count_of(out, "ex2.approx.ftz.f32") >= 64);
     CHECK_INT(0, count_of(out, "ex2.approx.f32"));
+    /* ... unless its registers would not fit beside QK^T's: attention.py's forward (both of
+     * its loops) at head_dim 128 and 128x128 on 4 warps holds 128 accumulator, 64 P and 128
+     * QK^T registers per thread, and waits for P @ V in its iteration; on 8 warps, or at
+     * head_dim 64 (256 registers), P @ V stays in flight */
+    static const struct { int d, bn, warps, in_flight; } fits[] = {
+        {128, 128, 4, 0}, {128, 128, 8, 2}, {64, 128, 4, 2}, {128, 64, 4, 2}};
+    for (int i = 0; i < COUNT_OF_CASES(fits); i++) {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile "
+                 "tests/kernels/attention.py attn_fwd_lse --target cuda:90a --num-warps %d "
+                 "--num-stages 3 Q='*fp16:16' K='*fp16:16' V='*fp16:16' Out='*fp16:16' M='*fp32:16' "
+                 "sm_scale=fp32 N_CTX=1024 HEAD_DIM=%d BLOCK_M=128 BLOCK_N=%d STAGE=3",
+                 test_build_dir(), test_build_dir(), fits[i].warps, fits[i].d, fits[i].bn);
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_INT(fits[i].in_flight, count_of(out, "wgmma.wait_group.sync.aligned 1;"));
+        CHECK_INT(4, count_of(out, "wgmma.wait_group.sync.aligned 0;"));
+    }
     if (access("/usr/local/cuda/bin/ptxas", X_OK) != 0) return;
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/flash_fwd.py "

@@ -172,6 +172,30 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
     return -1;
 }
 
+/* 32-bit registers per thread that stay live while wgmma dot d is in flight into the next
+ * iteration: its accumulator, its A operand when that is held in registers (flash attention's
+ * P), and the results of the body's other tensor-core dots, computed meanwhile. Above
+ * DEFER_MAX_REGS the dot is waited for in its own iteration, as Triton does: attention's
+ * forward at head_dim 128, 128x128 on 4 warps (320) spills 7.7 KB in flight and 3.6 KB
+ * waited for (ptxas -v, sm_90a); at 256 and below (64x128x128, 128x64x128 on 4 warps)
+ * leaving it in flight spills less. */
+#define DEFER_MAX_REGS 256
+
+static int defer_regs(G *g, const Region *b, const Inst *d) {
+    const IrFunc *f = g->f;
+    int threads = 32 * g->nw, pos;
+    int64_t r = type_numel(f->types[d->res[0]]);
+    const Inst *a = g->def[d->args[0]];
+    if (a && a->op == OP_PERMUTE) a = g->def[a->args[0]];
+    if (!a || a->op != OP_LOAD || !in_body(b, a, &pos))
+        r += type_numel(f->types[d->args[0]]) * dt_size(f->types[d->args[0]].dt) / 4;
+    for (int i = 0; i < b->ninsts; i++) {
+        const Inst *x = b->insts[i];
+        if (x != d && x->op == OP_DOT) r += type_numel(f->types[x->res[0]]) * dt_size(f->types[x->res[0]].dt) / 4;
+    }
+    return (int)(r / threads);
+}
+
 /* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
  * where the pipeliner puts it: A or B as loaded, or B through its transpose (the backward
  * of flash attention reads do so, twice); with the tile copied transposed (tr), B only;
@@ -234,7 +258,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             int out = pi > 0 && y && y->op == OP_YIELD && pi - 1 < y->nargs ? y->args[pi - 1] : -1;
             bool yielded = out == d->res[0] || (out >= 0 && g->fold_alias[out] == d->res[0] && g->uses[out] == 1);
             if (!p->defer && yielded && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
-                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32) {
+                g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32 &&
+                defer_regs(g, b, d) <= DEFER_MAX_REGS) {
                 p->defer = d;
                 if (scaled >= 0) g->inplace[d->args[2]] = c;
             }
