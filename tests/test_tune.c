@@ -1000,11 +1000,11 @@ TEST(tune_cli_fake_gpu_path) {
     CHECK_INT(0, tcmd(env, "bench tests/kernels/vector_add.py add_kernel 'x_ptr=fp32:zeros(4096)' 'y_ptr=fp32:zeros(4096)' "
                       "'output_ptr=fp32:zeros(4096)' n_elements=4096 BLOCK_SIZE=1024 --grid 'cdiv(n_elements, BLOCK_SIZE)' "
                       "--num-warps 1 --num-warps 2 --num-stages 2 --num-stages 3 --bytes 49152 --flops 4096 --warmup 1 --rep 2"));
-    CHECK_CONTAINS(cout, "num_warps  num_stages    median ms       p20 ms       p80 ms       GB/s    TFLOP/s   runs");
+    CHECK_CONTAINS(cout, "num_warps  num_stages    median ms       p20 ms       p80 ms      mean ms       GB/s    TFLOP/s   runs");
     CHECK_CONTAINS(cout, "\n1          2                0.5000");
     CHECK_CONTAINS(cout, "\n1          3  ");
     CHECK_CONTAINS(cout, "\n2          2  ");
-    CHECK_CONTAINS(cout, "\n2          3                0.5000       0.5000       0.5000        0.1       0.00   20\n");
+    CHECK_CONTAINS(cout, "\n2          3                0.5000       0.5000       0.5000       0.5000        0.1       0.00   20\n");
 }
 
 /* Decorator order, as Triton stacks them: autotune above heuristics lets the heuristics see

@@ -17,8 +17,10 @@ for pass in fwd bwd; do
         f="$LOG/$pass-d$1-c$2.txt"
         if [ $pass = fwd ]; then timeout 300 sh bench/gpu/attention.sh 4 32 4096 "$1" "$2" >"$f" 2>&1
         else timeout 200 sh bench/gpu/attention_bwd.sh 4 32 4096 "$1" "$2" >"$f" 2>&1; fi
-        # tritonc: the TFLOP/s column of its bench row; Triton: the best of its rows
-        tc=$(awk '$1 ~ /^[0-9]+$/ && NF == 7 {print $6}' "$f" | tail -1)
+        # tritonc: its bench row's TFLOP/s at the mean time (columns: warps, stages, median,
+        # p20, p80, mean, TFLOP/s at the median, runs), the statistic Triton's do_bench
+        # returns; Triton: the best of its rows
+        tc=$(awk '$1 ~ /^[0-9]+$/ && NF == 8 {printf "%.2f\n", $7 * $3 / $6}' "$f" | tail -1)
         tr=$(awk -F, '/^triton-(ws[01]|bwd),/ && $3 ~ /^[0-9.]+$/ {if ($4 > b) b = $4} END {if (b) print b}' "$f")
         sd=$(awk -F, '/^sdpa,/ {print $4}' "$f")
         ratio=$(awk -v a="${tc:-0}" -v b="${tr:-0}" 'BEGIN {if (a > 0 && b > 0) printf "%.3f", a / b; else print "-"}')
