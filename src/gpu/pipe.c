@@ -177,8 +177,8 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
  * P), and the results of the body's other tensor-core dots, computed meanwhile. Above
  * DEFER_MAX_REGS the dot is waited for in its own iteration, as Triton does: attention's
  * forward at head_dim 128, 128x128 on 4 warps (320) spills 7.7 KB in flight and 3.6 KB
- * waited for (ptxas -v, sm_90a); at 256 and below (64x128x128, 128x64x128 on 4 warps)
- * leaving it in flight spills less. */
+ * waited for (ptxas -v, sm_90a); at 256 and below (head_dim 64 at 128x128, head_dim 128 at
+ * 128x64, both on 4 warps) leaving it in flight spills less. */
 #define DEFER_MAX_REGS 256
 
 static int defer_regs(G *g, const Region *b, const Inst *d) {
