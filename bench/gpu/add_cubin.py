@@ -2,32 +2,21 @@
 # as add_ab.sh makes them) and Triton's, in one process under one harness
 # (triton.testing.do_bench: L2 flushed by a torch kernel before each run, CUDA events), so that
 # a difference between bench.c's timing and do_bench cannot pass for a kernel's. Mirrored
-# rounds (tritonc, Triton, Triton, tritonc), results checked against torch first.
+# rounds (cubin_ab.py), results checked against torch first.
 # Usage: add_cubin.py DIR LOG2N... (DIR holds add-w{1,2,4,8}.cubin)
 import ctypes, importlib.util, os, sys
 import torch, triton
 from triton.testing import do_bench
+from cubin_ab import cu, ok, load_function, mirrored_rounds
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("bench_kernels", os.path.join(HERE, "kernels.py"))
 K = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(K)
-cu = ctypes.CDLL("libcuda.so.1")
-
-
-def ok(r, what):
-    if r:
-        sys.exit(f"{what}: CUresult {r}")
-
 
 torch.cuda.synchronize()   # torch's context is current: the modules load into it
 d = sys.argv[1]
-fns = {}
-for nw in (1, 2, 4, 8):
-    mod, fn = ctypes.c_void_p(), ctypes.c_void_p()
-    ok(cu.cuModuleLoadData(ctypes.byref(mod), open(f"{d}/add-w{nw}.cubin", "rb").read()), "cuModuleLoadData")
-    ok(cu.cuModuleGetFunction(ctypes.byref(fn), mod, b"add_kernel"), "cuModuleGetFunction")
-    fns[nw] = fn
+fns = {nw: load_function(f"{d}/add-w{nw}.cubin", b"add_kernel") for nw in (1, 2, 4, 8)}
 stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
 for lg in (int(x) for x in sys.argv[2:]):
     n = 1 << lg
@@ -48,9 +37,8 @@ for lg in (int(x) for x in sys.argv[2:]):
             o.zero_(); f(); torch.cuda.synchronize()
             checks.append("ok" if torch.equal(o, x + y) else "FAIL")
         ratios, times = [], []
-        for r in range(3):
-            t1, p1, p2, t2 = (do_bench(f) for f in (run_tritonc, run_triton, run_triton, run_tritonc))
-            ratios.append((p1 + p2) / (t1 + t2))
+        for t1, t2, p1, p2, ratio in mirrored_rounds(do_bench, run_tritonc, run_triton, 3):
+            ratios.append(ratio)
             times.append((t1 + t2) / 2 * 1e3)
             times.append((p1 + p2) / 2 * 1e3)
         ratios.sort()

@@ -13,6 +13,7 @@
 import ctypes, os, sys
 import torch, triton
 from matmul_args import kernel, inputs
+from cubin_ab import cu, ok, load_function, mirrored_rounds
 cubin, shared = sys.argv[1], int(sys.argv[2])
 M, N, K = (int(x) for x in sys.argv[3:6]); dts = sys.argv[6]; dt = getattr(torch, dts)
 BM, BN, BK, GM, W, S = (int(x) for x in sys.argv[7:13])
@@ -20,13 +21,7 @@ matmul_kernel = kernel()
 f8 = dt == torch.float8_e5m2
 a, b, c = inputs(M, N, K, dt)
 torch.cuda.synchronize()   # torch's context is current: the module loads into it
-cu = ctypes.CDLL("libcuda.so.1")
-def ok(r, what):
-    if r: sys.exit(f"{what}: CUresult {r}")
-mod, fn = ctypes.c_void_p(), ctypes.c_void_p()
-data = open(cubin, "rb").read()
-ok(cu.cuModuleLoadData(ctypes.byref(mod), data), "cuModuleLoadData")
-ok(cu.cuModuleGetFunction(ctypes.byref(fn), mod, b"matmul_kernel"), "cuModuleGetFunction")
+fn = load_function(cubin, b"matmul_kernel")
 ok(cu.cuFuncSetAttribute(fn, 8, shared), "cuFuncSetAttribute")   # MAX_DYNAMIC_SHARED_SIZE_BYTES
 strides = [a.stride(0), b.stride(1) if f8 else b.stride(0), c.stride(0)]
 vals = [ctypes.c_uint64(a.data_ptr()), ctypes.c_uint64(b.data_ptr()), ctypes.c_uint64(c.data_ptr()),
@@ -56,13 +51,11 @@ ref = torch.matmul(a.float(), b.float())
 for name, f in (("tritonc", run_tritonc), ("triton", run_triton)):
     c.zero_(); f(); torch.cuda.synchronize()
     print(f"{name} maxerr={(c.float() - ref).abs().max().item():.3g}")
-# ABBA rounds: the GPU's clock falls as it heats under a matmul, so whichever runs second in
-# a pair is slowed; each round runs tritonc, Triton, Triton, tritonc and pairs them mirrored
+# mirrored rounds (cubin_ab.py: the GPU slows as a matmul heats it)
 flops = 2 * M * N * K
 ratios = []
-for r in range(int(os.environ.get("ROUNDS", "3"))):
-    t1, p1, p2, t2 = (triton.testing.do_bench(f) for f in (run_tritonc, run_triton, run_triton, run_tritonc))
-    ratio = (p1 + p2) / (t1 + t2)
+for r, (t1, t2, p1, p2, ratio) in enumerate(
+        mirrored_rounds(triton.testing.do_bench, run_tritonc, run_triton, int(os.environ.get("ROUNDS", "3")))):
     ratios.append(ratio)
     print(f"round {r + 1}: tritonc {flops / t1 * 1e-9:.1f} {flops / t2 * 1e-9:.1f}  "
           f"triton {flops / p1 * 1e-9:.1f} {flops / p2 * 1e-9:.1f}  TFLOP/s, ratio {ratio:.3f}")

@@ -181,19 +181,19 @@ static int rescaled_acc(G *g, const Region *b, const bool *late, int c) {
  * 128x64, both on 4 warps) leaving it in flight spills less. */
 #define DEFER_MAX_REGS 256
 
+static int64_t words(const IrFunc *f, int v) {
+    return type_numel(f->types[v]) * dt_size(f->types[v].dt) / 4;
+}
+
 static int defer_regs(G *g, const Region *b, const Inst *d) {
-    const IrFunc *f = g->f;
-    int threads = 32 * g->nw, pos;
-    int64_t r = type_numel(f->types[d->res[0]]);
+    int64_t r = words(g->f, d->res[0]);
     const Inst *a = g->def[d->args[0]];
+    int pos;
     if (a && a->op == OP_PERMUTE) a = g->def[a->args[0]];
-    if (!a || a->op != OP_LOAD || !in_body(b, a, &pos))
-        r += type_numel(f->types[d->args[0]]) * dt_size(f->types[d->args[0]].dt) / 4;
-    for (int i = 0; i < b->ninsts; i++) {
-        const Inst *x = b->insts[i];
-        if (x != d && x->op == OP_DOT) r += type_numel(f->types[x->res[0]]) * dt_size(f->types[x->res[0]].dt) / 4;
-    }
-    return (int)(r / threads);
+    if (!a || a->op != OP_LOAD || !in_body(b, a, &pos)) r += words(g->f, d->args[0]);
+    for (int i = 0; i < b->ninsts; i++)
+        if (b->insts[i] != d && b->insts[i]->op == OP_DOT) r += words(g->f, b->insts[i]->res[0]);
+    return (int)(r / (32 * g->nw));
 }
 
 /* Whether every use of loaded tile v in body b is a wgmma operand read from shared memory
