@@ -529,6 +529,35 @@ TEST(cli_user_kernel_dump) {
     CHECK(sh("ls dump") != 0);
 }
 
+/* TRITON_KERNEL_OVERRIDE=1: the PTX in TRITON_OVERRIDE_DIR/<key>/<kernel>.ptx (where the
+ * dump put it) is loaded in place of the lowering's, past the disk cache; a file that is not
+ * one, or PTX the driver refuses, is an error naming the file. */
+TEST(cli_user_kernel_override) {
+    setup();
+    const char *run = "FAKE_CUDA_LAUNCH=ok TRITONC_LIBCUDA_PATH=$FAKE $TC run k.py add "
+                      "x='fp32:ones(8)' y='fp32:ones(8)' out='fp32:zeros(8)' n=8 BLOCK=8";
+    sh("rm -rf dump dump2 over cache");
+    CHECK_INT(0, sh("TRITON_KERNEL_DUMP=1 TRITON_DUMP_DIR=dump %s", run));
+    CHECK_INT(0, sh("cp -r dump over && sed -i '1s|^|// hand-edited\\n|' over/*/add.ptx"));
+    CHECK_INT(0, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=over TRITON_KERNEL_DUMP=1 "
+                    "TRITON_DUMP_DIR=dump2 %s --verbose", run));
+    CHECK_CONTAINS(out, "add.ptx (TRITON_KERNEL_OVERRIDE)");
+    CHECK_CONTAINS(out, "disk cache: no disk cache");
+    /* the launch loaded the edited text, and the dump keeps the override's key */
+    CHECK_INT(0, sh("cd dump2/* && head -1 add.ptx && ls ../../over/$(basename $PWD)"));
+    CHECK_CONTAINS(out, "// hand-edited\nadd.ptx");
+    /* switched on with no file for this key: the disk cache serves as usual */
+    CHECK_INT(0, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=nowhere %s --verbose", run));
+    CHECK_CONTAINS(out, "cache hit");
+    CHECK_INT(0, sh("for f in over/*/add.ptx; do printf 'not ptx\\n' > $f; done"));
+    CHECK_INT(1, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=over %s", run));
+    CHECK_CONTAINS(out, "error: TRITON_KERNEL_OVERRIDE: over/");
+    CHECK_CONTAINS(out, "/add.ptx: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX");
+    CHECK_INT(0, sh("cd over/* && rm add.ptx && mkdir add.ptx"));
+    CHECK_INT(1, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=over %s", run));
+    CHECK_CONTAINS(out, "/add.ptx: not a regular file (a directory)");
+}
+
 /* The .loc line information assembles with ptxas (when there is one) for sm_80 and sm_90a,
  * with and without --generate-line-info. */
 TEST(cli_user_loc_assembles) {

@@ -20,7 +20,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static bool params_match(const CacheMeta *m, const IrFunc *f) {
     if (m->nparams != f->nparams) return false;
@@ -92,6 +94,49 @@ static void dump_kernel(const IrFunc *f, const char *hex, const char *name, cons
         buf_free(&ir);
     }
     if (!ok) snprintf(note, noten, "TRITON_KERNEL_DUMP: %.200s", why);
+}
+
+/* TRITON_KERNEL_OVERRIDE=1, as Triton names it: a specialization's PTX comes from
+ * $TRITON_OVERRIDE_DIR (default ~/.triton/override)/<key>/<kernel>.ptx where that file
+ * exists, the layout TRITON_KERNEL_DUMP writes (under the plain key, or the occupancy step's),
+ * for hand-edited PTX. *text: the malloc'd text, with its path in path and its key in
+ * *found, or NULL when off or absent; an error when the file is there but cannot be read. */
+static tc_status override_ptx(const CacheKey *plain, const CacheKey *occk, const char *name,
+                              char **text, const CacheKey **found, char *path, size_t pathn,
+                              Err *e) {
+    *text = NULL;
+    const char *on = getenv("TRITON_KERNEL_OVERRIDE");
+    if (!on || !*on || !strcmp(on, "0")) return TC_OK;
+    const char *d = getenv("TRITON_OVERRIDE_DIR"), *home = getenv("HOME");
+    char dir[4096];
+    if (d && *d) snprintf(dir, sizeof dir, "%s", d);
+    else if (home && *home) snprintf(dir, sizeof dir, "%s/.triton/override", home);
+    else return TC_OK;
+    const CacheKey *keys[2] = {plain, occk};
+    for (int i = 0; i < 2; i++) {
+        snprintf(path, pathn, "%s/%s/%s.ptx", dir, keys[i]->hex, name);
+        char why[256];
+        struct stat st;
+        int fd = open_regular(AT_FDCWD, path, false, &st, why, sizeof why);
+        if (fd < 0) {
+            if (errno == ENOENT) continue;
+            err_set(e, TC_ERR_IO, (SrcLoc){0}, "TRITON_KERNEL_OVERRIDE: %s", why);
+            return e->code;
+        }
+        size_t len = 0;
+        char *t = read_fd(fd, (size_t)64 << 20, &len);
+        close(fd);
+        if (!t || len > ((size_t)64 << 20) || strlen(t) != len) {
+            err_set(e, TC_ERR_IO, (SrcLoc){0}, "TRITON_KERNEL_OVERRIDE: %s: %s", path,
+                    t ? "not a PTX text of at most 64 MiB" : "cannot be read");
+            free(t);
+            return e->code;
+        }
+        *text = t;
+        *found = keys[i];
+        return TC_OK;
+    }
+    return TC_OK;
 }
 
 /* PTX to compile and load, the entry's flags (CACHE_META_*), and the cubin an entry made by
@@ -176,6 +221,12 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     CacheEntry ent;
     void *mem = NULL;
     const CacheKey *hit = NULL;
+    char opath[4400];
+    char *over = NULL;
+    const CacheKey *okey = NULL;
+    if (use && override_ptx(&plain, &occk, f->name, &over, &okey, opath, sizeof opath, e))
+        return e->code;
+    if (over) use = false;   /* the disk cache neither serves nor keeps it */
     if (use && occ_on) {
         cr = lookup(&occk, f, &ent, &mem, note, noten);
         if (cr == CACHE_HIT) hit = &occk;
@@ -218,20 +269,30 @@ static tc_status gpu_module(const tc_kernel *k, const IrFunc *f, const char *spe
     GpuKernel gk;
     memset(&gk, 0, sizeof gk);
     rc = gpu_compile(f, t, g->num_warps, g->num_stages, g->max_shared, true, &gk, e);
-    if (rc) { gpu_kernel_free(&gk); return rc; }
-    GpuCode c = {gk.ptx, gk.name, gk.threads > 0 ? gk.threads : g->num_warps * 32,
+    if (rc) { gpu_kernel_free(&gk); free(over); return rc; }
+    /* an override keeps the lowering's threads and shared memory: the PTX is edited, the
+     * launch it needs is the same */
+    GpuCode c = {over ? over : gk.ptx, gk.name, gk.threads > 0 ? gk.threads : g->num_warps * 32,
                  gk.shared_bytes, 0, NULL, 0};
     code->threads = c.threads;
     code->shared_bytes = c.shared_bytes;
     gpu_dot_summary(f, gk.ptx, code->dot, sizeof code->dot);
-    code->ntmap = gpu_tma_maps(gk.ptx, gk.name, code->tmap);
-    code->scratch = gpu_scratch_bytes(gk.ptx, gk.name);
-    /* one more program per SM where the registers allow it */
-    rc = build_and_store(use ? &plain : NULL, use ? &occk : NULL,
-                         use && cache_may_store(cr), &c, occ_on, f, g, &code->cu, &stepped,
-                         note, noten, e);
+    code->ntmap = gpu_tma_maps(c.ptx, gk.name, code->tmap);
+    code->scratch = gpu_scratch_bytes(c.ptx, gk.name);
+    /* one more program per SM where the registers allow it (not for an override: as written;
+     * it is dumped under its own key and not stored) */
+    rc = build_and_store(over ? okey : use ? &plain : NULL, use ? &occk : NULL,
+                         use && cache_may_store(cr), &c, occ_on && !over, f, g, &code->cu,
+                         &stepped, note, noten, e);
     if (rc == TC_OK && use) code->cache_event = cache_event_of(cr);
+    if (over && !note[0]) snprintf(note, noten, "PTX from %.200s (TRITON_KERNEL_OVERRIDE)", opath);
+    if (over && rc) {   /* the driver's complaint is about the file */
+        char m[sizeof e->msg];
+        snprintf(m, sizeof m, "%s", strncmp(e->msg, "error: ", 7) ? e->msg : e->msg + 7);
+        err_set(e, rc, (SrcLoc){0}, "TRITON_KERNEL_OVERRIDE: %.200s: %.3800s", opath, m);
+    }
     gpu_kernel_free(&gk);
+    free(over);
     return rc;
 }
 
