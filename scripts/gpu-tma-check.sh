@@ -25,11 +25,16 @@
 #  3. with TUT=/path/to/Triton/python/tutorials: 06-fused-attention's _attn_fwd with host
 #     descriptors, GPU against interpreter (as scripts/gpu-desc-check.sh does); then with
 #     plain tensors, so that the kernel makes its descriptors (causal and not).
-# Usage: scripts/gpu-tma-check.sh      (env: B=build dir [build-gpu], TUT)
+# Usage: scripts/gpu-tma-check.sh      (env: B=build dir [build-gpu], TUT, TRITONC_GPU_UNVERIFIED:
+# the areas to check with, all but tma1d)
 set -e
 cd "$(dirname "$0")/.."
 B=${B:-build-gpu}
-unset TRITONC_GPU_UNVERIFIED
+# the caller's TRITONC_GPU_UNVERIFIED areas stay on (gpu-unverified-check.sh), all but tma1d,
+# which runs apart below
+AREAS=$(printf '%s' "${TRITONC_GPU_UNVERIFIED:-}" | sed 's/^all$/1/; s/^1$/invshare,ringfree/' |
+    tr ',' '\n' | grep -v '^tma1d$' | grep -v '^0$' | paste -sd, -)
+export TRITONC_GPU_UNVERIFIED="$AREAS"
 status=0
 case "$B" in /*) ;; *) B="./$B" ;; esac
 JOBS=$(nproc 2>/dev/null || echo 8)
@@ -96,7 +101,7 @@ keep=$status
 export TRITONC_GPU_UNVERIFIED=tma1d
 run shift7-tma1d row_shift --tensor 'x=fp32:randn(1000)' --tensor 'y=fp32:zeros(1000)' \
     'x_desc=desc(x,[128])' 'y_desc=desc(y,[128])' shift=7 BN=128 --grid 8 --seed 3
-unset TRITONC_GPU_UNVERIFIED
+export TRITONC_GPU_UNVERIFIED="$AREAS"
 status=$keep
 echo "== batch_copy int32 5x20x16, 2x8x16 blocks"
 run batch batch_copy --tensor 'x=i32:arange(1600)' --tensor 'y=i32:zeros(5,20,16)' \

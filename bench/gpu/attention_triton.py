@@ -14,7 +14,8 @@ made = os.environ.get("MADE") == "1"
 if made:
     tut.supports_host_descriptor = lambda: False
 # CONFIG="BLOCK_M=128,BLOCK_N=64,num_warps=4,num_stages=3" in the environment: that config
-# alone, warp_specialize False only, no SDPA (for ncu: the first _attn_fwd launch is the run)
+# alone, warp_specialize False only, no SDPA (for ncu: the first _attn_fwd launch is the run).
+# REP: do_bench's repetition budget in ms (default 100)
 one = os.environ.get("CONFIG")
 if one:
     kv = dict(x.split("=") for x in one.split(","))
@@ -32,7 +33,7 @@ for ws in ((0,) if one else (0, 1)):
     try:
         fn = lambda: tut.attention(q, k, v, bool(causal), sm_scale, False, bool(ws))
         err = (fn().float() - ref.float()).abs().max().item()
-        ms = triton.testing.do_bench(fn)
+        ms = triton.testing.do_bench(fn, rep=int(os.environ.get("REP", "100")))
         best = tut._attn_fwd.best_config
         print(f"triton-{'made-' if made else ''}ws{ws},{row},{ms:.4f},{flops / ms * 1e-9:.1f},maxerr={err:.3g},{best}")
     except Exception as e:  # warp_specialize may not compile on this GPU

@@ -103,6 +103,9 @@ typedef struct G {
     bool *tma_ring;   /* value -> a load the pipeliner copies into its ring by TMA (tmaring) */
     int ring_mbar, ring_mbar_n;  /* register: the ring slots' mbarriers (8 bytes each); count */
     int ring_phase;   /* register: bit s = the parity the next wait on slot s's barrier awaits */
+    int ring_free;    /* register: the slots' release counters (4 bytes each, after the
+                       * barriers): a TMA ring's slot is refilled by the last warp done with it */
+    int issue_warp;   /* predicate register: the warp that issues TMA copies now (0: warp 0) */
     bool two_over_pi; /* math.c: the module has the table of 2/pi's bits (sin, cos, tan) */
 } G;
 

@@ -431,6 +431,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     if (p->ntma) {   /* the slots' barriers, placed and initialised by tma_finish */
         if (!g->ring_mbar) g->ring_mbar = nr(g, CR), g->ring_phase = nr(g, CR);
         if (p->nslots > g->ring_mbar_n) g->ring_mbar_n = p->nslots;
+        if (p->ntma == p->nld && (g->unverified & GPU_UNV_RINGFREE) && !g->ring_free)
+            g->ring_free = nr(g, CR);
     }
     for (int j = 0; j < p->nld; j++) {
         Layout L = g->lays[p->lay[j]].L;
@@ -712,15 +714,30 @@ bool pipe_load(G *g, const Inst *ld) {
     return true;
 }
 
+/* A warp done reading slot ws of a TMA ring: one arrival on its release counter (lane 0,
+ * acquire-release, so that every warp's reads come before the refill); the warp whose arrival
+ * makes the count a multiple of the warps, the last one done, gets a warp-uniform true. No
+ * warp waits for another here: a CTA-wide bar.sync at every iteration's end kept the two
+ * warpgroups of an 8-warp attention in step, neither computing its softmax while the other
+ * used the tensor cores (11% slower at head_dim 128: bench/results/gpu-2026-12-03.md §6). */
+static int last_warp_done(G *g, int ws) {
+    int lane0 = nr(g, CP), l = nr(g, CR), a = nr(g, CR), old = nr(g, CR), last = nr(g, CP);
+    E(g, "bar.warp.sync -1;");
+    E(g, "and.b32 %s, %s, 31;", rn(g, l), rn(g, g->tid));
+    E(g, "setp.eq.u32 %s, %s, 0;", rn(g, lane0), rn(g, l));
+    E(g, "mad.lo.u32 %s, %s, 4, %s;", rn(g, a), rn(g, ws), rn(g, g->ring_free));
+    E(g, "mov.u32 %s, 0;", rn(g, old));
+    E(g, "@%s atom.acq_rel.cta.shared.add.u32 %s, [%s], 1;", rn(g, lane0), rn(g, old), rn(g, a));
+    E(g, "shfl.sync.idx.b32 %s, %s, 0, 31, -1;", rn(g, old), rn(g, old));
+    E(g, "and.b32 %s, %s, %d;", rn(g, old), rn(g, old), g->nw - 1);
+    E(g, "setp.eq.u32 %s, %s, %d;", rn(g, last), rn(g, old), g->nw - 1);
+    return last;
+}
+
 /* at the end of an iteration: refill the slot just read with iteration iv + D*st */
 void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
     int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
-    E(g, "bar.sync 0;");
-    int ivn = nr(g, cls), ok = nr(g, CP);
-    E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, st), p->D);
-    E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, iv));
-    E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, ub));
     /* the slot of iteration i + D: this one, or with a spare slot the one iteration i - 1
      * read (its wgmma has finished: wait_group 1) */
     int ws = p->slot, q = nr(g, CP);
@@ -732,7 +749,16 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
         E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
+    /* every thread is done with it: a TMA ring's last warp refills it (TRITONC_GPU_UNVERIFIED
+     * ringfree), else all meet first */
+    if (g->ring_free && p->ntma == p->nld) g->issue_warp = last_warp_done(g, ws);
+    else E(g, "bar.sync 0;");
+    int ivn = nr(g, cls), ok = nr(g, CP);
+    E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, st), p->D);
+    E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, iv));
+    E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, ub));
     prefetch(g, p, in, ivn, ws, slot_base(g, p, ws), ok);
+    g->issue_warp = 0;
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));

@@ -268,14 +268,15 @@ static void tma_init(G *g) {
     if (g->smem_align < 128) g->smem_align = 128;   /* the copies' shared addresses */
 }
 
-/* The predicate of the thread that issues a copy here: the lane elect.sync picks in warp 0.
+/* The predicate of the thread that issues a copy here: the lane elect.sync picks in warp 0
+ * (or in g->issue_warp, a pipeline's refill: pipe.c).
  * ptxas then issues the copy once with uniform operands, as Triton's; under thread 0's
  * plain predicate it looped over the warp's lanes around each copy (ELECT ... BRA.U.ANY:
  * bench/results/gpu-2026-12-02.md §17). The store's commit and wait stay with thread 0. */
 static int issuer(G *g, int pred) {
     int e = nr(g, CP), q = nr(g, CP);
     E(g, "elect.sync _|%s, -1;", rn(g, e));
-    E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, e), rn(g, g->warp0));
+    E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, e), rn(g, g->issue_warp ? g->issue_warp : g->warp0));
     if (pred) E(g, "and.pred %s, %s, %s;", rn(g, q), rn(g, q), rn(g, pred));
     return q;
 }
@@ -491,8 +492,8 @@ void tma_ring_wait(G *g, int slot) {
 }
 
 /* The mbarrier after all other shared memory (8-byte aligned), initialised in the prologue
- * (its arrival count 1: thread 0's arrive.expect_tx), and the pipeline ring's slot barriers
- * after it. Returns the new shared size. */
+ * (its arrival count 1: thread 0's arrive.expect_tx), the pipeline ring's slot barriers after
+ * it, and their release counters (zeroed). Returns the new shared size. */
 int tma_finish(G *g, int shared) {
     if (!g->mbar) return shared;
     if (g->ntmap_dev) {   /* 128 bytes per warp that fills a map; this program's scratch */
@@ -531,6 +532,12 @@ int tma_finish(G *g, int shared) {
         for (int s = 0; s < g->ring_mbar_n; s++)
             EP(g, "@%s mbarrier.init.shared::cta.b64 [%s+%d], 1;", rn(g, g->leader), rn(g, g->ring_mbar), 8 * s);
         off += 8 * g->ring_mbar_n;
+        if (g->ring_free) {
+            EP(g, "add.u32 %s, %s, %d;", rn(g, g->ring_free), rn(g, g->smem), off);
+            for (int s = 0; s < g->ring_mbar_n; s++)
+                EP(g, "@%s st.shared.u32 [%s+%d], 0;", rn(g, g->leader), rn(g, g->ring_free), 4 * s);
+            off += 4 * g->ring_mbar_n;
+        }
     }
     EP(g, "fence.mbarrier_init.release.cluster;");
     EP(g, "bar.sync 0;");

@@ -1,0 +1,146 @@
+# The forward of Triton's fused-attention tutorial (the file at argv[1], unchanged) run by
+# tritonc through its C API (libtritonc.so, ctypes) and by Triton, in one process, on the same
+# tensors, both timed by triton.testing.do_bench in mirrored rounds (cubin_ab.py), so that
+# neither the harness nor the GPU's heating can pass for a kernel's difference. tritonc
+# launches on the tensors' own memory (tc_tensor_wrap) in torch's context (the device's
+# primary one, which tritonc also uses) with host descriptors (tc_tensor_descriptor).
+# Usage: python3 attention_ab.py FILE Z H N_CTX HEAD_DIM CAUSAL
+# env: CONFIG=BLOCK_M=64,BLOCK_N=64,num_warps=4,num_stages=2 (both sides at that config; unset:
+# each side autotunes over the file's configs), LIB (default build-gpu/libtritonc.so),
+# ROUNDS (default 3), TRITON_WS=1 (Triton with warp_specialize=True; tritonc runs its loop as
+# an ordinary one either way). Prints each side's error against torch SDPA and one line per
+# round.
+import ctypes as C, importlib.util, os, sys, types
+import torch, triton
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from cubin_ab import mirrored_rounds
+
+lib = C.CDLL(os.environ.get("LIB", "build-gpu/libtritonc.so"))
+
+
+class Value(C.Structure):   # tc_value
+    class U(C.Union):
+        _fields_ = [("i", C.c_int64), ("f", C.c_double), ("b", C.c_int), ("s", C.c_char_p),
+                    ("t", C.c_void_p)]
+    _fields_ = [("kind", C.c_int), ("u", U)]
+
+
+GRID_FN = C.CFUNCTYPE(C.c_int, C.c_void_p, C.POINTER(C.c_uint32), C.c_void_p)
+
+
+class LaunchOpts(C.Structure):   # tc_launch_opts
+    _fields_ = [("size", C.c_size_t), ("grid", C.c_uint32 * 3), ("grid_fn", GRID_FN),
+                ("grid_user", C.c_void_p), ("num_warps", C.c_int), ("num_stages", C.c_int),
+                ("check", C.c_int), ("stream", C.c_void_p), ("threads", C.c_int),
+                ("shuffle_seed", C.c_uint64), ("timeout_s", C.c_double),
+                ("progress", C.c_void_p), ("progress_user", C.c_void_p)]
+
+
+TC_VAL_INT, TC_VAL_FLOAT, TC_VAL_BOOL, TC_VAL_TENSOR = 1, 2, 3, 5
+TC_FP16, TC_FP32 = 10, 12
+lib.tc_errmsg.restype = C.c_char_p
+ctx = C.c_void_p()
+
+
+def check(rc, what):
+    if rc:
+        sys.exit(f"{what}: {lib.tc_errmsg(ctx).decode()}")
+
+
+def value(kind, **u):
+    v = Value(kind=kind)
+    for k, x in u.items():
+        setattr(v.u, k, x)
+    return v
+
+
+def wrap(t, dt):
+    """a tc_tensor over torch tensor t's memory, as 2-D (rows, last dim) or 1-D"""
+    shape = (C.c_int64 * 2)(t.numel() // t.shape[-1], t.shape[-1]) if t.dim() > 1 else (C.c_int64 * 1)(t.numel())
+    out = C.c_void_p()
+    check(lib.tc_tensor_wrap(ctx, dt, len(shape), shape, C.c_void_p(t.data_ptr()), C.byref(out)), "tc_tensor_wrap")
+    return out
+
+
+def desc(t):
+    """the tutorial's host descriptor: block [1, 1] until its pre_hook sets the block"""
+    out = C.c_void_p()
+    one = (C.c_int64 * 2)(1, 1)
+    check(lib.tc_tensor_descriptor(ctx, t, 2, None, None, one, C.byref(out)), "tc_tensor_descriptor")
+    return out
+
+
+sys.modules.setdefault("attention_tma", types.SimpleNamespace(_attention_bwd_tma=None))
+spec = importlib.util.spec_from_file_location("tut06", sys.argv[1])
+tut = importlib.util.module_from_spec(spec); spec.loader.exec_module(tut)
+Z, H, N, D, causal = (int(x) for x in sys.argv[2:7])
+one = os.environ.get("CONFIG")
+if one:   # Triton at that config alone (as attention_triton.py)
+    kv = dict(x.split("=") for x in one.split(","))
+    nw, ns = int(kv.pop("num_warps")), int(kv.pop("num_stages"))
+    tut._attn_fwd.configs = [triton.Config({k: int(v) for k, v in kv.items()}, num_warps=nw, num_stages=ns,
+                                           pre_hook=tut._host_descriptor_pre_hook)]
+torch.manual_seed(0)
+q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
+sm_scale = 0.5
+ref = torch.nn.functional.scaled_dot_product_attention(q, k, v, is_causal=bool(causal), scale=sm_scale)
+
+check(lib.tc_context_new(C.byref(ctx)), "tc_context_new")
+mod, kern, args = C.c_void_p(), C.c_void_p(), C.c_void_p()
+check(lib.tc_module_load_file(ctx, sys.argv[1].encode(), C.byref(mod)), "tc_module_load_file")
+check(lib.tc_module_kernel(mod, b"_attn_fwd", C.byref(kern)), "tc_module_kernel")
+if one:
+    idx = C.c_int()
+    check(lib.tc_kernel_find_config(kern, one.encode(), C.byref(idx)), "tc_kernel_find_config")
+    check(lib.tc_kernel_set_config(kern, idx), "tc_kernel_set_config")
+o = torch.empty_like(q)
+m = torch.empty((Z, H, N), device="cuda", dtype=torch.float32)
+tq, tk, tv, to, tm = wrap(q, TC_FP16), wrap(k, TC_FP16), wrap(v, TC_FP16), wrap(o, TC_FP16), wrap(m, TC_FP32)
+check(lib.tc_args_new(kern, C.byref(args)), "tc_args_new")
+for name, val in (("sm_scale", value(TC_VAL_FLOAT, f=sm_scale)), ("M", value(TC_VAL_TENSOR, t=tm)),
+                  ("Z", value(TC_VAL_INT, i=Z)), ("H", value(TC_VAL_INT, i=H)),
+                  ("desc_q", value(TC_VAL_TENSOR, t=desc(tq))), ("desc_k", value(TC_VAL_TENSOR, t=desc(tk))),
+                  ("desc_v", value(TC_VAL_TENSOR, t=desc(tv))), ("desc_o", value(TC_VAL_TENSOR, t=desc(to))),
+                  ("N_CTX", value(TC_VAL_INT, i=N)), ("HEAD_DIM", value(TC_VAL_INT, i=D)),
+                  ("FP8_OUTPUT", value(TC_VAL_BOOL, b=0)), ("STAGE", value(TC_VAL_INT, i=3 if causal else 1)),
+                  ("warp_specialize", value(TC_VAL_BOOL, b=0)), ("IS_HOPPER", value(TC_VAL_BOOL, b=1))):
+    check(lib.tc_args_set(args, name.encode(), val), f"tc_args_set {name}")
+
+
+@GRID_FN
+def grid(meta, g, user):
+    return lib.tc_grid_eval(C.c_void_p(meta), b"(cdiv(N_CTX, BLOCK_M), Z * H, 1)", g)
+
+
+opts = LaunchOpts()
+lib.tc_launch_opts_init(C.byref(opts), C.sizeof(opts))
+opts.grid_fn = grid
+
+
+def run_tritonc():
+    check(lib.tc_launch(kern, args, C.byref(opts)), "tc_launch")
+
+
+ws = os.environ.get("TRITON_WS", "0") == "1"
+
+
+def run_triton():
+    return tut.attention(q, k, v, bool(causal), sm_scale, False, ws)
+
+
+run_tritonc()   # compiles (and autotunes without CONFIG)
+out = run_triton()
+torch.cuda.synchronize()
+row = f"Z{Z} H{H} N{N} D{D} causal{causal}"
+print(f"{row}: maxerr against SDPA: tritonc {(o.float() - ref.float()).abs().max().item():.3g}, "
+      f"triton {(out.float() - ref.float()).abs().max().item():.3g}; triton's config {tut._attn_fwd.best_config}")
+flops = 4.0 * Z * H * N * N * D * (0.5 if causal else 1.0)
+ratios = []
+for r, (t1, t2, p1, p2, ratio) in enumerate(
+        mirrored_rounds(triton.testing.do_bench, run_tritonc, run_triton, int(os.environ.get("ROUNDS", "3")))):
+    ratios.append(ratio)
+    print(f"round {r + 1}: tritonc {t1:.4f} {t2:.4f} ms, triton {p1:.4f} {p2:.4f} ms, ratio {ratio:.3f}")
+ratios.sort()
+print(f"attention-ab,{row},{one or 'autotuned'},ws{int(ws)},tritonc {flops / ((t1 + t2) / 2) * 1e-9:.1f} TFLOP/s,"
+      f"triton {flops / ((p1 + p2) / 2) * 1e-9:.1f},median ratio {ratios[len(ratios) // 2]:.3f},"
+      f"rounds {' '.join(f'{x:.3f}' for x in ratios)}")
