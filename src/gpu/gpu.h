@@ -48,9 +48,9 @@ int gpu_scratch_bytes(const char *ptx, const char *kernel);
 
 /* TRITONC_GPU_UNVERIFIED: which lowerings a GPU has not passed (README, "Not yet checked on
  * a GPU") a compile may use, as a mask of areas: "1" or "all" every one, else a
- * comma-separated list of their names (tma1d, invshare, ringfree; others are ignored);
- * unset, "" or "0" none. Part of the disk-cache key. An area checked on a GPU leaves the list. */
-enum { GPU_UNV_TMA1D = 1, GPU_UNV_INVSHARE = 2, GPU_UNV_RINGFREE = 4, GPU_UNV_ALL = 7 };
+ * comma-separated list of their names (tma1d, invshare; others are ignored); unset,
+ * "" or "0" none. Part of the disk-cache key. An area checked on a GPU leaves the list. */
+enum { GPU_UNV_TMA1D = 1, GPU_UNV_INVSHARE = 2, GPU_UNV_ALL = 3 };
 unsigned gpu_unverified(void);
 
 /* Triton's TRITON_DEFAULT_FP_FUSION: whether fp32/fp64 multiplies and adds may contract into

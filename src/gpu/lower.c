@@ -849,7 +849,7 @@ bool gpu_fp_fusion(void) {
 }
 
 unsigned gpu_unverified(void) {
-    static const char *const names[] = {"tma1d", "invshare", "ringfree"};   /* bit k: names[k] */
+    static const char *const names[] = {"tma1d", "invshare"};   /* bit k: names[k] */
     const char *s = getenv("TRITONC_GPU_UNVERIFIED");
     if (!s || !*s || strcmp(s, "0") == 0) return 0;
     if (strcmp(s, "1") == 0 || strcmp(s, "all") == 0) return GPU_UNV_ALL;

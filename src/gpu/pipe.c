@@ -431,8 +431,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     if (p->ntma) {   /* the slots' barriers, placed and initialised by tma_finish */
         if (!g->ring_mbar) g->ring_mbar = nr(g, CR), g->ring_phase = nr(g, CR);
         if (p->nslots > g->ring_mbar_n) g->ring_mbar_n = p->nslots;
-        if (p->ntma == p->nld && (g->unverified & GPU_UNV_RINGFREE) && !g->ring_free)
-            g->ring_free = nr(g, CR);
+        if (p->ntma == p->nld && !g->ring_free) g->ring_free = nr(g, CR);
     }
     for (int j = 0; j < p->nld; j++) {
         Layout L = g->lays[p->lay[j]].L;
@@ -749,8 +748,7 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
         E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
-    /* every thread is done with it: a TMA ring's last warp refills it (TRITONC_GPU_UNVERIFIED
-     * ringfree), else all meet first */
+    /* every thread is done with it: a TMA ring's last warp refills it, else all meet first */
     if (g->ring_free && p->ntma == p->nld) g->issue_warp = last_warp_done(g, ws);
     else E(g, "bar.sync 0;");
     int ivn = nr(g, cls), ok = nr(g, CP);
