@@ -718,7 +718,8 @@ bool pipe_load(G *g, const Inst *ld) {
  * makes the count a multiple of the warps, the last one done, gets a warp-uniform true. No
  * warp waits for another here: a CTA-wide bar.sync at every iteration's end kept the two
  * warpgroups of an 8-warp attention in step, neither computing its softmax while the other
- * used the tensor cores (11% slower at head_dim 128: bench/results/gpu-2026-12-03.md §6). */
+ * used the tensor cores (at head_dim 128 this is 2.8% faster; the bar.sync simply left out,
+ * racing, 10%: bench/results/gpu-2026-12-03.md §6). */
 static int last_warp_done(G *g, int ws) {
     int lane0 = nr(g, CP), l = nr(g, CR), a = nr(g, CR), old = nr(g, CR), last = nr(g, CP);
     E(g, "bar.warp.sync -1;");
