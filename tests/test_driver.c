@@ -38,7 +38,7 @@ static int have_cli(void) {
 static int run_info(const char *env, const char *args, char *out, size_t n) {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "env -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u FAKE_CUDA_MODE "
+             "env -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u FAKE_CUDA_MODE -u TRITONC_SHADOW "
              "TRITONC_LIBCUDA_PATH=%s %s %s info %s",
              fake_path, env ? env : "", cli_path, args);
     return test_run(cmd, out, n);
@@ -56,7 +56,7 @@ static void run_child(const char *mode, const char *env) {
     exe[len] = 0;
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "env -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u FAKE_CUDA_MODE "
+             "env -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u FAKE_CUDA_MODE -u TRITONC_SHADOW "
              "-u TEST_VERBOSE TC_DRIVER_CHILD=%s TRITONC_LIBCUDA_PATH=%s %s '%s' drvchild_",
              mode, fake_path, env, exe);
     static char out[1 << 16];

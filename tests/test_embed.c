@@ -278,7 +278,7 @@ static void run_embed_child(const char *mode, const char *env) {
     if (len <= 0) return;
     exe[len] = 0;
     snprintf(cmd, sizeof cmd,
-             "env -u TRITON_INTERPRET -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u FAKE_CUDA_MODE "
+             "env -u TRITON_INTERPRET -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u FAKE_CUDA_MODE -u TRITONC_SHADOW "
              "-u TEST_VERBOSE TC_EMBED_CHILD=%s TRITONC_LIBCUDA_PATH=%s TRITONC_OCCUPANCY=0 "
              "TRITONC_CACHE_DIR=/nonexistent-tritonc-embed-test FAKE_CUDA_LAUNCH=ok %s '%s' embchild_%s",
              mode, fake, env, exe, mode);
@@ -407,7 +407,7 @@ TEST(embed_cli_device) {
     if (access(fake, R_OK) || access(cli, X_OK)) { fprintf(stderr, "SKIP %s\n", test_current); return; }
     const char *run = "run examples/chapter10.py add_kernel x_ptr='fp32[1,2]' y_ptr='fp32[3,4]' "
                       "out_ptr='fp32:zeros(2)' n=2 BLOCK=2";
-    const char *env = "env -u TRITON_INTERPRET -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES "
+    const char *env = "env -u TRITON_INTERPRET -u TRITON_OVERRIDE_ARCH -u CUDA_VISIBLE_DEVICES -u TRITONC_SHADOW "
                       "FAKE_CUDA_MODE=two FAKE_CUDA_LAUNCH=ok TRITONC_OCCUPANCY=0 "
                       "TRITONC_CACHE_DIR=/nonexistent-tritonc-embed-test";
     snprintf(cmd, sizeof cmd, "%s TRITONC_LIBCUDA_PATH=%s %s %s --device 1 --verbose", env, fake, cli, run);
