@@ -492,7 +492,8 @@ static int sh(const char *fmt, ...) {
     vsnprintf(args, sizeof args, fmt, ap);
     va_end(ap);
     snprintf(cmd, sizeof cmd, "cd %s && export TC='%s' FAKE='%s' TRITONC_CACHE_DIR=cache && "
-             "unset TRITON_INTERPRET TRITON_KERNEL_DUMP TRITON_DUMP_DIR && %s", dir, tcbin, fake, args);
+             "unset TRITON_INTERPRET TRITON_KERNEL_DUMP TRITON_DUMP_DIR TRITON_KERNEL_OVERRIDE "
+             "TRITON_OVERRIDE_DIR && %s", dir, tcbin, fake, args);
     return test_run(cmd, out, sizeof out);
 }
 
