@@ -532,7 +532,7 @@ TEST(cli_user_kernel_dump) {
 
 /* TRITON_KERNEL_OVERRIDE=1: the PTX in TRITON_OVERRIDE_DIR/<key>/<kernel>.ptx (where the
  * dump put it) is loaded in place of the lowering's, past the disk cache; a file that is not
- * one, or PTX the driver refuses, is an error naming the file. */
+ * one, a text with a NUL in it, or PTX the driver refuses, is an error naming the file. */
 TEST(cli_user_kernel_override) {
     setup();
     const char *run = "FAKE_CUDA_LAUNCH=ok TRITONC_LIBCUDA_PATH=$FAKE $TC run k.py add "
@@ -554,6 +554,9 @@ TEST(cli_user_kernel_override) {
     CHECK_INT(1, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=over %s", run));
     CHECK_CONTAINS(out, "error: TRITON_KERNEL_OVERRIDE: over/");
     CHECK_CONTAINS(out, "/add.ptx: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX");
+    CHECK_INT(0, sh("for f in over/*/add.ptx; do printf 'a\\000b' > $f; done"));
+    CHECK_INT(1, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=over %s", run));
+    CHECK_CONTAINS(out, "/add.ptx: not a PTX text of at most 64 MiB");
     CHECK_INT(0, sh("cd over/* && rm add.ptx && mkdir add.ptx"));
     CHECK_INT(1, sh("TRITON_KERNEL_OVERRIDE=1 TRITON_OVERRIDE_DIR=over %s", run));
     CHECK_CONTAINS(out, "/add.ptx: not a regular file (a directory)");
