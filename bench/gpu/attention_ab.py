@@ -10,10 +10,11 @@
 # ROUNDS (default 3), TRITON_WS=1 (Triton with warp_specialize=True; tritonc runs its loop as
 # an ordinary one either way). Prints each side's error against torch SDPA and one line per
 # round.
-import ctypes as C, importlib.util, os, sys, types
+import ctypes as C, os, sys
 import torch, triton
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from cubin_ab import mirrored_rounds
+from tut06 import load, pin_config
 
 lib = C.CDLL(os.environ.get("LIB", "build-gpu/libtritonc.so"))
 
@@ -70,16 +71,11 @@ def desc(t):
     return out
 
 
-sys.modules.setdefault("attention_tma", types.SimpleNamespace(_attention_bwd_tma=None))
-spec = importlib.util.spec_from_file_location("tut06", sys.argv[1])
-tut = importlib.util.module_from_spec(spec); spec.loader.exec_module(tut)
+tut = load(sys.argv[1])
 Z, H, N, D, causal = (int(x) for x in sys.argv[2:7])
 one = os.environ.get("CONFIG")
 if one:   # Triton at that config alone (as attention_triton.py)
-    kv = dict(x.split("=") for x in one.split(","))
-    nw, ns = int(kv.pop("num_warps")), int(kv.pop("num_stages"))
-    tut._attn_fwd.configs = [triton.Config({k: int(v) for k, v in kv.items()}, num_warps=nw, num_stages=ns,
-                                           pre_hook=tut._host_descriptor_pre_hook)]
+    pin_config(tut, one)
 torch.manual_seed(0)
 q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))
 sm_scale = 0.5

@@ -1,15 +1,14 @@
 # Times the forward of Triton's fused-attention tutorial file (path in argv[1]) under Triton
 # (its own autotuned `attention`, warp_specialize False and True) and torch SDPA, for one row:
 # Z H N_CTX HEAD_DIM causal(0|1). Prints "triton-ws<0|1>,<row>,ms,tflops" and "sdpa,...".
-# The tutorial's `from attention_tma import ...` (a file beside it in Triton's repo) is
-# stubbed: only its TMA backward uses it. On Hopper the file itself passes plain tensors when
+# The file is loaded as tut06.py does. On Hopper the file itself passes plain tensors when
 # warp_specialize is on (the kernel makes its descriptors, its allocator set); MADE=1 in the
 # environment makes it do so for ws0 too (rows "triton-made-ws<0|1>").
-import os, sys, types, importlib.util
+import os, sys
 import torch, triton
-sys.modules.setdefault("attention_tma", types.SimpleNamespace(_attention_bwd_tma=None))
-spec = importlib.util.spec_from_file_location("tut06", sys.argv[1])
-tut = importlib.util.module_from_spec(spec); spec.loader.exec_module(tut)
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from tut06 import load, pin_config
+tut = load(sys.argv[1])
 made = os.environ.get("MADE") == "1"
 if made:
     tut.supports_host_descriptor = lambda: False
@@ -18,10 +17,7 @@ if made:
 # REP: do_bench's repetition budget in ms (default 100)
 one = os.environ.get("CONFIG")
 if one:
-    kv = dict(x.split("=") for x in one.split(","))
-    nw, ns = int(kv.pop("num_warps")), int(kv.pop("num_stages"))
-    tut._attn_fwd.configs = [triton.Config({k: int(v) for k, v in kv.items()}, num_warps=nw, num_stages=ns,
-                                           pre_hook=tut._host_descriptor_pre_hook)]
+    pin_config(tut, one)
 Z, H, N, D, causal = (int(x) for x in sys.argv[2:7])
 torch.manual_seed(0)
 q, k, v = (torch.randn((Z, H, N, D), device="cuda", dtype=torch.float16) for _ in range(3))

@@ -50,22 +50,30 @@ static CacheResult lookup(const CacheKey *key, const IrFunc *f, CacheEntry *ent,
     return cr;
 }
 
+/* Triton's switch `on` (set, not "" or "0") and its directory: $dirvar, else ~/.triton/<sub>.
+ * 0: switched off; -1: on, but neither the variable nor HOME is set; 1: dir filled. */
+static int triton_dir(const char *on, const char *dirvar, const char *sub, char *dir, size_t n) {
+    const char *v = getenv(on), *d = getenv(dirvar), *home = getenv("HOME");
+    if (!v || !*v || !strcmp(v, "0")) return 0;
+    if (d && *d) snprintf(dir, n, "%s", d);
+    else if (home && *home) snprintf(dir, n, "%s/.triton/%s", home, sub);
+    else return -1;
+    return 1;
+}
+
 /* TRITON_KERNEL_DUMP=1, as Triton names it: the PTX a launch loads (and the tile IR it was
  * lowered from) go to $TRITON_DUMP_DIR (default ~/.triton/dump)/<key>/<kernel>.ptx and
  * <kernel>.tcir, for a new specialization whether compiled or read from the disk cache. A
  * failure is a note for --verbose, never an error. */
 static void dump_kernel(const IrFunc *f, const char *hex, const char *name, const char *ptx,
                         char *note, size_t noten) {
-    const char *on = getenv("TRITON_KERNEL_DUMP");
-    if (!on || !*on || !strcmp(on, "0")) return;
-    const char *d = getenv("TRITON_DUMP_DIR"), *home = getenv("HOME");
     char dir[4096], path[4200], why[256];
+    int at = triton_dir("TRITON_KERNEL_DUMP", "TRITON_DUMP_DIR", "dump", dir, sizeof dir);
+    if (at == 0) return;
+    if (at < 0) { snprintf(note, noten, "TRITON_KERNEL_DUMP: neither TRITON_DUMP_DIR nor HOME is set"); return; }
     char hx[65];
     if (hex && hex[0]) snprintf(hx, sizeof hx, "%s", hex);
     else snprintf(hx, sizeof hx, "%016llx", (unsigned long long)hash_bytes(ptx, strlen(ptx), 0));
-    if (d && *d) snprintf(dir, sizeof dir, "%s", d);
-    else if (home && *home) snprintf(dir, sizeof dir, "%s/.triton/dump", home);
-    else { snprintf(note, noten, "TRITON_KERNEL_DUMP: neither TRITON_DUMP_DIR nor HOME is set"); return; }
     /* the directory and the key's folder under it (mkdir -p) */
     for (char *p = dir + 1; ; p++) {
         char c = *p;
@@ -105,19 +113,14 @@ static tc_status override_ptx(const CacheKey *plain, const CacheKey *occk, const
                               char **text, const CacheKey **found, char *path, size_t pathn,
                               Err *e) {
     *text = NULL;
-    const char *on = getenv("TRITON_KERNEL_OVERRIDE");
-    if (!on || !*on || !strcmp(on, "0")) return TC_OK;
-    const char *d = getenv("TRITON_OVERRIDE_DIR"), *home = getenv("HOME");
     char dir[4096];
-    if (d && *d) snprintf(dir, sizeof dir, "%s", d);
-    else if (home && *home) snprintf(dir, sizeof dir, "%s/.triton/override", home);
-    else return TC_OK;
+    if (triton_dir("TRITON_KERNEL_OVERRIDE", "TRITON_OVERRIDE_DIR", "override", dir, sizeof dir) <= 0)
+        return TC_OK;
     const CacheKey *keys[2] = {plain, occk};
     for (int i = 0; i < 2; i++) {
         snprintf(path, pathn, "%s/%s/%s.ptx", dir, keys[i]->hex, name);
         char why[256];
-        struct stat st;
-        int fd = open_regular(AT_FDCWD, path, false, &st, why, sizeof why);
+        int fd = open_regular(AT_FDCWD, path, false, NULL, why, sizeof why);
         if (fd < 0) {
             if (errno == ENOENT) continue;
             err_set(e, TC_ERR_IO, (SrcLoc){0}, "TRITON_KERNEL_OVERRIDE: %s", why);
