@@ -448,7 +448,9 @@ static char *last_loop(const char *ptx) {
  * loop; K and V by TMA into the ring (one slot ahead, a spare slot for P @ V left in
  * flight), no cp.async; ptxas assembles it without spilling. No warp waits for the others in
  * the loop (no bar.sync): each counts itself done with the slot to refill (an acquire-release
- * add), and the last of them, on 4 warps or on 8, issues the refill. */
+ * add), and the last of them, on 4 warps or on 8, issues the refill. It does so once QK^T's
+ * wait_group 0 has finished the P @ V that read the spare slot, before this iteration's
+ * softmax and P @ V (pipe_waited), not at the iteration's end. */
 TEST(tma_ring_attention) {
     TDesc dq = desc2(128, 64, 256, 64, 64), dk = desc2(64, 64, 256, 64, 64);
     SpecArg fp = {0};
@@ -469,6 +471,10 @@ TEST(tma_ring_attention) {
         CHECK_INT(1, count(loop, "wgmma.wait_group.sync.aligned 1;"));
         CHECK_INT(0, count(loop, "bar.sync"));
         CHECK_INT(1, count(loop, "atom.acq_rel.cta.shared.add.u32"));
+        const char *w0 = strstr(loop, "wgmma.wait_group.sync.aligned 0;");
+        const char *rel = strstr(loop, "atom.acq_rel"), *cp = strstr(loop, BULK_LOAD);
+        const char *w1 = strstr(loop, "wgmma.wait_group.sync.aligned 1;"), *ex = strstr(loop, "ex2.");
+        CHECK(w0 && rel && cp && ex && w1 && w0 < rel && rel < cp && cp < ex && ex < w1);
         /* the refill's predicate: elected, and in the warp whose count (mod the warps) is last */
         char last[64], and[96];
         const char *t = strstr(loop, "setp.eq.u32 ");

@@ -7,7 +7,7 @@
 import ctypes, importlib.util, os, sys
 import torch, triton
 from triton.testing import do_bench
-from cubin_ab import cu, ok, load_function, mirrored_rounds
+from cubin_ab import cu, ok, load_function, mirrored_rounds, interleaved
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 spec = importlib.util.spec_from_file_location("bench_kernels", os.path.join(HERE, "kernels.py"))
@@ -45,3 +45,6 @@ for lg in (int(x) for x in sys.argv[2:]):
         print(f"add-same-harness,2^{lg},w{nw},tritonc/triton {checks[0]}/{checks[1]},"
               f"us (tritonc triton per round) {' '.join(f'{t:.2f}' for t in times)},"
               f"median ratio {ratios[1]:.3f},rounds {' '.join(f'{r:.3f}' for r in ratios)}", flush=True)
+        tc, tr, (q1, q2, q3), (o1, o2) = interleaved(run_tritonc, run_triton, warm_s=0.5)
+        print(f"add-interleaved,2^{lg},w{nw},us {tc * 1e3:.2f} {tr * 1e3:.2f},median ratio {q2:.3f},"
+              f"quartiles {q1:.3f} {q3:.3f},tritonc first {o1:.3f},triton first {o2:.3f}", flush=True)

@@ -13,7 +13,7 @@
 import ctypes, os, sys
 import torch, triton
 from matmul_args import kernel, inputs
-from cubin_ab import cu, ok, load_function, mirrored_rounds
+from cubin_ab import cu, ok, load_function, mirrored_rounds, interleaved
 cubin, shared = sys.argv[1], int(sys.argv[2])
 M, N, K = (int(x) for x in sys.argv[3:6]); dts = sys.argv[6]; dt = getattr(torch, dts)
 BM, BN, BK, GM, W, S = (int(x) for x in sys.argv[7:13])
@@ -65,6 +65,9 @@ path += ", Triton autotuned" if os.environ.get("TUNED") else ""
 line = f"{M}x{N}x{K} {dts} {BM}x{BN}x{BK} w{W} s{S} {path}"
 print(f"tritonc-cubin,{line},median ratio {ratios[len(ratios) // 2]:.3f},"
       f"rounds {' '.join(f'{x:.3f}' for x in ratios)}")
+tc, tr, (q1, q2, q3), (o1, o2) = interleaved(run_tritonc, run_triton)
+print(f"tritonc-interleaved,{line},tritonc {flops / tc * 1e-9:.1f} triton {flops / tr * 1e-9:.1f} TFLOP/s,"
+      f"median ratio {q2:.3f},quartiles {q1:.3f} {q3:.3f},tritonc first {o1:.3f},triton first {o2:.3f}")
 if not f8:
     cb = triton.testing.do_bench(lambda: torch.matmul(a, b))
     print(f"cublas,{M}x{N}x{K} {dts},{cb:.4f} ms,{flops / cb * 1e-9:.1f} TFLOP/s")

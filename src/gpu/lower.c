@@ -680,9 +680,9 @@ static void lower_for(G *g, const Inst *in) {
     E(g, "setp.ge.%s %s, %s, %s;", ity(ivdt), rn(g, p), rn(g, iv), rn(g, ub));
     E(g, "@%s bra $L%d;", rn(g, p), lend);
     scope_enter(g);
-    if (piped) pipe_begin(g, pp, in);
+    if (piped) pipe_begin(g, pp, in, iv, ub, st, ivdt);
     lower_region(g, body);
-    if (piped) pipe_end(g, pp, in, iv, ub, st, ivdt);
+    if (piped) pipe_end(g, pp);
     const Inst *y = body->ninsts ? body->insts[body->ninsts - 1] : NULL;
     if (y && y->op == OP_YIELD && n) yield_into(g, y, dst, lays, n, 0);
     scope_leave(g);

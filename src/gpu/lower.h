@@ -79,6 +79,7 @@ typedef struct G {
     int smem_align;   /* of the dynamic shared memory (wgmma's swizzle atoms: 1024) */
     int wgid;         /* register: the warpgroup's index, known warp-uniform (0: not yet) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
+    struct Pipe *pipe_early;  /* the loop whose spare slot a wgmma wait frees (pipe_waited) */
     int ring, ring_bytes;  /* register: the pipeline ring; its size */
     int piped_stages;      /* the most stages a pipelined loop has (0: none), for the header */
     int ring_live;         /* pipelined loops between prologue and drain (their ring in use) */
@@ -207,8 +208,9 @@ void lower_dot_mma(G *g, const Inst *in, int lay);
 typedef struct Pipe Pipe;
 bool pipe_plan(G *g, const Inst *loop, Pipe **out);
 void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int ivdt);
-void pipe_begin(G *g, Pipe *p, const Inst *loop);
-void pipe_end(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
+void pipe_begin(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
+void pipe_waited(G *g);
+void pipe_end(G *g, Pipe *p);
 void pipe_drain(G *g, Pipe *p);
 bool pipe_load(G *g, const Inst *ld);   /* a load read back from its ring, or false */
 

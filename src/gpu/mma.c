@@ -973,6 +973,7 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
     }
     E(g, "wgmma.commit_group.sync.aligned;");
     E(g, "wgmma.wait_group.sync.aligned %d;", defer ? 1 : 0);
+    pipe_waited(g);
     int *out = acc;
     if (rdt == DT_FP16) {
         out = alloc_regs(g, n);

@@ -25,8 +25,9 @@ static int cp_vec(G *g, int L, const Inst *ld, bool tr) {
  * once more for iteration iv + D*st, with the loop-carried values they use (`a_ptrs += ...`)
  * kept D iterations ahead in registers of their own. Iteration i waits for its group
  * (cp.async.wait_group D-1), computes, and after a barrier fills the slot of iteration i + D
- * (the one it read, or with the spare slot the one iteration i - 1 read). Masked-off elements
- * and iterations past the end are zero-filled by cp.async's source size. */
+ * (the one it read, or with the spare slot the one iteration i - 1 read; a TMA ring refills
+ * that one as soon as a wgmma wait has freed it, pipe_waited). Masked-off elements and
+ * iterations past the end are zero-filled by cp.async's source size. */
 
 #define PIPE_MAXLD 6
 
@@ -66,6 +67,10 @@ typedef struct Pipe {
     int inv_base;             /* register: where they start */
     bool inv_staged[PIPE_MAXLD];  /* kept (g->inv_kept) and staged by an earlier loop */
     int base;                 /* register: this iteration's slot (pipe_begin) */
+    const Inst *loop;         /* the loop, its induction register, bound, step and type */
+    int iv, ub, st, ivdt;
+    int depth;                /* g->depth of the body's own instructions */
+    bool refilled;            /* the body refilled the spare slot already (pipe_waited) */
 } Pipe;
 
 static bool in_body(const Region *b, const Inst *d, int *pos) {
@@ -663,7 +668,10 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
 }
 
 /* at the top of an iteration: wait for its slot and point the dot's operands at it */
-void pipe_begin(G *g, Pipe *p, const Inst *in) {
+void pipe_begin(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
+    p->loop = in, p->iv = iv, p->ub = ub, p->st = st, p->ivdt = ivdt;
+    p->depth = g->depth;
+    p->refilled = false;
     if (p->ntma) tma_ring_wait(g, p->slot);
     if (p->ntma < p->nld) {
         E(g, "cp.async.wait_group %d;", p->D - 1);
@@ -684,6 +692,8 @@ void pipe_begin(G *g, Pipe *p, const Inst *in) {
     }
     p->base = base;
     g->defer = p->defer;
+    /* a TMA ring with a spare slot is refilled as soon as the slot is free (pipe_waited) */
+    g->pipe_early = g->ring_free && p->ntma == p->nld && p->nslots != p->D ? p : NULL;
 }
 
 /* A load the plan put in the ring for registers (ring_load): each thread reads back, in the
@@ -734,18 +744,17 @@ static int last_warp_done(G *g, int ws) {
     return last;
 }
 
-/* at the end of an iteration: refill the slot just read with iteration iv + D*st */
-void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
-    const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
-    int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
-    /* the slot of iteration i + D: this one, or with a spare slot the one iteration i - 1
-     * read (its wgmma has finished: wait_group 1) */
-    int ws = p->slot, q = nr(g, CP);
+/* refills the slot of iteration i + D: the one this iteration read, or with a spare slot the
+ * one iteration i - 1 read (its wgmma has finished) */
+static void refill(G *g, Pipe *p) {
+    const char *it = p->ivdt == DT_I64 ? "s64" : p->ivdt == DT_U64 ? "u64" : p->ivdt == DT_U32 ? "u32" : "s32";
+    int cls = p->ivdt == DT_I64 || p->ivdt == DT_U64 ? CD : CR;
+    int ws = p->slot;
     if (p->nslots != p->D) {
+        int q = nr(g, CP), t = nr(g, CR);
         ws = nr(g, CR);
         E(g, "add.u32 %s, %s, %d;", rn(g, ws), rn(g, p->slot), p->D);
         E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, ws), p->nslots);
-        int t = nr(g, CR);
         E(g, "sub.u32 %s, %s, %d;", rn(g, t), rn(g, ws), p->nslots);
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
@@ -753,11 +762,31 @@ void pipe_end(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     if (g->ring_free && p->ntma == p->nld) g->issue_warp = last_warp_done(g, ws);
     else E(g, "bar.sync 0;");
     int ivn = nr(g, cls), ok = nr(g, CP);
-    E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, st), p->D);
-    E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, iv));
-    E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, ub));
-    prefetch(g, p, in, ivn, ws, slot_base(g, p, ws), ok);
+    E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, p->st), p->D);
+    E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, p->iv));
+    E(g, "setp.lt.%s %s, %s, %s;", it, rn(g, ok), rn(g, ivn), rn(g, p->ub));
+    prefetch(g, p, p->loop, ivn, ws, slot_base(g, p, ws), ok);
     g->issue_warp = 0;
+}
+
+/* After a wgmma.wait_group among the body's own instructions: the dot iteration i - 1 left in
+ * flight has finished (wait_group 0 waits for all; 1 follows this iteration's own deferred
+ * dot), so the spare slot it read is free now rather than at the iteration's end. Refilling
+ * it here gives the copies the rest of the iteration (attention's softmax and P @ V) to land
+ * in: at head_dim 64 on 64x64 tiles, 2 stages, the refill at the end left them one
+ * iteration's top to arrive (bench/results/gpu-2026-12-03.md §7). */
+void pipe_waited(G *g) {
+    Pipe *p = g->pipe_early;
+    if (!p || p->refilled || g->depth != p->depth) return;
+    p->refilled = true;
+    refill(g, p);
+}
+
+/* at the end of an iteration: refill (unless pipe_waited did) and step to the next slot */
+void pipe_end(G *g, Pipe *p) {
+    if (!p->refilled) refill(g, p);
+    g->pipe_early = NULL;
+    int q = nr(g, CP);
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
     E(g, "selp.u32 %s, 0, %s, %s;", rn(g, p->slot), rn(g, p->slot), rn(g, q));
