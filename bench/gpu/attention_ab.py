@@ -191,3 +191,7 @@ tc, tr, (q1, q2, q3), (o1, o2) = interleaved(run_tritonc, run_triton)
 print(f"attention-interleaved,{row},{one or 'autotuned'},ws{int(ws)},tritonc {flops / tc * 1e-9:.1f} TFLOP/s,"
       f"triton {flops / tr * 1e-9:.1f},median ratio {q2:.3f},quartiles {q1:.3f} {q3:.3f},"
       f"tritonc first {o1:.3f},triton first {o2:.3f}")
+if not bwd:   # the next mark, in the same process
+    sd = triton.testing.do_bench(lambda: torch.nn.functional.scaled_dot_product_attention(
+        q, k, v, is_causal=bool(causal), scale=sm_scale))
+    print(f"sdpa,{row},{sd:.4f} ms,{flops / sd * 1e-9:.1f} TFLOP/s")
