@@ -1,7 +1,9 @@
-# What matmul_cubin.py and add_cubin.py share: a kernel of a tritonc cubin loaded into the
-# current (torch's) context through libcuda, and mirrored rounds. The GPU's clock falls as it
-# heats under load, so whichever kernel runs second in a pair is slowed; each round runs
-# tritonc, Triton, Triton, tritonc and pairs them mirrored; interleaved() alternates single runs.
+# What matmul_cubin.py, add_cubin.py and attention_ab.py share: a kernel of a tritonc cubin
+# loaded into the current (torch's) context through libcuda, and the two ways they time
+# tritonc against Triton. The GPU's clock falls as it heats under load, so whichever kernel
+# runs second is slowed: mirrored_rounds() runs tritonc, Triton, Triton, tritonc and pairs
+# them mirrored; interleaved() alternates single runs, which leaves the GPU no time to change
+# between the two.
 import ctypes, sys
 
 cu = ctypes.CDLL("libcuda.so.1")

@@ -3,7 +3,8 @@
 # shape and config to a cubin (`tritonc compile --emit cubin`, specialized as Triton
 # specializes the same call: pointers and integers divisible by 16 marked so, integers equal
 # to 1 made constant) and times it against Triton's in one process (matmul_cubin.py: checked
-# against torch first, then mirrored rounds, ROUNDS of them, default 3; cuBLAS after).
+# against torch first, then mirrored rounds, ROUNDS of them, default 3, then single runs
+# interleaved, PAIRS of them, default 400; cuBLAS after).
 # DISABLE_MMA_V3=1 applies to both sides; FILE: the kernel's file (default bench/gpu/matmul.py;
 # matmul_tuned.sh gives tutorial 03's). Usage: bench/gpu/matmul_ab.sh M N K DTYPE BM BN BK
 # GROUP WARPS STAGES (DTYPE: float16 | bfloat16 | float32 | float8_e5m2, the last as tutorial
