@@ -41,6 +41,8 @@ typedef struct Pipe {
     bool kmaj2[PIPE_MAXLD];
     bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
     int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
+    bool ringfree;            /* all by TMA: a slot is refilled by the last warp done with it
+                               * (last_warp_done), not after a bar.sync of the program */
     bool tr[PIPE_MAXLD];      /* a [K][N] load copied transposed, [N][K] (b_tr) */
     int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* its dims' bits (tr_bit) */
     int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
@@ -436,7 +438,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     if (p->ntma) {   /* the slots' barriers, placed and initialised by tma_finish */
         if (!g->ring_mbar) g->ring_mbar = nr(g, CR), g->ring_phase = nr(g, CR);
         if (p->nslots > g->ring_mbar_n) g->ring_mbar_n = p->nslots;
-        if (p->ntma == p->nld && !g->ring_free) g->ring_free = nr(g, CR);
+        p->ringfree = p->ntma == p->nld;
+        if (p->ringfree && !g->ring_free) g->ring_free = nr(g, CR);
     }
     for (int j = 0; j < p->nld; j++) {
         Layout L = g->lays[p->lay[j]].L;
@@ -653,8 +656,8 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
                 stage_at(g, p->inv[j], &p->inv_tile[j], g->inv_kept[p->inv[j]] >= 0 ? g->kept : p->inv_base);
         if (p->wgmma) E(g, "fence.proxy.async.shared::cta;");
     }
-    const char *it = ivdt == DT_I64 ? "s64" : ivdt == DT_U64 ? "u64" : ivdt == DT_U32 ? "u32" : "s32";
-    int cls = ivdt == DT_I64 || ivdt == DT_U64 ? CD : CR;
+    const char *it = ity(ivdt);
+    int cls = dcls(ivdt);
     p->slot = nr(g, CR);
     for (int d = 0; d < p->D; d++) {
         int iv = nr(g, cls), ok = nr(g, CP);
@@ -693,7 +696,7 @@ void pipe_begin(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt)
     p->base = base;
     g->defer = p->defer;
     /* a TMA ring with a spare slot is refilled as soon as the slot is free (pipe_waited) */
-    g->pipe_early = g->ring_free && p->ntma == p->nld && p->nslots != p->D ? p : NULL;
+    g->pipe_early = p->ringfree && p->nslots != p->D ? p : NULL;
 }
 
 /* A load the plan put in the ring for registers (ring_load): each thread reads back, in the
@@ -747,8 +750,8 @@ static int last_warp_done(G *g, int ws) {
 /* refills the slot of iteration i + D: the one this iteration read, or with a spare slot the
  * one iteration i - 1 read (its wgmma has finished) */
 static void refill(G *g, Pipe *p) {
-    const char *it = p->ivdt == DT_I64 ? "s64" : p->ivdt == DT_U64 ? "u64" : p->ivdt == DT_U32 ? "u32" : "s32";
-    int cls = p->ivdt == DT_I64 || p->ivdt == DT_U64 ? CD : CR;
+    const char *it = ity(p->ivdt);
+    int cls = dcls(p->ivdt);
     int ws = p->slot;
     if (p->nslots != p->D) {
         int q = nr(g, CP), t = nr(g, CR);
@@ -759,7 +762,7 @@ static void refill(G *g, Pipe *p) {
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
     /* every thread is done with it: a TMA ring's last warp refills it, else all meet first */
-    if (g->ring_free && p->ntma == p->nld) g->issue_warp = last_warp_done(g, ws);
+    if (p->ringfree) g->issue_warp = last_warp_done(g, ws);
     else E(g, "bar.sync 0;");
     int ivn = nr(g, cls), ok = nr(g, CP);
     E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, p->st), p->D);
