@@ -518,7 +518,8 @@ TEST(mma_wgmma_in_flight_only_from_ring) {
 /* dot_tc.py's dot_colscale_loop_kernel (3 stages, N and K multiples of 16): the loop's row
  * of fp32 scales, read by no dot, goes into the pipeline's ring with the dot's tiles
  * (cp.async.ca: under 16 bytes a thread) and is read back into registers from there
- * (pipe_load), so the loop loads nothing from global memory itself; for sm_90a (wgmma) and
+ * (pipe_load), so the loop loads nothing from global memory itself; each scale is copied by
+ * one of the threads that hold it (the copies predicated); for sm_90a (wgmma) and
  * sm_80 (mma.sync), and ptxas accepts both. On the interpreter (ragged N):
  * test_kernels_dot_tc.c's kern_dot_loop_register_load. */
 TEST(mma_pipe_register_load) {
@@ -537,6 +538,9 @@ TEST(mma_pipe_register_load) {
         CHECK(ptx != NULL);
         if (!ptx) continue;
         CHECK(count_of(ptx, "cp.async.ca.shared.global") > 0);
+        /* the threads of a column hold the same scale: one of them copies it, under the
+         * unique-thread predicate ("@%p.. cp.async"; B's tile has no copies to spare) */
+        CHECK(count_of(ptx, " cp.async.ca.shared.global") > 0);
         CHECK_INT(0, loop_count(ptx, "ld.global", "bra.uni $L1;"));
         free(ptx);
         if (access("/usr/local/cuda/bin/ptxas", X_OK) == 0) {

@@ -180,9 +180,11 @@ TEST(tma_tile_sm90a_uses_tma) {
     CHECK_INT(1, count(ptx, "fence.proxy.async.shared::cta;") >= 2);
     CHECK_INT(1, count(ptx, "cp.async.bulk.commit_group"));
     CHECK_INT(1, count(ptx, "cp.async.bulk.wait_group.read 0"));
-    /* both maps by value, 64-aligned, after the two pointers */
+    /* both maps by value, 64-aligned, after the two pointers; the store's with the 128-byte
+     * swizzle (its rows are 128 bytes): the tile is written as a dot's operand is, without
+     * bank conflicts */
     CHECK_CONTAINS(ptx, ".param .u64 tile_scale_param_1,\n\t.param .align 64 .b8 tile_scale_tma_0_0[128],\n"
-                        "\t.param .align 64 .b8 tile_scale_tma_1_0[128]\n)");
+                        "\t.param .align 64 .b8 tile_scale_tma_1_3[128]\n)");
     CHECK_CONTAINS(ptx, "cvta.param.u64");
     /* the tile read and written 16 bytes at a time (8 fp16 per thread in a row) */
     CHECK_INT(2, count(ptx, "ld.shared.v4.b32"));
@@ -194,7 +196,7 @@ TEST(tma_tile_sm90a_uses_tma) {
     CHECK_CONTAINS(ptx, ".target sm_90a");
     GpuTmap maps[GPU_MAX_TMAPS];
     CHECK_INT(2, gpu_tma_maps(ptx, "tile_scale", maps));
-    CHECK(maps[0].param == 0 && maps[0].swizzle == 0 && maps[1].param == 1 && maps[1].swizzle == 0);
+    CHECK(maps[0].param == 0 && maps[0].swizzle == 0 && maps[1].param == 1 && maps[1].swizzle == 3);
     CHECK_INT(0, ptxas(ptx, "sm_90a"));
     free(ptx);
 }
@@ -314,7 +316,8 @@ TEST(tma_made_descriptors_pipelined) {
     CHECK_INT(0, count(ptx, "cp.async.cg"));
     CHECK(count(ptx, "cp.async.bulk.tensor.2d.shared::cluster.global") >= 4);   /* 2 per ring fill */
     CHECK(copies_elected(ptx));
-    CHECK_INT(1, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));
+    /* the fp32 [64, 64] tile's rows are 256 bytes: two 128-byte slabs, a copy each */
+    CHECK_INT(2, count(ptx, "cp.async.bulk.tensor.2d.global.shared::cta"));
     /* what the launch report reads (gpu_dot_summary: "wgmma, 3 stages"): no cp.async.wait_group here */
     CHECK_CONTAINS(ptx, "// loads pipelined in 3 stages\n");
     CHECK_INT(0, ptxas(ptx, "sm_90a"));
@@ -373,9 +376,10 @@ TEST(tma_matmul_assembles) {
         char *ptx = lower("desc_matmul", args, arch, 4);
         CHECK(ptx != NULL);
         if (!ptx) continue;
-        /* c's store goes through TMA on sm_90a; the loop's loads feed the dot and may be
-         * pipelined with cp.async instead (either way it assembles) */
-        CHECK_INT(arch == 90 ? 1 : 0, count(ptx, BULK_STORE));
+        /* c's store goes through TMA on sm_90a (fp32 rows of 256 bytes: a copy per
+         * 128-byte slab); the loop's loads feed the dot and may be pipelined with cp.async
+         * instead (either way it assembles) */
+        CHECK_INT(arch == 90 ? 2 : 0, count(ptx, BULK_STORE));
         CHECK_INT(0, ptxas(ptx, arch == 90 ? "sm_90a" : "sm_80"));
         free(ptx);
     }
@@ -450,7 +454,8 @@ static char *last_loop(const char *ptx) {
  * the loop (no bar.sync): each counts itself done with the slot to refill (an acquire-release
  * add), and the last of them, on 4 warps or on 8, issues the refill. It does so once QK^T's
  * wait_group 0 has finished the P @ V that read the spare slot, before this iteration's
- * softmax and P @ V (pipe_waited), not at the iteration's end. */
+ * softmax and P @ V (pipe_waited), not at the iteration's end. q goes straight into a tile
+ * of its own and o out through one. */
 TEST(tma_ring_attention) {
     TDesc dq = desc2(128, 64, 256, 64, 64), dk = desc2(64, 64, 256, 64, 64);
     SpecArg fp = {0};
@@ -486,6 +491,18 @@ TEST(tma_ring_attention) {
         CHECK_CONTAINS(t, warps == 4 ? ", 3;\n" : ", 7;\n");
         CHECK_INT(2, count(loop, and));   /* and.pred with the elect of each of the two copies */
         free(loop);
+        /* q copied straight into an operand tile of its own (its map swizzled as the tile
+         * is), never staged from registers, and waited for only once the prologue has issued
+         * K's and V's copies; o written out through a swizzled tile too */
+        CHECK_CONTAINS(ptx, "desc_attn_fwd_tma_0_3[128]");
+        CHECK_CONTAINS(ptx, "desc_attn_fwd_tma_3_3[128]");
+        const char *c = ptx, *wq = strstr(ptx, "mbarrier.try_wait.parity");
+        for (int i = 0; i < 2 * lower_stages - 1 && c; i++) c = strstr(c + 1, BULK_LOAD);
+        CHECK(c && wq && c < wq);
+        const char *mma = strstr(ptx, "wgmma.mma_async");
+        char *head = mma ? strndup(ptx, (size_t)(mma - ptx)) : NULL;
+        CHECK(head && count(head, "st.shared.v4") == 0 && count(head, "ld.shared") == 0);
+        free(head);
         CHECK(copies_elected(ptx));
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
@@ -687,7 +704,7 @@ TEST(tmachild_launch) {
     CHECK(q[1].dtype == 6 && q[1].dims[0] == 192 && q[1].dims[1] == 128 && q[1].strides[0] == 384);
     CHECK(q[1].box[0] == 64 && q[1].box[1] == 128 && q[1].swizzle == 3);
     CHECK(q[2].dtype == 7 && q[2].dims[0] == 192 && q[2].dims[1] == 256 && q[2].strides[0] == 768);
-    CHECK(q[2].box[0] == 64 && q[2].box[1] == 64 && q[2].swizzle == 0);
+    CHECK(q[2].box[0] == 32 && q[2].box[1] == 64 && q[2].swizzle == 3);   /* a store: one slab */
     fake_counters(c);
     CHECK_INT(9, c[5]);
     CHECK_INT(0, c[6]);
@@ -713,8 +730,9 @@ TEST(tmachild_launch) {
 TEST(tma_dot_direct_operands) {
     /* with one stage the loads feeding the dot go straight into its operand tiles, one
      * copy per slab; the maps carry the swizzle of the slab width: a [64, 32] fp16 rows of
-     * 64 bytes (64B swizzle, 2), b [32, 64] rows of 128 bytes (128B, 3); then a [64, 128]:
-     * rows of 256 bytes, two 128-byte slabs, two copies */
+     * 64 bytes (64B swizzle, 2), b [32, 64] rows of 128 bytes (128B, 3), and the store's c
+     * [64, 64] fp32 (128B, in two slabs); then a [64, 128]: rows of 256 bytes, two 128-byte
+     * slabs, two copies */
     lower_stages = 1;
     TDesc da = desc2(64, 32, 256, 128, 128), db = desc2(32, 64, 128, 192, 192),
           dc = desc2(64, 64, 256, 192, 192);
@@ -726,14 +744,14 @@ TEST(tma_dot_direct_operands) {
         if (getenv("TMA_DUMP")) puts(ptx);
         CHECK_INT(2, count(ptx, BULK_LOAD));
         CHECK_CONTAINS(ptx, ".b8 desc_matmul_tma_0_2[128],\n\t.param .align 64 .b8 desc_matmul_tma_1_3[128],\n"
-                            "\t.param .align 64 .b8 desc_matmul_tma_2_0[128]\n)");
+                            "\t.param .align 64 .b8 desc_matmul_tma_2_3[128]\n)");
         CHECK_CONTAINS(ptx, "], 4096;");   /* 64 * 32 * 2 bytes, and 32 * 64 * 2 */
         CHECK_INT(0, count(ptx, "ld.shared.v4.b32"));   /* no trip through registers */
         CHECK_INT(0, count(ptx, "cp.async.ca"));         /* nor the cp.async pipeline */
         CHECK_CONTAINS(ptx, "wgmma.mma_async");
         GpuTmap maps[GPU_MAX_TMAPS];
         CHECK_INT(3, gpu_tma_maps(ptx, "desc_matmul", maps));
-        CHECK(maps[0].swizzle == 2 && maps[1].swizzle == 3 && maps[2].swizzle == 0);
+        CHECK(maps[0].swizzle == 2 && maps[1].swizzle == 3 && maps[2].swizzle == 3);
         CHECK_INT(0, ptxas(ptx, "sm_90a"));
         free(ptx);
     }
@@ -759,7 +777,7 @@ TEST(tma_dot_direct_operands) {
     CHECK(ptx != NULL);
     if (ptx) {
         CHECK_INT(6, count(ptx, BULK_LOAD));
-        CHECK_INT(1, count(ptx, BULK_STORE));
+        CHECK_INT(2, count(ptx, BULK_STORE));   /* c: two slabs */
         CHECK_INT(0, count(ptx, "cp.async.cg.shared.global"));
         CHECK_CONTAINS(ptx, "wgmma.mma_async");
         CHECK_INT(0, ptxas(ptx, "sm_90a"));

@@ -668,6 +668,7 @@ static void lower_for(G *g, const Inst *in) {
         for (int j = 0; j < n; j++) set_val(g, body->params[j + 1], lays[j], dst[j]);
         pipe_prologue(g, pp, in, lb, ub, st, ivdt);
     }
+    tma_flush(g);   /* after the prologue's copies are issued: both under way at once */
     int iv = nr(g, dcls(ivdt));
     mov(g, iv, lb);
     int *ivr = alloc_regs(g, 1);
@@ -820,7 +821,11 @@ void lower_inst(G *g, const Inst *in) {
 static void lower_region(G *g, const Region *r) {
     const Region *outer = g->region;
     g->region = r;
-    for (int i = 0; i < r->ninsts; i++) lower_inst(g, r->insts[i]);
+    for (int i = 0; i < r->ninsts; i++) {
+        int op = r->insts[i]->op;   /* what may read a late load's tile, or may not run */
+        if (op == OP_DOT || op == OP_IF || op == OP_WHILE || op == OP_RETURN) tma_flush(g);
+        lower_inst(g, r->insts[i]);
+    }
     g->region = outer;
 }
 
@@ -980,6 +985,7 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
         set_val(g, p->value, 0, regs);
     }
     lower_region(g, f->body);
+    tma_flush(g);   /* no copy left in flight into shared memory at the end */
     if (g->body.oom || g->pro.oom) err_fail(e, TC_ERR_NOMEM, (SrcLoc){0}, "out of memory");
     int shared = (g->smem_bytes + 15) & ~15;
     if (g->ring && g->scratch_in_ring) {   /* the ring after the scratch area */

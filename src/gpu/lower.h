@@ -100,6 +100,8 @@ typedef struct G {
     int scratch, ntmap_dev;  /* register: this program's part of it; the maps made there */
     int tmap_stage;   /* register: 128 bytes of shared memory per warp to compose maps in */
     bool *tma_direct; /* value -> a load TMA writes straight into its dot's operand tile */
+    bool *tma_late;   /* value -> such a load waited for later (tma_flush), not where it stands */
+    bool tma_pending; /* a late load's copy is under way: tma_flush waits for it */
     int tma_area, tma_area_bytes;  /* register: those tiles' area (after the rest); its size */
     bool *tma_ring;   /* value -> a load the pipeliner copies into its ring by TMA (tmaring) */
     int ring_mbar, ring_mbar_n;  /* register: the ring slots' mbarriers (8 bytes each); count */
@@ -186,6 +188,7 @@ void lower_print(G *g, const Inst *in);
 void tma_plan(G *g);
 bool tma_load(G *g, const Inst *in);
 bool tma_store(G *g, const Inst *in);
+void tma_flush(G *g);   /* waits for a late direct load (tma_late), if one is under way */
 int tma_finish(G *g, int shared);
 void tma_params(G *g, Buf *b);
 /* TMAP: the kernel's own tensor map, filled in the global scratch area where tmap_ok */

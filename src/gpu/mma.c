@@ -358,13 +358,11 @@ int64_t tr_flat(int64_t f, int nb, int kb) {
     return (f >> (nb + kb) << (nb + kb)) | n << kb | k;
 }
 
-/* Stores value v (in whatever layout it has) into tile t in its row-major order, t's offset
- * counted from the shared-memory address in register base; with nb, kb (see tr_bit) v's
- * transpose, element by element (fp8 wgmma reads B only K-major). */
-static void stage_tr(G *g, int v, const Tile *t, int base, int nb, int kb) {
-    int lay = g->vlay[v];
-    Layout S = g->lays[lay].L;
-    int *regs = g->vr[v];
+/* Stores a value, its registers regs in layout S, into tile t in its row-major order, t's
+ * offset counted from the shared-memory address in register base; with nb, kb (see tr_bit)
+ * the value's transpose, element by element (fp8 wgmma reads B only K-major). */
+static void stage_regs(G *g, const Layout *Sp, const int *regs, const Tile *t, int base, int nb, int kb) {
+    Layout S = *Sp;
     int8_t tb[10];
     for (int j = 0; j < 5; j++) tb[j] = (int8_t)tr_bit(S.lane[j], nb, kb);
     for (int k = 0; k < 5; k++) tb[5 + k] = (int8_t)(k < S.nwarp ? tr_bit(S.warp[k], nb, kb) : -1);
@@ -401,7 +399,15 @@ static void stage_tr(G *g, int v, const Tile *t, int base, int nb, int kb) {
     }
 }
 
+/* value v, in whatever layout it has */
+static void stage_tr(G *g, int v, const Tile *t, int base, int nb, int kb) {
+    stage_regs(g, &g->lays[g->vlay[v]].L, g->vr[v], t, base, nb, kb);
+}
+
 void stage_at(G *g, int v, const Tile *t, int base) { stage_tr(g, v, t, base, 0, 0); }
+void stage_lay(G *g, const Layout *S, const int *regs, const Tile *t, int base) {
+    stage_regs(g, S, regs, t, base, 0, 0);
+}
 static void stage(G *g, int v, const Tile *t) { stage_at(g, v, t, g->smem); }
 
 /* ---- the dot ---------------------------------------------------------------------------- */

@@ -1,5 +1,6 @@
-/* mma_int.h — what mma.c (tl.dot on tensor cores) and pipe.c (the loop pipeliner that feeds
- * it) share: shared-memory operand tiles and their addresses, the dot's path. */
+/* mma_int.h — what mma.c (tl.dot on tensor cores), pipe.c (the loop pipeliner that feeds
+ * it) and tma.c (whose copies fill and empty such tiles) share: shared-memory operand tiles
+ * and their addresses, the dot's path. */
 #ifndef GPU_MMA_INT_H
 #define GPU_MMA_INT_H
 
@@ -32,6 +33,7 @@ bool b_tr(G *g, const Inst *dot);
 int tr_bit(int b, int nb, int kb);
 int64_t tr_flat(int64_t f, int nb, int kb);
 void stage_at(G *g, int v, const Tile *t, int base);
+void stage_lay(G *g, const Layout *S, const int *regs, const Tile *t, int base);   /* registers in S */
 bool is_zero_const(G *g, int v);
 
 #endif

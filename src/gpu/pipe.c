@@ -264,7 +264,11 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
             const Inst *y = b->ninsts ? b->insts[b->ninsts - 1] : NULL;
             int out = pi > 0 && y && y->op == OP_YIELD && pi - 1 < y->nargs ? y->args[pi - 1] : -1;
             bool yielded = out == d->res[0] || (out >= 0 && g->fold_alias[out] == d->res[0] && g->uses[out] == 1);
-            if (!p->defer && yielded && !g->tma_direct[d->args[0]] && !g->tma_direct[d->args[1]] &&
+            /* not from a tile a direct load may copy into again (tma.c; a late one's is
+             * copied once, before any loop) */
+            bool again = (g->tma_direct[d->args[0]] && !g->tma_late[d->args[0]]) ||
+                         (g->tma_direct[d->args[1]] && !g->tma_late[d->args[1]]);
+            if (!p->defer && yielded && !again &&
                 g->uses[c] == 1 && g->uses[d->res[0]] == 1 && f->types[d->res[0]].dt == DT_FP32 &&
                 defer_regs(g, b, d) <= DEFER_MAX_REGS) {
                 p->defer = d;
@@ -374,7 +378,9 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         if (d->op != OP_DOT || g->pref[d->res[0]] < 0 || !g->lays[g->pref[d->res[0]]].mma) continue;
         for (int k = 0; k < 2 && p->ninv < PIPE_MAXLD; k++) {
             int v = d->args[k], pos;
-            if (g->piped[v] || !g->def[v] || in_body(b, g->def[v], &pos) || param_index(b, v) >= 0) continue;
+            if (g->piped[v] || !g->def[v] || in_body(b, g->def[v], &pos) || param_index(b, v) >= 0 ||
+                g->tma_direct[v])   /* in a tile of its own already (tma.c) */
+                continue;
             bool dup = false;
             for (int j = 0; j < p->ninv; j++) dup |= p->inv[j] == v;
             if (dup) continue;
@@ -406,7 +412,7 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     for (int i = 0; i < b->ninsts; i++)
         if (inP[i]) p->P[p->nP++] = b->insts[i];
     /* a wgmma left in flight reads its operands during the next iteration: only from the
-     * ring or the loop-invariant tiles, never from the scratch area the next iteration
+     * ring or the loop-invariant tiles (a late direct load's too), never from the scratch area the next iteration
      * stages into. Or an A computed after another dot of the body (attention's p), when the
      * other dots' operands are all held: the next iteration writes its registers (or stages
      * it) only after that dot's wait_group 0, which also waits for this one */
@@ -415,14 +421,14 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         const Inst *d = b->insts[i];
         if (d->op != OP_DOT || d == p->defer) continue;
         for (int k = 0; k < 2; k++) {
-            bool h = g->piped[d->args[k]];
+            bool h = g->piped[d->args[k]] || g->tma_late[d->args[k]];
             for (int j = 0; j < p->ninv; j++) h |= p->inv[j] == d->args[k];
             held_all &= h;
         }
     }
     for (int k = 0; p->defer && k < 2; k++) {
         int v = p->defer->args[k];
-        bool held = g->piped[v] || (k == 0 && held_all && late[v]);
+        bool held = g->piped[v] || g->tma_late[v] || (k == 0 && held_all && late[v]);
         for (int j = 0; j < p->ninv; j++) held |= p->inv[j] == v;
         if (!held) p->defer = NULL;
     }
@@ -479,6 +485,13 @@ static void issue(G *g, Pipe *p, int slot, int base, int ok) {
         int nb = p->trnb[j], kb = p->trkb[j];
         int vec = cp_vec(g, L, ld, p->tr[j]);
         int bytes = vec * esz;
+        /* an element that several threads hold (the backward's m and delta in a slice of the
+         * dot's layout) is copied by one of them: the others' copies wrote the same bytes, and
+         * the ncu of bench/results/gpu-2026-12-03.md §8 counted them as bank conflicts. The
+         * bar.sync after the wait (pipe_begin) shows the copy to the other holders. */
+        int u = tred(g, L);
+        char up[16] = "";
+        if (u) snprintf(up, sizeof up, "@%s ", rn(g, u));
         p->addr[j].base = base;
         for (int r = 0; r < n; r += vec) {
             int64_t c = swz(&p->tile[j], tr_flat(lay_reg_flat(&Lo, r), nb, kb));
@@ -492,10 +505,10 @@ static void issue(G *g, Pipe *p, int slot, int base, int ok) {
             if (pr) {
                 int sz = nr(g, CR);
                 E(g, "selp.u32 %s, %d, 0, %s;", rn(g, sz), bytes, rn(g, pr));
-                E(g, "cp.async.%s.shared.global [%s], [%s], %d, %s;", bytes == 16 ? "cg" : "ca", ad,
+                E(g, "%scp.async.%s.shared.global [%s], [%s], %d, %s;", up, bytes == 16 ? "cg" : "ca", ad,
                   rn(g, P[r]), bytes, rn(g, sz));
             } else {
-                E(g, "cp.async.%s.shared.global [%s], [%s], %d;", bytes == 16 ? "cg" : "ca", ad,
+                E(g, "%scp.async.%s.shared.global [%s], [%s], %d;", up, bytes == 16 ? "cg" : "ca", ad,
                   rn(g, P[r]), bytes);
             }
         }

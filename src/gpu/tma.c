@@ -38,7 +38,7 @@
  * <kernel>_scratch_<bytes per program>`, last; the runtime allocates it, gpu_scratch_bytes).
  * Only maps made once per program (in the kernel's outermost block) over a 16-byte aligned
  * parameter with strides known to be multiples of 16 bytes; others stay ordinary accesses. */
-#include "gpu/lower.h"
+#include "gpu/mma_int.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -88,6 +88,21 @@ static const Inst *ring_load(G *g, const Region *r, int v) {
     return in_r ? d : NULL;
 }
 
+/* The 2-D tensor-core dots in r and the regions inside it that take v as A (and not as B) */
+static int dot_a_uses(G *g, const Region *r, int v) {
+    int n = 0;
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *in = r->insts[i];
+        for (int k = 0; k < 2; k++)
+            if (in->regions[k]) n += dot_a_uses(g, in->regions[k], v);
+        if (in->op != OP_DOT || in->args[0] != v || in->args[1] == v || g->f->types[in->res[0]].rank != 2)
+            continue;
+        int L = g->pref[in->res[0]];
+        n += L >= 0 && g->lays[L].mma;
+    }
+    return n;
+}
+
 /* piped: r is the body of a loop that pipe.c runs with more than one stage. Its
  * dots' descriptor loads go by TMA into the pipeliner's ring's slots (tma_ring); outside such
  * loops a dot's two loads are copied straight into its operand tiles (tma_direct). */
@@ -113,16 +128,49 @@ static void plan_dots(G *g, const Region *r, bool piped) {
     }
 }
 
-/* The swizzle each descriptor access asks of its map (demand: -1 none yet); false on a
- * conflict. */
-static bool plan_maps(G *g, const Region *r, int *demand) {
+/* A load of the kernel's outermost block that only the dots read, as their A, (attention's
+ * q, read by the dots of one loop or, causal, of two) is copied once straight into an
+ * operand tile of its own, the dots read it there, and it is waited for only when something
+ * needs it or the barrier (tma_flush): the copies that loops issue ahead are under way by then. */
+static void plan_invariant(G *g) {
+    const Region *r = g->f->body;
+    for (int i = 0; i < r->ninsts; i++) {
+        const Inst *ld = r->insts[i];
+        if (ld->op != OP_LOAD || ir_desc_rank(ld) != 2) continue;
+        int v = ld->res[0];
+        Type t = g->f->types[v];
+        if (g->tma_direct[v] || !map_ok(g, ld->args[3]) || t.shape[0] % 8 || t.shape[1] * dt_size(t.dt) < 16)
+            continue;
+        if (g->uses[v] && dot_a_uses(g, r, v) == g->uses[v]) g->tma_direct[v] = g->tma_late[v] = true;
+    }
+}
+
+/* The swizzle a 2-D store's block can be written out with, staged into a tile as a dot's
+ * operand is (mma.c's Tile; rows a multiple of 8, so that each slab starts on a swizzle
+ * period); 0: none. */
+static int store_swizzle(G *g, const Inst *st) {
+    if (st->op != OP_STORE || ir_desc_rank(st) != 2) return 0;
+    Type t = g->f->types[st->args[1]];
+    int row = t.shape[1] * dt_size(t.dt);
+    return t.shape[0] % 8 == 0 && row >= 16 ? swizzle_of(slab_of(row)) : 0;
+}
+
+/* The swizzle each descriptor load asks of its map (demand: -1 none yet), false on a
+ * conflict; and the one its stores would like (want: -1 none yet, 0 when they differ),
+ * which they get where no load asks otherwise. */
+static bool plan_maps(G *g, const Region *r, int *demand, int *want) {
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *in = r->insts[i];
         for (int k = 0; k < 2; k++)
-            if (in->regions[k] && !plan_maps(g, in->regions[k], demand)) return false;
+            if (in->regions[k] && !plan_maps(g, in->regions[k], demand, want)) return false;
         if (!ir_desc_rank(in)) continue;
         int m = in->args[3];
         if (!map_ok(g, m)) continue;
+        if (in->op == OP_STORE) {
+            int sw = store_swizzle(g, in);
+            want[m] = want[m] < 0 || want[m] == sw ? sw : 0;
+            continue;
+        }
         int sw = 0;
         if (in->op == OP_LOAD && (g->tma_direct[in->res[0]] || g->tma_ring[in->res[0]])) {
             Type t = g->f->types[in->res[0]];
@@ -207,25 +255,29 @@ void tma_plan(G *g) {
     size_t nv = (size_t)f->nvalues + 1;
     g->tma_sw = arena_alloc(g->a, sizeof(int) * nv);
     g->tma_direct = arena_alloc(g->a, nv);
+    g->tma_late = arena_alloc(g->a, nv);
     g->tma_ring = arena_alloc(g->a, nv);
     g->tmap_ok = arena_alloc(g->a, nv);
     g->tmap_use = arena_alloc(g->a, sizeof(Inst *) * nv);
     memset(g->tma_sw, 0, sizeof(int) * nv);
     memset(g->tma_direct, 0, nv);
+    memset(g->tma_late, 0, nv);
     memset(g->tma_ring, 0, nv);
     memset(g->tmap_ok, 0, nv);
     memset(g->tmap_use, 0, sizeof(Inst *) * nv);
     if (!(g->ti->features & TF_TMA)) return;
     plan_tmaps(g);
     plan_dots(g, f->body, false);
-    int *demand = arena_alloc(g->a, sizeof(int) * nv);
-    for (size_t m = 0; m < nv; m++) demand[m] = -1;
-    if (!plan_maps(g, f->body, demand)) {   /* no swizzled map then (tma_sw stays 0) */
+    plan_invariant(g);
+    int *demand = arena_alloc(g->a, sizeof(int) * nv), *want = arena_alloc(g->a, sizeof(int) * nv);
+    for (size_t m = 0; m < nv; m++) demand[m] = want[m] = -1;
+    if (!plan_maps(g, f->body, demand, want)) {   /* loads go unswizzled then */
         memset(g->tma_direct, 0, nv);
+        memset(g->tma_late, 0, nv);
         memset(g->tma_ring, 0, nv);
-        return;
+        for (size_t m = 0; m < nv; m++) demand[m] = 0;
     }
-    for (size_t m = 0; m < nv; m++) g->tma_sw[m] = demand[m] > 0 ? demand[m] : 0;
+    for (size_t m = 0; m < nv; m++) g->tma_sw[m] = demand[m] >= 0 ? demand[m] : want[m] > 0 ? want[m] : 0;
 }
 
 /* The tensor-map slot of map value m, created on first use; -1 when it is no map (map_ok: a
@@ -409,15 +461,23 @@ static bool direct_load(G *g, const Inst *in, int slot, int64_t bytes) {
     E(g, "fence.proxy.async.shared::cta;");
     E(g, "bar.sync 0;");
     slab_copies(g, in, slot, g->tma_area, off, g->mbar, issuer(g, 0), bytes);
-    wait_phase(g);
+    if (g->tma_late[v]) g->tma_pending = true;
+    else wait_phase(g);
     g->smop_base[v] = g->tma_area;
     g->smop_off[v] = off;
     return true;
 }
 
+void tma_flush(G *g) {
+    if (!g->tma_pending) return;
+    g->tma_pending = false;
+    wait_phase(g);
+}
+
 bool tma_load(G *g, const Inst *in) {
     int slot;
     if (!tma_ok(g, in, &slot)) return false;
+    tma_flush(g);   /* the kernel's mbarrier is armed anew */
     const IrFunc *f = g->f;
     int v = in->res[0], dt = f->types[v].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
     int64_t bytes = type_numel(f->types[v]) * esz;
@@ -451,20 +511,43 @@ bool tma_store(G *g, const Inst *in) {
     if (!tma_ok(g, in, &slot)) return false;
     const IrFunc *f = g->f;
     int val = in->args[1], dt = f->types[val].dt, esz = dt_size(dt), rank = ir_desc_rank(in);
+    int sw = g->tma_sw[g->tma_map[slot]];
+    if (sw && sw != store_swizzle(g, in)) return false;   /* a map swizzled for other blocks */
     need_smem(g, type_numel(f->types[val]) * esz);
     int L = g->vlay[val] >= 0 ? g->vlay[val] : default_lay(g, &f->types[val]);
     int *V = get(g, val, L);
     Layout Lx = g->lays[L].L;
-    char c[160];
-    coords(g, in, c, sizeof c);
-    E(g, "bar.sync 0;");
-    int tf = tflat(g, L), a = nr(g, CR);   /* tflat may emit: never inside E's arguments */
-    E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tf), esz, rn(g, g->smem));
-    tile_access(g, dt, a, &Lx, V, true);
-    E(g, "fence.proxy.async.shared::cta;");
-    E(g, "bar.sync 0;");
-    E(g, "@%s cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%s, %s], [%s];", rn(g, g->leader), rank,
-      rn(g, g->tma_addr[slot]), c, rn(g, g->smem));
+    if (sw) {   /* staged swizzled as a dot's operand tile: no bank conflicts; a copy per slab */
+        Type t = f->types[val];
+        Tile tl = tile_of(type_numel(t), t.shape[1], esz, 0);
+        g->smem_align = 1024;
+        E(g, "bar.sync 0;");
+        stage_lay(g, &Lx, V, &tl, g->smem);
+        E(g, "fence.proxy.async.shared::cta;");
+        E(g, "bar.sync 0;");
+        int inner = g->vr[in->args[5]][0], outer = g->vr[in->args[4]][0];
+        for (int s = 0; s < t.shape[1] * esz / tl.slab; s++) {
+            int c = inner, a = nr(g, CR);
+            if (s) {
+                c = nr(g, CR);
+                E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * tl.slab / esz);
+            }
+            E(g, "add.u32 %s, %s, %lld;", rn(g, a), rn(g, g->smem), (long long)s * tl.rows * tl.slab);
+            E(g, "@%s cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%s, {%s, %s}], [%s];",
+              rn(g, g->leader), rn(g, g->tma_addr[slot]), rn(g, c), rn(g, outer), rn(g, a));
+        }
+    } else {
+        char c[160];
+        coords(g, in, c, sizeof c);
+        E(g, "bar.sync 0;");
+        int tf = tflat(g, L), a = nr(g, CR);   /* tflat may emit: never inside E's arguments */
+        E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tf), esz, rn(g, g->smem));
+        tile_access(g, dt, a, &Lx, V, true);
+        E(g, "fence.proxy.async.shared::cta;");
+        E(g, "bar.sync 0;");
+        E(g, "@%s cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%s, %s], [%s];", rn(g, g->leader),
+          rank, rn(g, g->tma_addr[slot]), c, rn(g, g->smem));
+    }
     E(g, "@%s cp.async.bulk.commit_group;", rn(g, g->leader));
     E(g, "@%s cp.async.bulk.wait_group.read 0;", rn(g, g->leader));
     E(g, "bar.sync 0;");
