@@ -88,7 +88,7 @@ static const Inst *ring_load(G *g, const Region *r, int v) {
     return in_r ? d : NULL;
 }
 
-/* The 2-D tensor-core dots in r and the regions inside it that take v as A (and not as B) */
+/* The 2-D wgmma dots in r and the regions inside it that take v as A (and not as B) */
 static int dot_a_uses(G *g, const Region *r, int v) {
     int n = 0;
     for (int i = 0; i < r->ninsts; i++) {
@@ -98,7 +98,7 @@ static int dot_a_uses(G *g, const Region *r, int v) {
         if (in->op != OP_DOT || in->args[0] != v || in->args[1] == v || g->f->types[in->res[0]].rank != 2)
             continue;
         int L = g->pref[in->res[0]];
-        n += L >= 0 && g->lays[L].mma;
+        n += L >= 0 && g->lays[L].mma && wg_inst_n(g, in, mma_kind(g, in));
     }
     return n;
 }
@@ -128,10 +128,11 @@ static void plan_dots(G *g, const Region *r, bool piped) {
     }
 }
 
-/* A load of the kernel's outermost block that only the dots read, as their A, (attention's
- * q, read by the dots of one loop or, causal, of two) is copied once straight into an
- * operand tile of its own, the dots read it there, and it is waited for only when something
- * needs it or the barrier (tma_flush): the copies that loops issue ahead are under way by then. */
+/* A load of the kernel's outermost block that only wgmma dots read, as their A (attention's
+ * q, read by the dots of one loop or, causal, of two), is copied once straight into an
+ * operand tile of its own, the dots read it there, and it is waited for late (tma_flush:
+ * before anything that may read it or arm the barrier again, and after the next loop's
+ * prologue has issued its copies, so that the two latencies overlap). */
 static void plan_invariant(G *g) {
     const Region *r = g->f->body;
     for (int i = 0; i < r->ninsts; i++) {
