@@ -186,13 +186,14 @@ TEST(attn_fwd_bwd_d16_d32) {
 }
 
 /* The forward with host tensor descriptors over [heads * N_CTX, HEAD_DIM] (tests/kernels/tma.py
- * desc_attn_fwd: K read transposed, the block offset carried): on sm_90a its loads go through
- * TMA (test_tma.c tma_ring_attention); here O against the reference, and on a GPU the shadow
- * (`scripts/gpu-dot-check.sh attn_desc`) compares the GPU's O with this one. */
-TEST(attn_desc_fwd) {
+ * desc_attn_fwd: K read transposed, the block offset carried; desc_attn_fwd_causal: causal,
+ * in two loops as tutorial 06's STAGE 3): on sm_90a their loads go through TMA (test_tma.c
+ * tma_ring_attention, tma_two_loop_attention); here O against the reference, and on a GPU
+ * the shadow (`scripts/gpu-dot-check.sh attn_desc`) compares the GPU's O with this one. */
+static void run_attn_desc(const char *kernel, int causal) {
     tc_context *ctx = kt_ctx();
     tc_module *m = KT_MODULE(ctx, "tma.py");
-    tc_kernel *k = KT_KERNEL(ctx, m, "desc_attn_fwd");
+    tc_kernel *k = KT_KERNEL(ctx, m, kernel);
     enum { N = 256, D = 64, BM = 128, BN = 64 };
     long nd = (long)BH * N * D;
     kt_seed(4242);
@@ -200,7 +201,7 @@ TEST(attn_desc_fwd) {
         g = attn_input((size_t)nd, 1);
     float sm_scale = (float)(M_LN2 / 4);
     AttnRef r = {0};
-    CHECK(attn_ref_compute(&r, BH, N, D, 0, sm_scale, 0, q.d, kk.d, v.d, g.d));
+    CHECK(attn_ref_compute(&r, BH, N, D, causal, sm_scale, 0, q.d, kk.d, v.d, g.d));
     int64_t sh[2] = {BH * N, D}, bq[2] = {BM, D}, bk[2] = {BN, D};
     tc_tensor *tQ = kt_tensor(ctx, TC_FP16, 2, sh, q.h), *tK = kt_tensor(ctx, TC_FP16, 2, sh, kk.h),
               *tV = kt_tensor(ctx, TC_FP16, 2, sh, v.h), *tO = kt_tensor(ctx, TC_FP16, 2, sh, NULL);
@@ -214,7 +215,7 @@ TEST(attn_desc_fwd) {
         KT_RUN(ctx, k, N / BM, BH, 1, {"q_desc", tc_tens(dQ)}, {"k_desc", tc_tens(dK)},
                {"v_desc", tc_tens(dV)}, {"o_desc", tc_tens(dO)}, {"sm_scale", tc_float(sm_scale)},
                {"N_CTX", tc_int(N)}, {"BM", tc_int(BM)}, {"BN", tc_int(BN)}, {"D", tc_int(D)})) {
-        static const AttnCase c = {N, D, 0, BM, BN, 0, 0, 0, 0, 0};
+        const AttnCase c = {N, D, causal, BM, BN, 0, 0, 0, 0, 0};
         double mt;
         attn_get(tO, got, nd, 1);
         attn_check("O", &c, r.O, r.tO, got, nd, &mt, attn_maxabs(r.O, nd));
@@ -226,6 +227,11 @@ TEST(attn_desc_fwd) {
     free(got);
     tc_module_free(m);
     tc_context_free(ctx);
+}
+
+TEST(attn_desc_fwd) {
+    run_attn_desc("desc_attn_fwd", 0);
+    run_attn_desc("desc_attn_fwd_causal", 1);
 }
 
 /* ---- the PTX of each kernel, at the sizes tutorial 06 launches ------------------------- */

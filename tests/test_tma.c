@@ -510,6 +510,35 @@ TEST(tma_ring_attention) {
     lower_stages = 3;
 }
 
+/* The causal forward in two loops as tutorial 06's STAGE 3 runs it (tests/kernels/tma.py
+ * desc_attn_fwd_causal, BLOCK_M 128, BLOCK_N 64, head_dim 64, 2 stages, 4 warps): q, read by
+ * the dots of both loops, is copied once straight into a tile of its own and waited for once,
+ * after the first loop's prologue has issued its copies of K and V, so that the latencies
+ * overlap; nothing is staged from registers before either loop (q used to be read into
+ * registers, held through the first loop, and stored again before each). */
+TEST(tma_two_loop_attention) {
+    TDesc dq = desc2(128, 64, 256, 64, 64), dk = desc2(64, 64, 256, 64, 64);
+    SpecArg fp = {0};
+    fp.type = type_scalar(DT_FP32);
+    SpecArg args[9] = {dptr(DT_FP16, &dq, true), dptr(DT_FP16, &dk, true), dptr(DT_FP16, &dk, true),
+                       dptr(DT_FP16, &dq, true), fp, rint32(), cint(128), cint(64), cint(64)};
+    lower_stages = 2;
+    char *ptx = lower("desc_attn_fwd_causal", args, 90, 4);
+    lower_stages = 3;
+    CHECK(ptx != NULL);
+    if (!ptx) return;
+    if (getenv("TMA_DUMP")) puts(ptx);
+    CHECK_INT(9, count(ptx, BULK_LOAD));   /* q; each loop's prologue (2) and body (2) */
+    CHECK_CONTAINS(ptx, "desc_attn_fwd_causal_tma_0_3[128]");
+    const char *c = ptx, *wq = strstr(ptx, "mbarrier.try_wait.parity");
+    for (int i = 0; i < 3 && c; i++) c = strstr(c + 1, BULK_LOAD);   /* q, then the prologue's */
+    CHECK(c && wq && c < wq);
+    CHECK_INT(0, count(ptx, "st.shared.v4"));
+    CHECK_INT(0, count(ptx, "ld.shared.v4"));
+    CHECK_INT(0, ptxas(ptx, "sm_90a"));
+    free(ptx);
+}
+
 /* ---- the launch: tensor maps encoded by the runtime (fake libcuda, a child process) ----- */
 
 typedef struct {   /* fake_libcuda.c's record of one cuTensorMapEncodeTiled call */

@@ -81,6 +81,52 @@ def desc_attn_fwd(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, BM: tl.conste
 
 
 @triton.jit
+def desc_attn_blocks(acc, l_i, m_i, q, k_desc, v_desc, row0, lo, hi, offs_m, qk_scale,
+                     BN: tl.constexpr, DIAG: tl.constexpr):
+    # key blocks [lo, hi) of desc_attn_fwd_causal; DIAG: the diagonal's, masked
+    offs_n = tl.arange(0, BN)
+    for start in tl.range(lo, hi, BN):
+        k = k_desc.load([row0 + start, 0]).T
+        qk = tl.dot(q, k)
+        if DIAG:
+            mask = offs_m[:, None] >= (start + offs_n[None, :])
+            qk = qk * qk_scale + tl.where(mask, 0, -1.0e6)
+            m_ij = tl.maximum(m_i, tl.max(qk, 1))
+            qk -= m_ij[:, None]
+        else:
+            m_ij = tl.maximum(m_i, tl.max(qk, 1) * qk_scale)
+            qk = qk * qk_scale - m_ij[:, None]
+        p = tl.math.exp2(qk)
+        alpha = tl.math.exp2(m_i - m_ij)
+        l_i = l_i * alpha + tl.sum(p, 1)
+        acc = acc * alpha[:, None]
+        v = v_desc.load([row0 + start, 0])
+        acc = tl.dot(p.to(tl.float16), v, acc)
+        m_i = m_ij
+    return acc, l_i, m_i
+
+
+@triton.jit
+def desc_attn_fwd_causal(q_desc, k_desc, v_desc, o_desc, sm_scale, N_CTX, BM: tl.constexpr,
+                         BN: tl.constexpr, D: tl.constexpr):
+    # the causal forward as tutorial 06 runs it (STAGE 3): the key blocks left of the
+    # diagonal in one loop, the diagonal's, masked, in a second; q read by the dots of both
+    start_m = tl.program_id(0)
+    row0 = tl.program_id(1) * N_CTX
+    q = q_desc.load([row0 + start_m * BM, 0])
+    offs_m = start_m * BM + tl.arange(0, BM)
+    m_i = tl.zeros([BM], dtype=tl.float32) - float("inf")
+    l_i = tl.zeros([BM], dtype=tl.float32) + 1.0
+    acc = tl.zeros([BM, D], dtype=tl.float32)
+    qk_scale = sm_scale * 1.44269504
+    acc, l_i, m_i = desc_attn_blocks(acc, l_i, m_i, q, k_desc, v_desc, row0, 0, start_m * BM,
+                                     offs_m, qk_scale, BN, False)
+    acc, l_i, m_i = desc_attn_blocks(acc, l_i, m_i, q, k_desc, v_desc, row0, start_m * BM,
+                                     (start_m + 1) * BM, offs_m, qk_scale, BN, True)
+    o_desc.store([row0 + start_m * BM, 0], (acc / l_i[:, None]).to(tl.float16))
+
+
+@triton.jit
 def made_two_blocks(x, y, M, N, BM: tl.constexpr):
     # two descriptors over x that differ only in their block shape (one tensor map cannot
     # serve both)
