@@ -19,15 +19,20 @@
  * that the pipeliner (pipe.c) issues ahead for a wgmma dot go into its ring's slots instead
  * (tma_ring_copy, one mbarrier per slot).
  * A store: the threads write the value into the tile, fence it to the async proxy, meet, and
- * thread 0 issues the copy out, commits it and waits until the tile has been read.
+ * thread 0 issues the copy out, commits it and waits until the tile has been read. A 2-D
+ * block with rows a multiple of 8 is written swizzled, as a dot's operand tile (below), one
+ * copy out per slab: the accumulator's layout put the rows of a warp's 4-byte stores 128
+ * bytes apart, into the same banks, in an unswizzled tile.
  *
  * A 2-D load whose one use is an operand of a tensor-core dot, the dot's other operand such a
  * load too, is copied straight into the operand tile the dot reads (mma.c's Tile: slabs of
  * min(row bytes, 128) bytes, 16-byte chunks XOR-swizzled as TMA's 128/64/32-byte modes lay
  * them out), one copy per slab, in an area of its own after all other shared memory; the dot
- * reads it there with no trip through registers. The descriptor's map then has that swizzle
- * and a box of the slab's width; if another access of the same descriptor needs another map,
- * no load of the kernel goes direct.
+ * reads it there with no trip through registers. So does a load of the outermost block
+ * that only wgmma dots read as their A (plan_invariant), waited for late. The descriptor's map
+ * then has that swizzle and a box of the slab's width; if another load of the same
+ * descriptor needs another map, no load of the kernel goes direct (a store takes the map's
+ * swizzle if its block fits it, else goes element by element).
  *
  * A descriptor the kernel makes (tl.make_tensor_descriptor, the IR's TMAP) has its map
  * filled by the kernel, as Triton does: where the kernel makes it, a warp (map k: warp k mod
