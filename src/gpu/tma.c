@@ -145,7 +145,8 @@ static void plan_invariant(G *g) {
         if (ld->op != OP_LOAD || ir_desc_rank(ld) != 2) continue;
         int v = ld->res[0];
         Type t = g->f->types[v];
-        if (g->tma_direct[v] || !map_ok(g, ld->args[3]) || t.shape[0] % 8 || t.shape[1] * dt_size(t.dt) < 16)
+        if (g->tma_direct[v] || !map_ok(g, ld->args[3]) || t.shape[0] % 8 || dt_size(t.dt) != 2 ||
+            t.shape[1] * 2 < 16)   /* 16-bit: fp16 is what ran on the H200 (gpu-2026-12-03.md §8) */
             continue;
         if (g->uses[v] && dot_a_uses(g, r, v) == g->uses[v]) g->tma_direct[v] = g->tma_late[v] = true;
     }
@@ -153,12 +154,13 @@ static void plan_invariant(G *g) {
 
 /* The swizzle a 2-D store's block can be written out with, staged into a tile as a dot's
  * operand is (mma.c's Tile; rows a multiple of 8, so that each slab starts on a swizzle
- * period); 0: none. */
+ * period); 0: none. 16- and 32-bit elements, the sizes checked on the H200
+ * (bench/results/gpu-2026-12-03.md §8). */
 static int store_swizzle(G *g, const Inst *st) {
     if (st->op != OP_STORE || ir_desc_rank(st) != 2) return 0;
     Type t = g->f->types[st->args[1]];
-    int row = t.shape[1] * dt_size(t.dt);
-    return t.shape[0] % 8 == 0 && row >= 16 ? swizzle_of(slab_of(row)) : 0;
+    int esz = dt_size(t.dt), row = t.shape[1] * esz;
+    return (esz == 2 || esz == 4) && t.shape[0] % 8 == 0 && row >= 16 ? swizzle_of(slab_of(row)) : 0;
 }
 
 /* The swizzle each descriptor load asks of its map (demand: -1 none yet), false on a
