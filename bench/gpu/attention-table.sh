@@ -25,7 +25,7 @@ printf '%-5s %-4s %-6s %10s %10s %7s %10s  %-14s %s\n' pass D causal tritonc Tri
 for pass in fwd bwd; do
     for row in "64 0" "128 0" "64 1" "128 1"; do
         set -- $row
-        best= line=
+        best= line= tcfg= rcfg=
         for ws in 0 1; do
             [ $pass = bwd ] && [ $ws = 1 ] && continue
             f="$LOG/$pass-d$1-c$2-ws$ws.txt"
