@@ -412,8 +412,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     for (int i = 0; i < b->ninsts; i++)
         if (inP[i]) p->P[p->nP++] = b->insts[i];
     /* a wgmma left in flight reads its operands during the next iteration: only from the
-     * ring or the loop-invariant tiles (a late direct load's too), never from the scratch area the next iteration
-     * stages into. Or an A computed after another dot of the body (attention's p), when the
+     * ring or the loop-invariant tiles (a late direct load's too), never from the scratch
+     * area the next iteration stages into. Or an A computed after another dot of the body (attention's p), when the
      * other dots' operands are all held: the next iteration writes its registers (or stages
      * it) only after that dot's wait_group 0, which also waits for this one */
     bool held_all = true;

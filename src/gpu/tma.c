@@ -68,16 +68,16 @@ static bool map_ok(G *g, int m) {
     return m >= 0 && g->tmap_ok[m];
 }
 
-/* A LOAD TMA can copy straight into its dot's operand tile: 2-D, used once, rows a multiple
- * of 8 (so that each slab starts on a swizzle period), a map. */
-static bool direct_ok(G *g, const Inst *ld) {
+/* A LOAD TMA can copy into an operand tile: 2-D, rows a multiple of 8 (so that each slab
+ * starts on a swizzle period), a map. */
+static bool tile_ok(G *g, const Inst *ld) {
     if (!ld || ld->op != OP_LOAD || ir_desc_rank(ld) != 2) return false;
-    const IrFunc *f = g->f;
-    int v = ld->res[0];
-    Type t = f->types[v];
-    return g->uses[v] == 1 && map_ok(g, ld->args[3]) && t.shape[0] % 8 == 0 &&
-           t.shape[1] * dt_size(t.dt) >= 16;
+    Type t = g->f->types[ld->res[0]];
+    return map_ok(g, ld->args[3]) && t.shape[0] % 8 == 0 && t.shape[1] * dt_size(t.dt) >= 16;
 }
+
+/* ... straight into its dot's operand tile: used once */
+static bool direct_ok(G *g, const Inst *ld) { return tile_ok(g, ld) && g->uses[ld->res[0]] == 1; }
 
 /* A dot operand's load in loop body r, seen through a transpose (attention's k.T), if
  * TMA may copy it into the pipeliner's ring: as direct_ok, 16-bit elements (the pipeliner
@@ -142,12 +142,10 @@ static void plan_invariant(G *g) {
     const Region *r = g->f->body;
     for (int i = 0; i < r->ninsts; i++) {
         const Inst *ld = r->insts[i];
-        if (ld->op != OP_LOAD || ir_desc_rank(ld) != 2) continue;
+        if (!tile_ok(g, ld)) continue;
         int v = ld->res[0];
-        Type t = g->f->types[v];
-        if (g->tma_direct[v] || !map_ok(g, ld->args[3]) || t.shape[0] % 8 || dt_size(t.dt) != 2 ||
-            t.shape[1] * 2 < 16)   /* 16-bit: fp16 is what ran on the H200 (gpu-2026-12-03.md §8) */
-            continue;
+        /* 16-bit: fp16 is what ran on the H200 (gpu-2026-12-03.md §8) */
+        if (g->tma_direct[v] || dt_size(g->f->types[v].dt) != 2) continue;
         if (g->uses[v] && dot_a_uses(g, r, v) == g->uses[v]) g->tma_direct[v] = g->tma_late[v] = true;
     }
 }
@@ -435,9 +433,10 @@ static void wait_phase(G *g) {
 
 /* A 2-D load's block into an operand tile (mma.c's Tile: slabs of min(row bytes, 128) bytes)
  * at shared address base + off, one copy per slab, completing on mbarrier mb, issued where
- * predicate q holds (thread 0's); the barrier first armed with `arm` bytes (0: not). */
+ * predicate q holds (thread 0's); the barrier first armed with `arm` bytes (0: not). A
+ * store's block (ld a STORE, mb unused) goes out of such a tile the same way. */
 static void slab_copies(G *g, const Inst *ld, int slot, int base, int64_t off, int mb, int q, int64_t arm) {
-    Type t = g->f->types[ld->res[0]];
+    Type t = block_of(g, ld);
     int esz = dt_size(t.dt), rows = t.shape[0];
     int slab = slab_of(t.shape[1] * esz), nsl = t.shape[1] * esz / slab;
     int inner = g->vr[ld->args[5]][0], outer = g->vr[ld->args[4]][0];
@@ -453,9 +452,13 @@ static void slab_copies(G *g, const Inst *ld, int slot, int base, int64_t off, i
             E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * slab / esz);
         }
         E(g, "add.u32 %s, %s, %lld;", rn(g, d), rn(g, base), (long long)off + (long long)s * rows * slab);
-        E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
-          "[%s], [%s, {%s, %s}], [%s];", rn(g, q), rn(g, d), rn(g, g->tma_addr[slot]), rn(g, c),
-          rn(g, outer), rn(g, mb));
+        if (ld->op == OP_STORE)
+            E(g, "@%s cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%s, {%s, %s}], [%s];", rn(g, q),
+              rn(g, g->tma_addr[slot]), rn(g, c), rn(g, outer), rn(g, d));
+        else
+            E(g, "@%s cp.async.bulk.tensor.2d.shared::cluster.global.mbarrier::complete_tx::bytes "
+              "[%s], [%s, {%s, %s}], [%s];", rn(g, q), rn(g, d), rn(g, g->tma_addr[slot]), rn(g, c),
+              rn(g, outer), rn(g, mb));
     }
 }
 
@@ -533,17 +536,7 @@ bool tma_store(G *g, const Inst *in) {
         stage_lay(g, &Lx, V, &tl, g->smem);
         E(g, "fence.proxy.async.shared::cta;");
         E(g, "bar.sync 0;");
-        int inner = g->vr[in->args[5]][0], outer = g->vr[in->args[4]][0];
-        for (int s = 0; s < t.shape[1] * esz / tl.slab; s++) {
-            int c = inner, a = nr(g, CR);
-            if (s) {
-                c = nr(g, CR);
-                E(g, "add.s32 %s, %s, %d;", rn(g, c), rn(g, inner), s * tl.slab / esz);
-            }
-            E(g, "add.u32 %s, %s, %lld;", rn(g, a), rn(g, g->smem), (long long)s * tl.rows * tl.slab);
-            E(g, "@%s cp.async.bulk.tensor.2d.global.shared::cta.bulk_group [%s, {%s, %s}], [%s];",
-              rn(g, g->leader), rn(g, g->tma_addr[slot]), rn(g, c), rn(g, outer), rn(g, a));
-        }
+        slab_copies(g, in, slot, g->smem, 0, 0, g->leader, 0);
     } else {
         char c[160];
         coords(g, in, c, sizeof c);
