@@ -8,7 +8,8 @@
 # ratio (Triton's time over tritonc's), torch SDPA's forward, and the forward's config on
 # each side (BLOCK_M x BLOCK_N, warps, stages, Triton's warp_specialize). The raw output of each
 # run goes to $LOG (default /tmp/attention-table); REUSE=1 prints the table from the logs
-# already there, running nothing. Usage: TUT=dir bench/gpu/attention-table.sh
+# already there, running nothing; PASSES="fwd" (default "fwd bwd") runs only those passes.
+# Usage: TUT=dir bench/gpu/attention-table.sh
 set -u
 cd "$(dirname "$0")/../.."
 LOG=${LOG:-/tmp/attention-table}
@@ -22,7 +23,7 @@ cfg() {
             s/.*BLOCK_M: \([0-9]*\), BLOCK_N: \([0-9]*\), num_warps: \([0-9]*\),.*num_stages: \([0-9]*\).*/\1x\2 w\3 s\4/p' | head -1
 }
 printf '%-5s %-4s %-6s %10s %10s %7s %10s  %-14s %s\n' pass D causal tritonc Triton ratio SDPA "tritonc cfg" "Triton cfg"
-for pass in fwd bwd; do
+for pass in ${PASSES:-fwd bwd}; do
     for row in "64 0" "128 0" "64 1" "128 1"; do
         set -- $row
         best= line= tcfg= rcfg=

@@ -41,8 +41,9 @@ typedef struct Pipe {
     bool kmaj2[PIPE_MAXLD];
     bool tma[PIPE_MAXLD];     /* copied by TMA into the slot (tmaring), else by cp.async */
     int ntma, tma_bytes;      /* how many; their bytes per slot (the barrier's expect_tx) */
-    bool ringfree;            /* all by TMA: a slot is refilled by the last warp done with it
-                               * (last_warp_done), not after a bar.sync of the program */
+    bool ringfree;            /* all by TMA: no cp.async group to wait for before a refill */
+    bool counted;             /* ringfree over two warpgroups: the slot is refilled by the last
+                               * warp done with it (last_warp_done), not after a bar.sync */
     bool tr[PIPE_MAXLD];      /* a [K][N] load copied transposed, [N][K] (b_tr) */
     int8_t trnb[PIPE_MAXLD], trkb[PIPE_MAXLD];  /* its dims' bits (tr_bit) */
     int lay[PIPE_MAXLD];      /* the layout the copy is issued in */
@@ -445,7 +446,8 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
         if (!g->ring_mbar) g->ring_mbar = nr(g, CR), g->ring_phase = nr(g, CR);
         if (p->nslots > g->ring_mbar_n) g->ring_mbar_n = p->nslots;
         p->ringfree = p->ntma == p->nld;
-        if (p->ringfree && !g->ring_free) g->ring_free = nr(g, CR);
+        p->counted = p->ringfree && g->nw > 4;
+        if (p->counted && !g->ring_free) g->ring_free = nr(g, CR);
     }
     for (int j = 0; j < p->nld; j++) {
         Layout L = g->lays[p->lay[j]].L;
@@ -745,7 +747,9 @@ bool pipe_load(G *g, const Inst *ld) {
  * warp waits for another here: a CTA-wide bar.sync at every iteration's end kept the two
  * warpgroups of an 8-warp attention in step, neither computing its softmax while the other
  * used the tensor cores (at head_dim 128 this is 2.8% faster; the bar.sync simply left out,
- * racing, 10%: bench/results/gpu-2026-12-03.md §6). */
+ * racing, 10%: bench/results/gpu-2026-12-03.md §6). One warpgroup is in step anyway (its
+ * wgmma is collective), and there the counter's fenced atomic cost more than a bar.sync:
+ * tutorial 06's forward on 4 warps ran 2-10% faster with the bar.sync (§9). */
 static int last_warp_done(G *g, int ws) {
     int lane0 = nr(g, CP), l = nr(g, CR), a = nr(g, CR), old = nr(g, CR), last = nr(g, CP);
     E(g, "bar.warp.sync -1;");
@@ -775,7 +779,7 @@ static void refill(G *g, Pipe *p) {
         E(g, "selp.u32 %s, %s, %s, %s;", rn(g, ws), rn(g, t), rn(g, ws), rn(g, q));
     }
     /* every thread is done with it: a TMA ring's last warp refills it, else all meet first */
-    if (p->ringfree) g->issue_warp = last_warp_done(g, ws);
+    if (p->counted) g->issue_warp = last_warp_done(g, ws);
     else E(g, "bar.sync 0;");
     int ivn = nr(g, cls), ok = nr(g, CP);
     E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, p->st), p->D);
