@@ -868,10 +868,20 @@ unsigned gpu_unverified(void) {
     return mask;
 }
 
-/* What gpu_compile gives up, one by one, when shared memory runs past the limit: the room
- * taken for speed (lean), the area of operands staged once for several loops (pipe.c's
- * inv_kept), and the loop-invariant dot operands staged once (mma.c). */
-enum { SPARE_INV = 1, SPARE_ROOM = 2, SPARE_KEPT = 4 };
+/* What gpu_compile gives up, one by one, when shared memory runs past the limit: a ring's
+ * extra slot (pipe.c's top; also where it would cost a program per SM), the room taken for
+ * speed (lean), the area of operands staged once for several loops (pipe.c's inv_kept), and
+ * the loop-invariant dot operands staged once (mma.c). */
+enum { SPARE_INV = 1, SPARE_ROOM = 2, SPARE_KEPT = 4, SPARE_TOP = 8 };
+
+/* How many programs of `shared` bytes fit on an SM, counting registers as `regs` per thread
+ * (an estimate: the accumulator's plus 32; ptxas has the last word) */
+static int programs_per_sm(const TargetInfo *ti, int num_warps, int regs, int shared) {
+    int n = ti->blocks_sm, r = ti->regs_sm / (num_warps * 32 * (regs + 32));
+    if (r < n) n = r;
+    if (shared > 0 && ti->smem_sm / (shared + ti->smem_reserved) < n) n = ti->smem_sm / (shared + ti->smem_reserved);
+    return n;
+}
 
 /* gpu_compile without what `spare` names; *spent: of those, what this compile used */
 static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int num_warps_opt, int num_stages,
@@ -956,6 +966,7 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
     g->no_inv = spare & SPARE_INV;
     g->no_kept = spare & SPARE_KEPT;
     g->lean = spare & SPARE_ROOM;
+    g->no_top = spare & SPARE_TOP;
     g->scratch_ok = global_scratch;
     for (int i = 0; i < nv; i++) { g->pref[i] = -1; g->vlay[i] = -1; }
     Layout sc;
@@ -1002,8 +1013,17 @@ static tc_status compile_kernel(const IrFunc *f, const tc_target *target, int nu
         shared += g->kept_bytes;
     }
     shared = tma_finish(g, shared);
-    *spent = (g->used_inv ? SPARE_INV : 0) | (g->used_roomy ? SPARE_ROOM : 0) | (g->kept_bytes ? SPARE_KEPT : 0);
+    *spent = (g->used_inv ? SPARE_INV : 0) | (g->used_roomy ? SPARE_ROOM : 0) | (g->kept_bytes ? SPARE_KEPT : 0) |
+             (g->used_top ? SPARE_TOP : 0);
     int limit = max_shared > 0 ? max_shared : ti->smem_block;
+    if (g->used_top && shared <= limit &&
+        programs_per_sm(ti, num_warps, g->top_regs, shared) <
+            programs_per_sm(ti, num_warps, g->top_regs, shared - g->top_bytes)) {
+        /* a ring's extra slot saves a bar.sync per iteration: not worth a program per SM */
+        err_set(e, TC_ERR_RESOURCES, (SrcLoc){0}, "shared memory: a ring's extra slot costs a program per SM");
+        st = e->code;
+        goto done;
+    }
     if (shared > limit) {
         err_set(e, TC_ERR_RESOURCES, (SrcLoc){0},
                 "out of resource: shared memory, Required: %d, Hardware limit: %d. Reducing block "
@@ -1084,7 +1104,10 @@ tc_status gpu_compile(const IrFunc *f, const tc_target *target, int num_warps, i
     first = *e;
     while (st == TC_ERR_RESOURCES && (spent & ~spare)) {
         unsigned left = spent & ~spare;
-        spare |= left & SPARE_ROOM ? SPARE_ROOM : left & SPARE_KEPT ? SPARE_KEPT : SPARE_INV;
+        spare |= left & SPARE_TOP    ? SPARE_TOP
+                 : left & SPARE_ROOM ? SPARE_ROOM
+                 : left & SPARE_KEPT ? SPARE_KEPT
+                                     : SPARE_INV;
         *e = before;
         st = compile_kernel(f, target, num_warps, num_stages, max_shared, global_scratch, spare, &spent, out, e);
     }

@@ -69,6 +69,9 @@ typedef struct G {
     bool no_inv, used_inv;  /* loop-invariant dot operands: not staged once (gpu_compile's
                              * retry past the shared-memory limit); staged once */
     bool no_kept;     /* nor kept for several loops (inv_kept; that retry, first) */
+    bool no_top, used_top;  /* a ring's extra slot for one bar.sync per iteration (pipe.c's
+                             * top): not taken (the retry's first step); taken */
+    int top_bytes, top_regs;  /* the largest such slot; its dot's accumulator registers */
     bool lean, used_roomy;  /* shared memory as small as it goes (gpu_compile's retry):
                              * accumulators stored from their own layout, conversions unpadded;
                              * whether anything took more for speed */

@@ -20,13 +20,14 @@ static int cp_vec(G *g, int L, const Inst *ld, bool tr) {
  * In a loop `for iv in range(lb, ub, st)`, a load whose only use is an mma dot of the same
  * body, with `other` absent or zero, is issued D = num_stages - 1 iterations ahead with
  * cp.async straight into a ring of D shared-memory slots (the tile layout the dot reads; D + 1
- * when a wgmma stays in flight into the next iteration), as Triton's pipeliner does
+ * when a wgmma stays in flight into the next iteration, D + 2 with top), as Triton's pipeliner does
  * (codegen.md §4.2). The instructions that compute its pointer and mask (set P) are lowered
  * once more for iteration iv + D*st, with the loop-carried values they use (`a_ptrs += ...`)
  * kept D iterations ahead in registers of their own. Iteration i waits for its group
  * (cp.async.wait_group D-1), computes, and after a barrier fills the slot of iteration i + D
  * (the one it read, or with the spare slot the one iteration i - 1 read; a TMA ring refills
- * that one as soon as a wgmma wait has freed it, pipe_waited). Masked-off elements and
+ * that one as soon as a wgmma wait has freed it, pipe_waited; with top, the one iteration
+ * i - 2 read, right after the wait's own barrier). Masked-off elements and
  * iterations past the end are zero-filled by cp.async's source size. */
 
 #define PIPE_MAXLD 6
@@ -61,6 +62,7 @@ typedef struct Pipe {
     bool wgmma;               /* a consumer reads through the async proxy: fence after the wait */
     const Inst *defer;        /* a wgmma dot left in flight across iterations (wait_group 1) */
     int nslots;               /* D, or D + 1 when a wgmma is in flight while the next loads go */
+    bool top;                 /* D + 2 slots: refilled at the iteration's top, one bar.sync */
     int **ahead;              /* body param index -> registers D iterations ahead */
     int slot;                 /* register: the slot this iteration reads */
     int ninv;                 /* dot operands defined before the loop: staged once, after */
@@ -436,7 +438,25 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
     if (!p->defer)   /* no rescaling in place either */
         for (int i = 0; i < b->ninsts; i++)
             if (b->insts[i]->nres) g->inplace[b->insts[i]->res[0]] = -1;
-    p->nslots = p->D + (p->defer ? 1 : 0);
+    /* a wgmma in flight over a ring of cp.async copies: with one slot more, the slot to refill
+     * at the iteration's top is the one read two iterations back, which the top's bar.sync
+     * already shows done (each warp waited for it with its wait_group 1), so the iteration
+     * meets once, not again before the refill. Taken where the programs per SM stay as many
+     * (gpu_compile): tutorial 03's matmul at 128x128x32 on 4 warps, 3 stages, went from 1.008
+     * to 1.073 of Triton's (bench/results/gpu-2026-12-03.md §9) */
+    p->top = p->defer && p->ntma == 0 && !g->no_top;
+    if (p->top) {
+        int regs = 0;
+        for (int i = 0; i < b->ninsts; i++)
+            if (b->insts[i]->op == OP_DOT) {
+                Type t = g->f->types[b->insts[i]->res[0]];
+                regs += (int)(type_numel(t) * (dt_size(t.dt) < 4 ? 4 : dt_size(t.dt)) / 4 / (g->nw * 32));
+            }
+        g->used_top = true;
+        if (off > g->top_bytes) g->top_bytes = off;
+        if (regs > g->top_regs) g->top_regs = regs;
+    }
+    p->nslots = p->D + (p->defer ? 1 : 0) + (p->top ? 1 : 0);
     if (p->D + 1 > g->piped_stages) g->piped_stages = p->D + 1;
     int64_t ring = (int64_t)p->nslots * off + inv_bytes;
     if (ring > g->ring_bytes) g->ring_bytes = (int)ring;
@@ -685,6 +705,8 @@ void pipe_prologue(G *g, Pipe *p, const Inst *in, int lb, int ub, int st, int iv
     E(g, "mov.u32 %s, 0;", rn(g, p->slot));
 }
 
+static void refill(G *g, Pipe *p);
+
 /* at the top of an iteration: wait for its slot and point the dot's operands at it */
 void pipe_begin(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt) {
     p->loop = in, p->iv = iv, p->ub = ub, p->st = st, p->ivdt = ivdt;
@@ -694,6 +716,10 @@ void pipe_begin(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt)
     if (p->ntma < p->nld) {
         E(g, "cp.async.wait_group %d;", p->D - 1);
         E(g, "bar.sync 0;");
+    }
+    if (p->top) {
+        refill(g, p);
+        p->refilled = true;
     }
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++)
@@ -780,7 +806,7 @@ static void refill(G *g, Pipe *p) {
     }
     /* every thread is done with it: a TMA ring's last warp refills it, else all meet first */
     if (p->counted) g->issue_warp = last_warp_done(g, ws);
-    else E(g, "bar.sync 0;");
+    else if (!p->top) E(g, "bar.sync 0;");
     int ivn = nr(g, cls), ok = nr(g, CP);
     E(g, "mul.lo.%s %s, %s, %d;", it, rn(g, ivn), rn(g, p->st), p->D);
     E(g, "add.%s %s, %s, %s;", it, rn(g, ivn), rn(g, ivn), rn(g, p->iv));
