@@ -21,6 +21,7 @@
  * tensor-core dots in mma.c and the loop pipeliner in pipe.c, descriptor blocks by TMA in
  * tma.c. */
 #include "gpu/lower.h"
+#include "driver/cuda.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -874,13 +875,13 @@ unsigned gpu_unverified(void) {
  * the loop-invariant dot operands staged once (mma.c). */
 enum { SPARE_INV = 1, SPARE_ROOM = 2, SPARE_KEPT = 4, SPARE_TOP = 8 };
 
-/* How many programs of `shared` bytes fit on an SM, counting registers as `regs` per thread
- * (an estimate: the accumulator's plus 32; ptxas has the last word) */
+/* How many programs of `shared` bytes fit on an SM (the driver's cuda_ctas_per_sm), counting
+ * registers as `regs` per thread (an estimate: the accumulators' plus 32; ptxas has the last
+ * word) */
 static int programs_per_sm(const TargetInfo *ti, int num_warps, int regs, int shared) {
-    int n = ti->blocks_sm, r = ti->regs_sm / (num_warps * 32 * (regs + 32));
-    if (r < n) n = r;
-    if (shared > 0 && ti->smem_sm / (shared + ti->smem_reserved) < n) n = ti->smem_sm / (shared + ti->smem_reserved);
-    return n;
+    CuSmLimits l = {ti->regs_sm, ti->threads_sm, ti->blocks_sm, ti->smem_sm, ti->smem_reserved, ti->regs_thread};
+    int cap;
+    return cuda_ctas_per_sm(regs + 32, num_warps * 32, shared, &l, &cap);
 }
 
 /* gpu_compile without what `spare` names; *spent: of those, what this compile used */

@@ -528,27 +528,27 @@ bool tma_store(G *g, const Inst *in) {
     int L = g->vlay[val] >= 0 ? g->vlay[val] : default_lay(g, &f->types[val]);
     int *V = get(g, val, L);
     Layout Lx = g->lays[L].L;
-    if (sw) {   /* staged swizzled as a dot's operand tile: no bank conflicts; a copy per slab */
+    /* swizzled, staged as a dot's operand tile (no bank conflicts) and out a copy per slab;
+     * else in the value's own row-major order, one copy */
+    char c[160];
+    if (!sw) coords(g, in, c, sizeof c);
+    E(g, "bar.sync 0;");
+    if (sw) {
         Type t = f->types[val];
         Tile tl = tile_of(type_numel(t), t.shape[1], esz, 0);
         g->smem_align = 1024;
-        E(g, "bar.sync 0;");
         stage_lay(g, &Lx, V, &tl, g->smem);
-        E(g, "fence.proxy.async.shared::cta;");
-        E(g, "bar.sync 0;");
-        slab_copies(g, in, slot, g->smem, 0, 0, g->leader, 0);
     } else {
-        char c[160];
-        coords(g, in, c, sizeof c);
-        E(g, "bar.sync 0;");
         int tf = tflat(g, L), a = nr(g, CR);   /* tflat may emit: never inside E's arguments */
         E(g, "mad.lo.u32 %s, %s, %d, %s;", rn(g, a), rn(g, tf), esz, rn(g, g->smem));
         tile_access(g, dt, a, &Lx, V, true);
-        E(g, "fence.proxy.async.shared::cta;");
-        E(g, "bar.sync 0;");
+    }
+    E(g, "fence.proxy.async.shared::cta;");
+    E(g, "bar.sync 0;");
+    if (sw) slab_copies(g, in, slot, g->smem, 0, 0, g->leader, 0);
+    else
         E(g, "@%s cp.async.bulk.tensor.%dd.global.shared::cta.bulk_group [%s, %s], [%s];", rn(g, g->leader),
           rank, rn(g, g->tma_addr[slot]), c, rn(g, g->smem));
-    }
     E(g, "@%s cp.async.bulk.commit_group;", rn(g, g->leader));
     E(g, "@%s cp.async.bulk.wait_group.read 0;", rn(g, g->leader));
     E(g, "bar.sync 0;");
