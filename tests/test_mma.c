@@ -360,6 +360,44 @@ TEST(mma_ring_top_slot) {
     }
 }
 
+/* The ring's extra slot in pointer-based flash attention (tests/kernels/flash_fwd.py). Its
+ * occupancy check counts p, the second dot's A held in registers, besides the accumulators:
+ * at 64x64 on 4 warps, 2 stages, registers already allow 4 programs per SM, so the slot (56
+ * KiB in all, not 40) costs none and is taken; at head_dim 128, 128x64, it would cost one
+ * (2 programs to 1) and is not. With the copies two iterations ahead (3 stages) the refill
+ * follows the issue of the first dot, q @ k.T, and comes before its wait; one iteration ahead,
+ * before it, right after the top's barrier. */
+TEST(mma_attention_top_slot) {
+    static const struct { int d, bm, bn, s; const char *bytes; int bars; bool late; } c[] = {
+        {64, 64, 64, 2, "57344 bytes of shared memory", 1, false},
+        {64, 128, 64, 3, "81920 bytes of shared memory", 1, true},
+        {128, 128, 64, 2, "98304 bytes of shared memory", 2, false},
+    };
+    static char out[1 << 20];
+    char cmd[2048];
+    for (int i = 0; i < (int)(sizeof c / sizeof c[0]); i++) {
+        snprintf(cmd, sizeof cmd,
+                 "TRITONC_CACHE_DIR=%s/mma-cache ./%s/tritonc compile tests/kernels/flash_fwd.py fa_fwd "
+                 "--target cuda:90a --num-warps 4 --num-stages %d Q='*fp16:16' K='*fp16:16' V='*fp16:16' "
+                 "Out='*fp16:16' sm_scale=fp32 stride_m=i32:16 N_CTX=1024 HEAD_DIM=%d BLOCK_M=%d BLOCK_N=%d "
+                 "--verbose -o %s/mma-fa-top.ptx 2>&1 && cat %s/mma-fa-top.ptx",
+                 test_build_dir(), test_build_dir(), c[i].s, c[i].d, c[i].bm, c[i].bn, test_build_dir(),
+                 test_build_dir());
+        CHECK_INT(0, test_run(cmd, out, sizeof out));
+        CHECK_CONTAINS(out, c[i].bytes);
+        CHECK_INT(c[i].bars, loop_count(out, "bar.sync", "bra.uni $L1;"));
+        const char *lo = strstr(out, "$L1:");
+        const char *issued = lo ? strstr(lo, "wgmma.commit_group") : NULL;
+        const char *copies = lo ? strstr(lo, "cp.async.commit_group") : NULL;
+        const char *waited = issued ? strstr(issued, "wgmma.wait_group") : NULL;
+        CHECK(issued && copies && waited);
+        if (!issued || !copies || !waited) continue;
+        if (c[i].bars == 2) CHECK(copies > waited);   /* no extra slot: after the second barrier */
+        else if (c[i].late) CHECK(copies > issued && copies < waited);
+        else CHECK(copies < issued);
+    }
+}
+
 /* The tutorial matmul's pointer steps: `BLOCK_SIZE_K * stride_bk` leaves the loop
  * (ir_optimize) and its byte offset is computed once before it; B's tile is kept as its first
  * pointers plus one carried offset, added into fresh registers before the copies (ptrbase), so

@@ -83,6 +83,7 @@ typedef struct G {
     int wgid;         /* register: the warpgroup's index, known warp-uniform (0: not yet) */
     const Inst *defer;  /* the wgmma dot of the current pipelined iteration left in flight */
     struct Pipe *pipe_early;  /* the loop whose spare slot a wgmma wait frees (pipe_waited) */
+    struct Pipe *pipe_top;    /* the loop whose top slot waits for the first wgmma (pipe_issued) */
     int ring, ring_bytes;  /* register: the pipeline ring; its size */
     int piped_stages;      /* the most stages a pipelined loop has (0: none), for the header */
     int ring_live;         /* pipelined loops between prologue and drain (their ring in use) */
@@ -216,6 +217,7 @@ bool pipe_plan(G *g, const Inst *loop, Pipe **out);
 void pipe_prologue(G *g, Pipe *p, const Inst *loop, int lb, int ub, int st, int ivdt);
 void pipe_begin(G *g, Pipe *p, const Inst *loop, int iv, int ub, int st, int ivdt);
 void pipe_waited(G *g);
+void pipe_issued(G *g);
 void pipe_end(G *g, Pipe *p);
 void pipe_drain(G *g, Pipe *p);
 bool pipe_load(G *g, const Inst *ld);   /* a load read back from its ring, or false */

@@ -978,6 +978,7 @@ static void lower_dot_wgmma(G *g, const Inst *in, int L, int kind, int instN) {
         }
     }
     E(g, "wgmma.commit_group.sync.aligned;");
+    pipe_issued(g);
     E(g, "wgmma.wait_group.sync.aligned %d;", defer ? 1 : 0);
     pipe_waited(g);
     int *out = acc;

@@ -63,6 +63,7 @@ typedef struct Pipe {
     const Inst *defer;        /* a wgmma dot left in flight across iterations (wait_group 1) */
     int nslots;               /* D, or D + 1 when a wgmma is in flight while the next loads go */
     bool top;                 /* D + 2 slots: refilled at the iteration's top, one bar.sync */
+    bool top_late;            /*   refilled once the body's first wgmma is issued (pipe_issued) */
     int **ahead;              /* body param index -> registers D iterations ahead */
     int slot;                 /* register: the slot this iteration reads */
     int ninv;                 /* dot operands defined before the loop: staged once, after */
@@ -443,15 +444,30 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
      * already shows done (each warp waited for it with its wait_group 1), so the iteration
      * meets once, not again before the refill. Taken where the programs per SM stay as many
      * (gpu_compile): tutorial 03's matmul at 128x128x32 on 4 warps, 3 stages, went from 1.008
-     * to 1.073 of Triton's (bench/results/gpu-2026-12-03.md §9) */
+     * to 1.073 of Triton's (bench/results/gpu-2026-12-03.md §9). The registers that decides
+     * with count the accumulators and an A operand the body computes (attention's p, held in
+     * registers); without p the estimate kept the slot from pointer-based attention where
+     * registers already allowed no more programs (tests/kernels/flash_fwd.py at 64x64 on 4
+     * warps, 2 stages: 0.98 to 1.34 of Triton's, §10) */
     p->top = p->defer && p->ntma == 0 && !g->no_top;
     if (p->top) {
-        int regs = 0;
-        for (int i = 0; i < b->ninsts; i++)
-            if (b->insts[i]->op == OP_DOT) {
-                Type t = g->f->types[b->insts[i]->res[0]];
-                regs += (int)(type_numel(t) * (dt_size(t.dt) < 4 ? 4 : dt_size(t.dt)) / 4 / (g->nw * 32));
-            }
+        int regs = 0, pos;
+        const Inst *first = NULL;
+        for (int i = 0; i < b->ninsts; i++) {
+            const Inst *d = b->insts[i];
+            if (d->op != OP_DOT) continue;
+            if (!first) first = d;
+            Type t = g->f->types[d->res[0]], ta = g->f->types[d->args[0]];
+            regs += (int)(type_numel(t) * (dt_size(t.dt) < 4 ? 4 : dt_size(t.dt)) / 4 / (g->nw * 32));
+            if (g->def[d->args[0]] && in_body(b, g->def[d->args[0]], &pos) && !g->piped[d->args[0]])
+                regs += (int)(type_numel(ta) * dt_size(ta.dt) / 4 / (g->nw * 32));
+        }
+        /* With the copies two iterations ahead, a body whose first dot waits (attention's
+         * q @ k.T) issues it before the refill, and the tensor cores start sooner: flash_fwd.py
+         * at head_dim 128, 128x64, 8 warps, 3 stages went from 0.95 to 0.98 of Triton's.
+         * Not one iteration ahead (128x128 on 8 warps, 2 stages: 1.28 to 1.18), nor with one
+         * dot, in flight at the top (tutorial 03's matmul, 1.07 to 1.03; §10) */
+        p->top_late = p->D >= 2 && first != p->defer;
         g->used_top = true;
         if (off > g->top_bytes) g->top_bytes = off;
         if (regs > g->top_regs) g->top_regs = regs;
@@ -717,10 +733,11 @@ void pipe_begin(G *g, Pipe *p, const Inst *in, int iv, int ub, int st, int ivdt)
         E(g, "cp.async.wait_group %d;", p->D - 1);
         E(g, "bar.sync 0;");
     }
-    if (p->top) {
+    if (p->top && !p->top_late) {
         refill(g, p);
         p->refilled = true;
     }
+    g->pipe_top = p->top && !p->refilled ? p : NULL;
     int base = slot_base(g, p, p->slot);
     for (int j = 0; j < p->nld; j++)
         for (int u = 0; u < 2; u++) {
@@ -829,10 +846,21 @@ void pipe_waited(G *g) {
     refill(g, p);
 }
 
+/* After the body's first wgmma is issued: a ring with the top's extra slot is refilled while
+ * the tensor cores work */
+void pipe_issued(G *g) {
+    Pipe *p = g->pipe_top;
+    if (!p || p->refilled || g->depth != p->depth) return;
+    p->refilled = true;
+    g->pipe_top = NULL;
+    refill(g, p);
+}
+
 /* at the end of an iteration: refill (unless pipe_waited did) and step to the next slot */
 void pipe_end(G *g, Pipe *p) {
     if (!p->refilled) refill(g, p);
     g->pipe_early = NULL;
+    g->pipe_top = NULL;
     int q = nr(g, CP);
     E(g, "add.u32 %s, %s, 1;", rn(g, p->slot), rn(g, p->slot));
     E(g, "setp.ge.u32 %s, %s, %d;", rn(g, q), rn(g, p->slot), p->nslots);
