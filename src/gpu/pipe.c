@@ -27,7 +27,8 @@ static int cp_vec(G *g, int L, const Inst *ld, bool tr) {
  * (cp.async.wait_group D-1), computes, and after a barrier fills the slot of iteration i + D
  * (the one it read, or with the spare slot the one iteration i - 1 read; a TMA ring refills
  * that one as soon as a wgmma wait has freed it, pipe_waited; with top, the one iteration
- * i - 2 read, right after the wait's own barrier). Masked-off elements and
+ * i - 2 read, right after the wait's own barrier or, top_late, once the body's first dot is
+ * issued, pipe_issued). Masked-off elements and
  * iterations past the end are zero-filled by cp.async's source size. */
 
 #define PIPE_MAXLD 6
@@ -444,11 +445,11 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
      * already shows done (each warp waited for it with its wait_group 1), so the iteration
      * meets once, not again before the refill. Taken where the programs per SM stay as many
      * (gpu_compile): tutorial 03's matmul at 128x128x32 on 4 warps, 3 stages, went from 1.008
-     * to 1.073 of Triton's (bench/results/gpu-2026-12-03.md §9). The registers that decides
-     * with count the accumulators and an A operand the body computes (attention's p, held in
-     * registers); without p the estimate kept the slot from pointer-based attention where
-     * registers already allowed no more programs (tests/kernels/flash_fwd.py at 64x64 on 4
-     * warps, 2 stages: 0.98 to 1.34 of Triton's, §10) */
+     * to 1.073 of Triton's (bench/results/gpu-2026-12-03.md §9). The check's register
+     * estimate counts the accumulators and an A operand the body computes (attention's p,
+     * held in registers): from the accumulators alone it kept the slot from pointer-based
+     * attention where registers already allowed no more programs (tests/kernels/flash_fwd.py
+     * at 64x64 on 4 warps, 2 stages: 0.98 to 1.34 of Triton's, §10) */
     p->top = p->defer && p->ntma == 0 && !g->no_top;
     if (p->top) {
         int regs = 0, pos;
