@@ -924,7 +924,7 @@ TEST(tune_cli_fake_gpu_path) {
     snprintf(fake, sizeof fake, "%s/fake/libcuda.so.1", test_build_dir());
     if (access(fake, R_OK) != 0) return;
     scratch();
-    char cmd[1200], o[256];
+    char cmd[2048], o[256];
     snprintf(cmd, sizeof cmd, "rm -rf %s/gcache %s/gcache2 %s/gcache3", tdir, tdir, tdir);
     test_run(cmd, o, sizeof o);
     char env[1500], env2[1500], exp[800];
@@ -981,7 +981,7 @@ TEST(tune_cli_fake_gpu_path) {
     CHECK_CONTAINS(cout, "note: autotune: BLOCK: 128, num_warps: 4, num_ctas: 1, num_stages: 3, maxnreg: None, measured on NVIDIA H200 (cc 9.0) at 20");
     /* reset_to_zero on the device (the fake's memory is host memory, its kernels do
      * nothing): `total` starts at 5 and is zeroed by the tuning's runs */
-    char env3[1600];
+    char env3[2100];
     snprintf(env3, sizeof env3, "%s TRITONC_CACHE_DIR=%s/gcache3", env, tdir);
     CHECK_INT(0, tcmd(env3, "run %s add_sum_kernel 'x_ptr=fp32:arange(1000)' 'y_ptr=fp32:arange(1000)' "
                       "'out_ptr=fp32:zeros(1000)' 'total=fp32[5]' n=1000 --grid 'cdiv(n, BLOCK)' --print total --verbose", KFILE));
