@@ -554,6 +554,7 @@ TEST(mma_unverified_areas) {
         {"tma1d,tmaring,multiuse", GPU_UNV_TMA1D}, {"invshare", GPU_UNV_INVSHARE},
         {"tma1d,invshare", GPU_UNV_ALL},
         {"barrefill", 0}, {"topslot", 0},   /* trials of 2026-12-03: passed on the H200, now the default */
+        {"topafter", 0}, {"topregs", 0},    /* likewise, later that day (gpu-2026-12-03.md §10) */
     };
     /* the caller's setting, copied: setenv may free the string getenv gave */
     const char *env = getenv("TRITONC_GPU_UNVERIFIED");
