@@ -876,8 +876,7 @@ unsigned gpu_unverified(void) {
 enum { SPARE_INV = 1, SPARE_ROOM = 2, SPARE_KEPT = 4, SPARE_TOP = 8 };
 
 /* How many programs of `shared` bytes fit on an SM (the driver's cuda_ctas_per_sm), counting
- * registers as `regs` per thread (an estimate: the accumulators' plus 32; ptxas has the last
- * word) */
+ * registers as `regs` per thread plus 32 (an estimate; ptxas has the last word) */
 static int programs_per_sm(const TargetInfo *ti, int num_warps, int regs, int shared) {
     CuSmLimits l = {ti->regs_sm, ti->threads_sm, ti->blocks_sm, ti->smem_sm, ti->smem_reserved, ti->regs_thread};
     int cap;

@@ -71,7 +71,7 @@ typedef struct G {
     bool no_kept;     /* nor kept for several loops (inv_kept; that retry, first) */
     bool no_top, used_top;  /* a ring's extra slot for one bar.sync per iteration (pipe.c's
                              * top): not taken (the retry's first step); taken */
-    int top_bytes, top_regs;  /* the largest such slot; its dot's accumulator registers */
+    int top_bytes, top_regs;  /* the largest such slot; the registers its loop holds (defer_regs) */
     bool lean, used_roomy;  /* shared memory as small as it goes (gpu_compile's retry):
                              * accumulators stored from their own layout, conversions unpadded;
                              * whether anything took more for speed */

@@ -446,23 +446,16 @@ bool pipe_plan(G *g, const Inst *in, Pipe **out) {
      * meets once, not again before the refill. Taken where the programs per SM stay as many
      * (gpu_compile): tutorial 03's matmul at 128x128x32 on 4 warps, 3 stages, went from 1.008
      * to 1.073 of Triton's (bench/results/gpu-2026-12-03.md §9). The check's register
-     * estimate counts the accumulators and an A operand the body computes (attention's p,
-     * held in registers): from the accumulators alone it kept the slot from pointer-based
+     * estimate is defer_regs's: the accumulators and an A operand held in registers
+     * (attention's p); from the accumulators alone it kept the slot from pointer-based
      * attention where registers already allowed no more programs (tests/kernels/flash_fwd.py
      * at 64x64 on 4 warps, 2 stages: 0.98 to 1.34 of Triton's, §10) */
     p->top = p->defer && p->ntma == 0 && !g->no_top;
     if (p->top) {
-        int regs = 0, pos;
+        int regs = defer_regs(g, b, p->defer);
         const Inst *first = NULL;
-        for (int i = 0; i < b->ninsts; i++) {
-            const Inst *d = b->insts[i];
-            if (d->op != OP_DOT) continue;
-            if (!first) first = d;
-            Type t = g->f->types[d->res[0]], ta = g->f->types[d->args[0]];
-            regs += (int)(type_numel(t) * (dt_size(t.dt) < 4 ? 4 : dt_size(t.dt)) / 4 / (g->nw * 32));
-            if (g->def[d->args[0]] && in_body(b, g->def[d->args[0]], &pos) && !g->piped[d->args[0]])
-                regs += (int)(type_numel(ta) * dt_size(ta.dt) / 4 / (g->nw * 32));
-        }
+        for (int i = 0; i < b->ninsts && !first; i++)
+            if (b->insts[i]->op == OP_DOT) first = b->insts[i];
         /* With the copies two iterations ahead, a body whose first dot waits (attention's
          * q @ k.T) issues it before the refill, and the tensor cores start sooner: flash_fwd.py
          * at head_dim 128, 128x64, 8 warps, 3 stages went from 0.95 to 0.98 of Triton's.
@@ -853,7 +846,6 @@ void pipe_issued(G *g) {
     Pipe *p = g->pipe_top;
     if (!p || p->refilled || g->depth != p->depth) return;
     p->refilled = true;
-    g->pipe_top = NULL;
     refill(g, p);
 }
 
